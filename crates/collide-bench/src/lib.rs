@@ -1,0 +1,1 @@
+//! Side-by-side comparison of collide and parry3d on identical inputs.

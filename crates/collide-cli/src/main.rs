@@ -1,0 +1,3 @@
+//! The `collide` program.
+
+fn main() {}

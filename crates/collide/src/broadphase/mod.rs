@@ -1,0 +1,1 @@
+//! Broad phases: which pairs of many bodies have overlapping boxes.

@@ -1,0 +1,1 @@
+//! Closest points between a point, segments, boxes and triangles.

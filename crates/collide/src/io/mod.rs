@@ -1,0 +1,1 @@
+//! Mesh loading (OBJ, STL, glTF) and scene files.

@@ -1,0 +1,105 @@
+//! glam re-exports and the tolerances every query shares.
+//!
+//! collide is 3-D and `f32` throughout, on the glam types Bevy and most Rust game code
+//! already use, so there is no conversion at the boundary.
+
+pub use glam::{Affine3A, Mat3, Mat3A, Quat, Vec3, Vec3A};
+
+/// Added to every `|R[i][j]|` before the cross-product axes of a separating-axis test.
+///
+/// When an edge of one box is (nearly) parallel to an edge of the other, their cross product is
+/// (nearly) zero and every term of that axis test is rounding noise, which can report a false
+/// separating axis: a missed collision (Gomez 1999, listing 6; ERRATA listing 6.1; Ericson,
+/// RTCD §4.4.1). The epsilon makes the noisy axis conservative instead.
+pub const PARALLEL_EPSILON: f32 = 1e-6;
+
+/// Relative tolerance used to decide that a direction or an area is zero.
+///
+/// A cross product whose length is below `DEGENERATE_EPSILON` times the product of its
+/// inputs' lengths counts as zero (collinear points, parallel edges).
+pub const DEGENERATE_EPSILON: f32 = 1e-7;
+
+/// `true` when all three components are finite (not NaN, not infinite).
+#[inline]
+#[must_use]
+pub fn is_finite3(v: Vec3) -> bool {
+    v.is_finite()
+}
+
+/// Asserts that two values (`f32`, `f64` or glam vectors) are within a tolerance.
+///
+/// `assert_near!(a, b)` uses `1e-5`; `assert_near!(a, b, tol)` uses `tol`. The shared test
+/// helper of the workspace's unit tests, integration tests and benches.
+///
+/// ```
+/// collide::assert_near!(0.1_f32 + 0.2, 0.3);
+/// collide::assert_near!(collide::Vec3::X, collide::Vec3::new(1.0, 0.0, 1e-7), 1e-6);
+/// ```
+#[macro_export]
+macro_rules! assert_near {
+    ($a:expr, $b:expr) => {
+        $crate::assert_near!($a, $b, 1e-5)
+    };
+    ($a:expr, $b:expr, $tol:expr) => {{
+        let (a, b, tol) = ($a, $b, $tol);
+        let diff = $crate::math::NearDiff::near_diff(&a, &b);
+        assert!(
+            diff <= tol as f64,
+            "assert_near!({}, {}) failed: {:?} vs {:?} differ by {} > {}",
+            stringify!($a),
+            stringify!($b),
+            a,
+            b,
+            diff,
+            tol
+        );
+    }};
+}
+
+/// The largest absolute component difference between two values; used by [`assert_near!`].
+#[doc(hidden)]
+pub trait NearDiff {
+    /// Largest absolute difference (NaN compares as infinitely far).
+    fn near_diff(&self, other: &Self) -> f64;
+}
+
+fn diff_f64(a: f64, b: f64) -> f64 {
+    let d = (a - b).abs();
+    if d.is_nan() {
+        if a.is_nan() && b.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    } else if a == b {
+        0.0
+    } else {
+        d
+    }
+}
+
+impl NearDiff for f32 {
+    fn near_diff(&self, other: &Self) -> f64 {
+        diff_f64(f64::from(*self), f64::from(*other))
+    }
+}
+
+impl NearDiff for f64 {
+    fn near_diff(&self, other: &Self) -> f64 {
+        diff_f64(*self, *other)
+    }
+}
+
+impl NearDiff for Vec3 {
+    fn near_diff(&self, other: &Self) -> f64 {
+        (0..3)
+            .map(|i| diff_f64(f64::from(self[i]), f64::from(other[i])))
+            .fold(0.0, f64::max)
+    }
+}
+
+impl NearDiff for Vec3A {
+    fn near_diff(&self, other: &Self) -> f64 {
+        Vec3::from(*self).near_diff(&Vec3::from(*other))
+    }
+}

@@ -1,0 +1,1 @@
+//! Ray casts: the first point where a ray meets a shape, with its normal.

@@ -1,0 +1,1 @@
+//! The collision world: bodies, the per-frame pipeline, pair caches and events.
