@@ -1,3 +1,56 @@
-//! The `collide` program.
+//! The `collide` program: shows the collide library working on real meshes.
+//!
+//! Each subcommand lives in its own module under `commands/`; this file only parses the
+//! command line and turns errors into one clear line and exit code 2.
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod commands;
+mod error;
+
+pub use error::CliError;
+
+/// collide: collision detection for games, shown on real meshes.
+#[derive(Parser, Debug)]
+#[command(name = "collide", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run a built-in scene through the library and summarise what collided.
+    Demo(commands::demo::Args),
+    /// Print bounding volumes (AABB, OBB, spheres) of a mesh file, per part and whole.
+    Bounds(commands::bounds::Args),
+    /// Build the convex hull of a mesh file, print its statistics, optionally write it.
+    Hull(commands::hull::Args),
+    /// Check a scene file: every colliding pair (exit 1) or none (exit 0); 2 on bad input.
+    Check(commands::check::Args),
+    /// Draw a scene with its bounding volumes and collisions to a PNG.
+    Render(commands::render::Args),
+    /// Serve an interactive 3-D viewer of a scene on 127.0.0.1.
+    View(commands::view::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Demo(args) => commands::demo::run(args),
+        Command::Bounds(args) => commands::bounds::run(args),
+        Command::Hull(args) => commands::hull::run(args),
+        Command::Check(args) => commands::check::run(args),
+        Command::Render(args) => commands::render::run(args),
+        Command::View(args) => commands::view::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("collide: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

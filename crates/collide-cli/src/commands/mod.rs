@@ -1,0 +1,8 @@
+//! One module per subcommand.
+
+pub mod bounds;
+pub mod check;
+pub mod demo;
+pub mod hull;
+pub mod render;
+pub mod view;
