@@ -50,8 +50,13 @@ pub(super) fn boxes_overlap_in_a_frame(t: Vec3A, r: [Vec3A; 3], ea: Vec3A, eb: V
 
     // L = A_i (i = 0, 1, 2), all three at once:
     //   |T_i| <= a_i + Σ_k b_k |R[i][k]|.
+    // The face tests get a slack of ε times the problem's size (centre distance and
+    // extents): T carries the rounding of the centres' difference and of its change of frame,
+    // which is what decides boxes resting face to face (exactly touching in exact arithmetic).
+    let at = t.abs();
+    let slack = Vec3A::splat(PARALLEL_EPSILON * (at + ea + eb).element_sum());
     let rb_face_a = Vec3A::new(ar[0].dot(eb), ar[1].dot(eb), ar[2].dot(eb));
-    if !t.abs().cmple(ea + rb_face_a).all() {
+    if !at.cmple(ea + rb_face_a + slack).all() {
         return false;
     }
 
@@ -59,7 +64,7 @@ pub(super) fn boxes_overlap_in_a_frame(t: Vec3A, r: [Vec3A; 3], ea: Vec3A, eb: V
     //   |Σ_i T_i R[i][k]| <= Σ_i a_i |R[i][k]| + b_k.
     let t_face_b = (r[0] * t.x + r[1] * t.y + r[2] * t.z).abs();
     let ra_face_b = ar[0] * ea.x + ar[1] * ea.y + ar[2] * ea.z;
-    if !t_face_b.cmple(ra_face_b + eb).all() {
+    if !t_face_b.cmple(ra_face_b + eb + slack).all() {
         return false;
     }
 
@@ -69,9 +74,9 @@ pub(super) fn boxes_overlap_in_a_frame(t: Vec3A, r: [Vec3A; 3], ea: Vec3A, eb: V
     //   r_b = b_k' |R[i][k'']| + b_k'' |R[i][k']|
     //   t   = |T_i'' R[i'][k] - T_i' R[i''][k]|
     // Over k = (0, 1, 2), r_b = (b_1 w_2 + b_2 w_1, b_0 w_2 + b_2 w_0, b_0 w_1 + b_1 w_0) with
-    // w = |row i|: b.yxx·w.zzy + b.zzy·w.yxx.
+    // w = |row i|: b.yxx·w.zzy + b.zzy·w.yxx. The same slack as the face axes is added.
     let (eb_yxx, eb_zzy) = (eb.yxx(), eb.zzy());
-    let rb_cross = |w: Vec3A| eb_yxx * w.zzy() + eb_zzy * w.yxx();
+    let rb_cross = |w: Vec3A| eb_yxx * w.zzy() + eb_zzy * w.yxx() + slack;
 
     // i = 0: L = A_0 × B_k.
     let ra = ar[2] * ea.y + ar[1] * ea.z;

@@ -8,9 +8,10 @@ use glam::Vec3Swizzles;
 ///
 /// Gomez 1999, listing 7, made robust as in Ericson RTCD §5.3.3: the segment is its midpoint
 /// `m` and half-vector `h = (b - a) / 2` (no unit direction, no half-length), tested on the
-/// box's 3 face normals and the 3 cross products `h × e_i`. `PARALLEL_EPSILON · |h|` is added
-/// to `|h|` before the cross-product axes so a segment parallel to a box axis cannot get a
-/// false separating axis from rounding (ERRATA listing 7.1). A zero-length segment is a point
+/// box's 3 face normals and the 3 cross products `h × e_i`. `|h|` is widened by
+/// `PARALLEL_EPSILON` times the problem's size so a segment parallel to a box axis cannot get
+/// a false separating axis from rounding (ERRATA listing 7.1); segments within about `1e-6`
+/// of that size count as touching. A zero-length segment is a point
 /// and gets the point-in-box answer (ERRATA 7.2). An end point on the boundary touches; a
 /// segment inside overlaps; an empty box touches nothing; NaN gives `false`.
 #[inline]
@@ -48,19 +49,25 @@ pub fn segment_obb(s: &Segment, b: &Obb) -> bool {
 /// half-extents `e` centred at the origin, all in box space.
 #[inline(always)]
 fn segment_box_local(m: Vec3A, h: Vec3A, e: Vec3A) -> bool {
+    let am = m.abs();
+    // |h| + ε (ERRATA 7.1). ε is relative to the size of the problem (box, segment, and the
+    // midpoint's distance, whose box-space coordinates carry the rounding of the transform),
+    // so the test is scale-free and errs toward "touching" by about 1e-6 of that size. Without
+    // it a segment lying on a face or along an edge of a turned box is missed about as often
+    // as it is found (see tests/errata_static.rs).
     let ah = h.abs();
+    let slack = PARALLEL_EPSILON * (e + ah + am).element_sum();
+    let ah = ah + Vec3A::splat(slack);
     // Face axes e_i: the segment's interval on axis i is m_i ± |h_i|, the box's ±e_i:
     //   |m_i| <= e_i + |h_i|.  (False for NaN.)
-    if !m.abs().cmple(e + ah).all() {
+    if !am.cmple(e + ah).all() {
         return false;
     }
-    // Cross axes L = h × e_i. Writing them out with |h| + ε (ERRATA 7.1; ε relative to the
-    // segment's size, so the test is scale-free):
+    // Cross axes L = h × e_i:
     //   L = h × x: |m_y h_z - m_z h_y| <= e_y |h_z| + e_z |h_y|
     //   L = h × y: |m_z h_x - m_x h_z| <= e_x |h_z| + e_z |h_x|
     //   L = h × z: |m_x h_y - m_y h_x| <= e_x |h_y| + e_y |h_x|
     // Vectorised: t = |m.yzx·h.zxy - m.zxy·h.yzx|, r = e.yzx·|h|.zxy + e.zxy·|h|.yzx.
-    let ah = ah + Vec3A::splat(PARALLEL_EPSILON * (ah.x + ah.y + ah.z));
     let t = (m.yzx() * h.zxy() - m.zxy() * h.yzx()).abs();
     let r = e.yzx() * ah.zxy() + e.zxy() * ah.yzx();
     t.cmple(r).all()

@@ -14,7 +14,7 @@ pub fn dv(v: Vec3) -> DVec3 {
 }
 
 /// Number of cases for a randomized test: `default`, or `long` with `COLLIDE_LONG=1`.
-pub fn cases(default: u32, long: u32) -> u32 {
+pub fn cases(default: usize, long: usize) -> usize {
     if std::env::var("COLLIDE_LONG").is_ok_and(|v| v == "1") {
         long
     } else {
