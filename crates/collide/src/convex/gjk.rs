@@ -140,7 +140,6 @@ pub(crate) struct Run {
     /// Closest point of the Minkowski difference to the origin (`point_a - point_b`).
     pub v: DVec3,
     /// Largest coordinate magnitude of any support point seen.
-    #[allow(dead_code)] // read by EPA (next commit)
     pub scale: f64,
     pub iterations: u32,
 }
