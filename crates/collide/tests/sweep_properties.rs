@@ -265,7 +265,7 @@ fn v3(r: f32) -> impl Strategy<Value = Vec3> {
 }
 
 fn quat() -> impl Strategy<Value = collide::Quat> {
-    (v3(1.0), 0.0f32..6.28)
+    (v3(1.0), 0.0f32..std::f32::consts::TAU)
         .prop_map(|(a, t)| collide::Quat::from_axis_angle(a.try_normalize().unwrap_or(Vec3::X), t))
 }
 
