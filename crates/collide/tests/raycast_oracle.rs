@@ -91,6 +91,7 @@ struct Stats {
 
 /// Compares one cast with the oracle. `dist(p)` is the f64 distance from a point to the shape
 /// (<= 0 touching); `normal_at(p)` the expected outward normal at a surface point (if defined).
+#[allow(clippy::too_many_arguments)] // a test helper: each argument is one aspect of the case
 fn check(
     ray: &Ray,
     max_t: f32,
