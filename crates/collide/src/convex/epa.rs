@@ -18,7 +18,7 @@
 
 use glam::DVec3;
 
-use super::gjk::{self, Run, Simplex, Status, Vertex, TOLERANCE};
+use super::gjk::{self, Run, Simplex, Vertex, TOLERANCE};
 use super::support::SupportMap;
 use crate::math::Vec3;
 
@@ -42,7 +42,8 @@ pub struct Penetration {
     pub point_b: Vec3,
 }
 
-/// Penetration depth and normal of two convex shapes (GJK, then EPA).
+/// Penetration depth and normal of two convex shapes (GJK, then EPA; rounded shapes by their
+/// cores plus radii, see [`super::contact`]).
 ///
 /// `None` when the shapes are apart by more than the touching tolerance
 /// ([`gjk::TOLERANCE`] × scale), or when any input is NaN/infinite. Touching shapes give
@@ -67,29 +68,16 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let guess = if cache.dir.is_finite() && cache.dir != Vec3::ZERO {
-        cache.dir
-    } else {
-        a.interior_point() - b.interior_point()
-    };
-    let sa = |d: Vec3| a.support(d);
-    let sb = |d: Vec3| b.support(d);
-    let run = gjk::run(sa, sb, guess, true);
-    match run.status {
-        Status::Invalid => None,
-        Status::Apart | Status::Separated => {
-            cache.dir = gjk::to_dir(run.v);
-            None
-        }
-        Status::Intersecting => {
-            let hint = b.interior_point() - a.interior_point();
-            let p = expand(sa, sb, &run, hint)?;
-            // Remember the direction from B toward A (the GJK convention): next frame's GJK
-            // searches toward the penetration side first.
-            cache.dir = -p.normal;
-            Some(p)
-        }
-    }
+    // Rounded shapes overlap through their margins even when their cores are apart, so the
+    // penetration is the contact of margin zero (GJK on the cores + radii, EPA when the cores
+    // overlap); a touching answer a rounding error apart is clamped to depth 0.
+    let c = super::contact::contact_cached(a, b, 0.0, cache)?;
+    Some(Penetration {
+        normal: c.normal,
+        depth: c.depth.max(0.0),
+        point_a: c.point_a,
+        point_b: c.point_b,
+    })
 }
 
 /// A polytope face: vertices counter-clockwise seen from outside; `adj[i]` is the face across
