@@ -12,7 +12,6 @@ use collide::shapes::{Aabb, Capsule, Obb, Segment, Sphere, Triangle};
 use collide::{Quat, Vec3};
 use collide_testkit::Gen;
 use gjk_common::*;
-use glam::DVec3;
 use proptest::prelude::*;
 
 /// Shape kinds drawn by the oracle tests.
@@ -122,14 +121,6 @@ pub fn draw(g: &mut Gen, k: Kind) -> Shape {
 }
 
 use rand::Rng;
-
-/// Distance from point `p` to the shape (f64 brute force): ≤ tol means `p` is in the shape.
-fn dist_to_shape(core: &Core, p: Vec3) -> f64 {
-    let pts: Vec<DVec3> = core.verts.iter().map(|&v| v - p.as_dvec3()).collect();
-    let (dd, q) = hull_nearest(&pts);
-    let inside = !separates(&pts, q);
-    (if inside { 0.0 } else { dd } - core.radius).max(0.0)
-}
 
 #[test]
 fn distance_and_intersects_match_f64_brute_force() {

@@ -166,6 +166,14 @@ pub fn separates(pts: &[DVec3], q: DVec3) -> bool {
         .all(|p| p.dot(q) >= qq - 1e-9 * scale * q.length())
 }
 
+/// Distance from point `p` to the shape (f64 brute force): ≤ tol means `p` is in the shape.
+pub fn dist_to_shape(core: &Core, p: collide::Vec3) -> f64 {
+    let pts: Vec<DVec3> = core.verts.iter().map(|&v| v - p.as_dvec3()).collect();
+    let (dd, q) = hull_nearest(&pts);
+    let inside = !separates(&pts, q);
+    (if inside { 0.0 } else { dd } - core.radius).max(0.0)
+}
+
 /// The f64 truth for a pair of shapes.
 #[derive(Clone, Copy, Debug)]
 pub struct Truth {
