@@ -6,9 +6,13 @@ pub mod gjk;
 pub mod support;
 
 mod hull;
+mod polyhedron;
+pub mod sat;
 
 pub use contact::Contact;
 pub use epa::Penetration;
 pub use gjk::{GjkCache, GjkResult};
 pub use hull::{ConvexHull, HullEdge, HullError, HullFace};
+pub use polyhedron::ConvexPolyhedron;
+pub use sat::{sat, sat_cached, SatResult, SepCache, SepFeature};
 pub use support::{ConvexPoints, Posed, SupportMap};
