@@ -6,6 +6,7 @@ pub mod gjk;
 pub mod support;
 
 mod hull;
+pub mod manifold;
 mod polyhedron;
 pub mod sat;
 
@@ -13,6 +14,7 @@ pub use contact::Contact;
 pub use epa::Penetration;
 pub use gjk::{GjkCache, GjkResult};
 pub use hull::{ConvexHull, HullEdge, HullError, HullFace};
+pub use manifold::{contact_manifold, ContactManifold, ContactPoint};
 pub use polyhedron::ConvexPolyhedron;
 pub use sat::{sat, sat_cached, SatResult, SepCache, SepFeature};
 pub use support::{ConvexPoints, Posed, SupportMap};
