@@ -5,11 +5,15 @@ pub mod epa;
 pub mod gjk;
 pub mod support;
 
+mod compound;
 mod hull;
 pub mod manifold;
 mod polyhedron;
 pub mod sat;
 
+pub use compound::{
+    compound_contacts, compound_intersects, Compound, CompoundCache, CompoundError, PartContact,
+};
 pub use contact::Contact;
 pub use epa::Penetration;
 pub use gjk::{GjkCache, GjkResult};
