@@ -1,1 +1,3 @@
 //! Mesh loading (OBJ, STL, glTF) and scene files.
+
+pub mod scene;
