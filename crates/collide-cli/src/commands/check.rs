@@ -55,9 +55,20 @@ fn hits(r: &PairReport) -> bool {
     r.colliding || r.impact.is_some()
 }
 
+/// An `f32` as a JSON number written with the float's shortest decimal form (`0.9`, not
+/// `0.8999999761581421`); non-finite values become `null`.
+pub fn num(x: f32) -> Value {
+    // The shortest string that round-trips the f32 parses to the f64 nearest that decimal.
+    format!("{x}")
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(Value::Null, Value::Number)
+}
+
 /// A vector as a JSON array of three numbers.
 pub fn v3(v: collide::Vec3) -> Value {
-    json!([v.x, v.y, v.z])
+    json!([num(v.x), num(v.y), num(v.z)])
 }
 
 fn colliding_json(world: &World, r: &PairReport) -> Value {
@@ -66,15 +77,16 @@ fn colliding_json(world: &World, r: &PairReport) -> Value {
         "a": a.name,
         "b": b.name,
         "now": r.colliding,
+        "volumes_overlap": r.volumes_overlap,
         "test": if a.test == collide::io::scene::TestChoice::Volume
             || b.test == collide::io::scene::TestChoice::Volume { "volume" } else { "exact" },
         "contact": r.contact.as_ref().map(|c| json!({
             "normal": v3(c.normal),
-            "depth": c.depth,
+            "depth": num(c.depth),
             "points": c.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
         })),
         "impact": r.impact.map(|i| json!({
-            "toi": i.toi,
+            "toi": num(i.toi),
             "normal": v3(i.normal),
             "point": v3(i.point),
         })),
@@ -85,7 +97,7 @@ fn near_json(world: &World, r: &PairReport) -> Value {
     json!({
         "a": world.bodies[r.a].name,
         "b": world.bodies[r.b].name,
-        "plane": r.separating_plane.map(|p| json!({"normal": v3(p.normal), "d": p.d})),
+        "plane": r.separating_plane.map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
     })
 }
 
