@@ -55,8 +55,6 @@ pub struct Body {
     pub display: TriList,
     /// The body's hull pieces for drawing, in the rest frame (empty for primitives).
     pub hulls: Vec<TriList>,
-    /// Every collision vertex in the rest frame (for the tight AABB); empty for primitives.
-    pub points: Vec<Vec3>,
     /// Rest-frame AABB.
     pub rest_aabb: Aabb,
     /// Rest-frame OBB.
@@ -147,7 +145,6 @@ impl Body {
             test: d.test,
             display,
             hulls: Vec::new(),
-            points: Vec::new(),
             rest_aabb,
             rest_obb,
             rest_sphere,

@@ -153,7 +153,14 @@ fn serve(mut stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
             json!({ "error": msg }).to_string().into_bytes(),
         ),
     };
-    respond(&mut stream, status, ctype, &body)
+    respond(&mut stream, status, ctype, &body)?;
+    // Closing with unread input makes the kernel send a reset, which can destroy the response
+    // before the client reads it (an oversized request is exactly that case): say we are done
+    // writing, then read and drop what the client still sends, briefly and boundedly.
+    stream.shutdown(std::net::Shutdown::Write)?;
+    stream.set_read_timeout(Some(Duration::from_millis(300)))?;
+    let _ = std::io::copy(&mut (&stream).take(1 << 20), &mut std::io::sink());
+    Ok(())
 }
 
 /// Reads the request line, headers and a `Content-Length` body, within the size limits.
@@ -407,6 +414,7 @@ pub fn state_json(world: &World) -> Value {
             json!({
                 "name": b.name,
                 "position": v3(b.position),
+                "velocity": v3(b.velocity),
                 "rotation": [num(b.rotation.x), num(b.rotation.y), num(b.rotation.z), num(b.rotation.w)],
                 "colliding": colliding(i),
                 "aabb_fast": aabb_json(&vols[i].aabb_fast),

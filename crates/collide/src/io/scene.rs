@@ -210,7 +210,14 @@ impl Scene {
             path: path.to_path_buf(),
             line: e.line(),
             column: e.column(),
-            message: strip_position(&e.to_string()),
+            message: if e.is_eof() {
+                format!(
+                    "{}: the file ends early (is a `]` or `}}` missing?)",
+                    strip_position(&e.to_string())
+                )
+            } else {
+                strip_position(&e.to_string())
+            },
         })?;
         let mut bodies = Vec::with_capacity(raw.bodies.len());
         for (i, b) in raw.bodies.into_iter().enumerate() {
@@ -579,8 +586,9 @@ mod tests {
     // Truncated JSON: the line and column of the end.
     #[test]
     fn truncated() {
-        let (line, col, _) = parse_err("{\"bodies\": [\n");
+        let (line, col, msg) = parse_err("{\"bodies\": [\n");
         assert_eq!((line, col), (2, 0));
+        assert!(msg.contains("ends early"), "{msg}");
     }
 
     // Two bodies of one name: an Invalid error naming it.
