@@ -106,6 +106,40 @@ impl Camera {
         }
     }
 
+    /// A camera from `view` that frames every point: orthographic cameras fit the points'
+    /// projected rectangle; perspective ones the smallest sphere about their box's centre.
+    pub fn fit(
+        view: ViewDir,
+        perspective: bool,
+        points: &[Vec3],
+        width: u32,
+        height: u32,
+    ) -> Camera {
+        let finite: Vec<Vec3> = points.iter().copied().filter(|p| p.is_finite()).collect();
+        let Some(bounds) = collide::shapes::Aabb::from_points(&finite) else {
+            return Camera::new(view, perspective, Vec3::ZERO, 1.0, width, height);
+        };
+        let c = bounds.center();
+        let radius = finite
+            .iter()
+            .map(|&p| (p - c).length())
+            .fold(0.0f32, f32::max)
+            .max(1e-3);
+        let mut cam = Camera::new(view, perspective, c, radius, width, height);
+        if !perspective {
+            // The projected rectangle of the points (in world units about `c`).
+            let (mut x0, mut x1, mut y0, mut y1) = (f32::MAX, f32::MIN, f32::MAX, f32::MIN);
+            for &p in &finite {
+                let (x, y) = ((p - c).dot(cam.right), (p - c).dot(cam.up));
+                (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+            }
+            let (w, h) = ((x1 - x0).max(1e-3), (y1 - y0).max(1e-3));
+            cam.target = c + cam.right * (0.5 * (x0 + x1)) + cam.up * (0.5 * (y0 + y1));
+            cam.scale = 0.84 * (width as f32 / w).min(height as f32 / h);
+        }
+        cam
+    }
+
     /// The unit vector from the scene toward the viewer (for orthographic) or the eye.
     pub fn toward_eye(&self, p: Vec3) -> Vec3 {
         if self.perspective {

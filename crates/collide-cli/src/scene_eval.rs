@@ -1,9 +1,13 @@
 //! Scene evaluation: bodies built from a scene description, their bounding volumes, and
 //! every pair's verdict computed by the collide library. Shared by `check`, `render`, `view`.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
-use collide::io::scene::{BodyDesc, BoundingChoice, Scene, ShapeDesc, TestChoice};
+use collide::io::scene::{
+    part_base_name, BodyDesc, BoundingChoice, ConvexMode, Scene, ShapeDesc, TestChoice,
+};
+use collide::io::Model;
 use collide::shapes::{Aabb, Obb, Plane, Sphere};
 use collide::{Affine3A, Quat, Vec3};
 
@@ -30,7 +34,15 @@ pub enum Geometry {
         /// Radius.
         radius: f32,
     },
+    /// Convex pieces, each the hull of a cloud of rest-frame points.
+    Convex {
+        /// The point clouds (each non-empty and finite).
+        pieces: Vec<Vec<Vec3>>,
+    },
 }
+
+/// Models already loaded, by path, so a file used by many bodies is read once.
+pub type MeshCache = HashMap<PathBuf, Model>;
 
 /// A body ready for queries: geometry, pose, motion, and what to draw.
 #[derive(Clone, Debug)]
@@ -55,6 +67,8 @@ pub struct Body {
     pub display: TriList,
     /// The body's hull pieces for drawing, in the rest frame (empty for primitives).
     pub hulls: Vec<TriList>,
+    /// Every collision vertex in the rest frame (for the tight AABB); empty for primitives.
+    pub points: Vec<Vec3>,
     /// Rest-frame AABB.
     pub rest_aabb: Aabb,
     /// Rest-frame OBB.
@@ -77,62 +91,50 @@ pub struct Volumes {
 }
 
 impl Body {
-    /// Builds a body from its description.
-    pub fn from_desc(d: &BodyDesc) -> Result<Body, CliError> {
-        let (geometry, kind, display) = match &d.shape {
-            ShapeDesc::Sphere { radius } => (
-                Geometry::Sphere { radius: *radius },
+    /// Builds a body from its description, loading mesh files through `cache`.
+    pub fn from_desc(d: &BodyDesc, cache: &mut MeshCache) -> Result<Body, CliError> {
+        // Primitives: geometry, what to draw, and their exact rest-frame volumes.
+        let (geometry, kind, display, rest_aabb, rest_obb, rest_sphere) = match &d.shape {
+            &ShapeDesc::Sphere { radius } => (
+                Geometry::Sphere { radius },
                 "sphere",
-                tess::sphere(*radius),
-            ),
-            ShapeDesc::Box { half_extents } => (
-                Geometry::Cuboid {
-                    half_extents: *half_extents,
-                },
-                "box",
-                tess::cuboid(*half_extents),
-            ),
-            ShapeDesc::Capsule {
-                half_height,
-                radius,
-            } => (
-                Geometry::Capsule {
-                    half_height: *half_height,
-                    radius: *radius,
-                },
-                "capsule",
-                tess::capsule(*half_height, *radius, 8, 24),
-            ),
-            ShapeDesc::Mesh { path, .. } => {
-                return Err(CliError::new(format!(
-                    "{}: body {:?}: mesh bodies need the mesh loader, which this build lacks",
-                    path.display(),
-                    d.name
-                )))
-            }
-        };
-        let (rest_aabb, rest_obb, rest_sphere) = match geometry {
-            Geometry::Sphere { radius } => (
+                tess::sphere(radius),
                 Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(radius)),
                 Obb::new(Vec3::ZERO, Quat::IDENTITY, Vec3::splat(radius)),
                 Sphere::new(Vec3::ZERO, radius),
             ),
-            Geometry::Cuboid { half_extents } => (
+            &ShapeDesc::Box { half_extents } => (
+                Geometry::Cuboid { half_extents },
+                "box",
+                tess::cuboid(half_extents),
                 Aabb::from_center_half_extents(Vec3::ZERO, half_extents),
                 Obb::new(Vec3::ZERO, Quat::IDENTITY, half_extents),
                 Sphere::new(Vec3::ZERO, half_extents.length()),
             ),
-            Geometry::Capsule {
+            &ShapeDesc::Capsule {
                 half_height,
                 radius,
             } => {
                 let he = Vec3::new(radius, half_height + radius, radius);
                 (
+                    Geometry::Capsule {
+                        half_height,
+                        radius,
+                    },
+                    "capsule",
+                    tess::capsule(half_height, radius, 8, 24),
                     Aabb::from_center_half_extents(Vec3::ZERO, he),
                     Obb::new(Vec3::ZERO, Quat::IDENTITY, he),
                     Sphere::new(Vec3::ZERO, half_height + radius),
                 )
             }
+            ShapeDesc::Mesh {
+                path,
+                convex,
+                scale,
+                part,
+                origin,
+            } => return mesh_body(d, path, *convex, *scale, part.as_deref(), *origin, cache),
         };
         Ok(Body {
             name: d.name.clone(),
@@ -145,6 +147,7 @@ impl Body {
             test: d.test,
             display,
             hulls: Vec::new(),
+            points: Vec::new(),
             rest_aabb,
             rest_obb,
             rest_sphere,
@@ -175,6 +178,11 @@ impl Body {
                 let a = m.transform_point3(Vec3::new(0.0, half_height, 0.0));
                 let b = m.transform_point3(Vec3::new(0.0, -half_height, 0.0));
                 Aabb::new(a.min(b), a.max(b)).expanded(radius)
+            }
+            // Every hull vertex moved (the hull's box is the box of its vertices).
+            Geometry::Convex { .. } => {
+                let moved: Vec<Vec3> = self.points.iter().map(|&p| m.transform_point3(p)).collect();
+                Aabb::from_points(&moved).unwrap_or(aabb_fast)
             }
         };
         let rest = self.rest_obb;
@@ -214,7 +222,7 @@ pub struct World {
 }
 
 impl World {
-    /// Reads a scene file (JSON) and builds every body.
+    /// Reads a scene file (JSON or glTF) and builds every body.
     pub fn load(path: &Path) -> Result<World, CliError> {
         let scene = Scene::load(path).map_err(|e| CliError::new(e.to_string()))?;
         World::from_scene(&scene)
@@ -222,10 +230,11 @@ impl World {
 
     /// Builds every body of a parsed scene.
     pub fn from_scene(scene: &Scene) -> Result<World, CliError> {
+        let mut cache = MeshCache::new();
         let bodies = scene
             .bodies
             .iter()
-            .map(Body::from_desc)
+            .map(|d| Body::from_desc(d, &mut cache))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(World { bodies })
     }
@@ -352,4 +361,84 @@ fn analyze_pair(world: &World, vols: &[Volumes], a: usize, b: usize) -> PairRepo
     }
     report.impact = crate::narrow::impact(ba, bb);
     report
+}
+
+/// A body of a mesh file: display triangles, convex pieces (one hull, or one per part), and
+/// volumes fitted to the pieces' points.
+fn mesh_body(
+    d: &BodyDesc,
+    path: &Path,
+    convex: ConvexMode,
+    scale: f32,
+    part: Option<&str>,
+    origin: Vec3,
+    cache: &mut MeshCache,
+) -> Result<Body, CliError> {
+    if !cache.contains_key(path) {
+        let model = collide::io::load(path).map_err(|e| CliError::new(e.to_string()))?;
+        cache.insert(path.to_path_buf(), model);
+    }
+    let model = &cache[path];
+    let parts: Vec<&collide::io::Part> = model
+        .parts
+        .iter()
+        .filter(|p| part.is_none_or(|want| p.name == want || part_base_name(&p.name) == want))
+        .collect();
+    if parts.is_empty() {
+        let names: Vec<&str> = model.parts.iter().map(|p| p.name.as_str()).collect();
+        return Err(CliError::new(format!(
+            "{}: body {:?}: no part named {:?}; the parts are: {}",
+            path.display(),
+            d.name,
+            part.unwrap_or(""),
+            names.join(", ")
+        )));
+    }
+    let to_rest = |v: Vec3| (v - origin) * scale;
+    let mut display = TriList::default();
+    let mut pieces: Vec<Vec<Vec3>> = Vec::new();
+    for p in &parts {
+        let base = display.positions.len() as u32;
+        display
+            .positions
+            .extend(p.mesh.vertices.iter().map(|&v| to_rest(v)));
+        display
+            .triangles
+            .extend(p.mesh.triangles.iter().map(|t| t.map(|i| i + base)));
+        pieces.push(p.mesh.vertices.iter().map(|&v| to_rest(v)).collect());
+    }
+    if convex == ConvexMode::Hull {
+        pieces = vec![pieces.concat()];
+    }
+    pieces.retain(|p| !p.is_empty());
+    let points: Vec<Vec3> = pieces.concat();
+    let Some(rest_aabb) = Aabb::from_points(&points) else {
+        return Err(CliError::new(format!(
+            "{}: body {:?}: the mesh has no finite vertices",
+            path.display(),
+            d.name
+        )));
+    };
+    let rest_obb = Obb::from_aabb(&rest_aabb);
+    let c = rest_aabb.center();
+    let r = points
+        .iter()
+        .map(|&p| (p - c).length())
+        .fold(0.0f32, f32::max);
+    Ok(Body {
+        name: d.name.clone(),
+        kind: "mesh",
+        geometry: Geometry::Convex { pieces },
+        position: d.position,
+        rotation: d.rotation,
+        velocity: d.velocity,
+        bounding: d.bounding,
+        test: d.test,
+        display,
+        hulls: Vec::new(),
+        points,
+        rest_aabb,
+        rest_obb,
+        rest_sphere: Sphere::new(c, r),
+    })
 }

@@ -147,6 +147,8 @@ const PLANE_FILL: Rgba = Rgba(120, 170, 255, 70);
 const PLANE_EDGE: Rgba = Rgba(150, 195, 255, 220);
 const CONTACT_COLOR: Rgba = Rgba(255, 245, 120, 255);
 const GRID_COLOR: Rgba = Rgba(255, 255, 255, 34);
+const MOTION_COLOR: Rgba = Rgba(235, 235, 245, 220);
+const GHOST_COLOR: Rgba = Rgba(255, 120, 110, 40);
 
 /// The whole picture of a world and its pair verdicts.
 pub fn picture(
@@ -159,18 +161,14 @@ pub fn picture(
     h: u32,
 ) -> Option<tiny_skia::Pixmap> {
     let prims = primitives(world, reports, show);
-    // Frame the bodies' tight boxes (and their grid) with a sphere.
-    let bounds = world
-        .bodies
-        .iter()
-        .map(|b| b.volumes().aabb_tight)
-        .fold(Aabb::EMPTY, |acc, b| acc.union(&b));
-    let (center, radius) = if bounds.is_empty() || !bounds.is_finite() {
-        (Vec3::ZERO, 1.0)
-    } else {
-        (bounds.center(), bounds.half_extents().length().max(1e-3))
-    };
-    let cam = Camera::new(view, perspective, center, radius * 1.05, w, h);
+    // Frame every body where it is and where its motion takes it.
+    let mut points = Vec::new();
+    for b in &world.bodies {
+        let bx = b.volumes().aabb_tight;
+        points.extend(bx.corners());
+        points.extend(bx.corners().map(|c| c + b.velocity));
+    }
+    let cam = Camera::fit(view, perspective, &points, w, h);
     raster::draw(&prims, &cam, w, h)
 }
 
@@ -262,10 +260,74 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
             }
         }
     }
+    // Motion: an arrow along each velocity; for each impact within the frame, the moving
+    // bodies as translucent ghosts where they first touch, and the contact point.
+    for body in &world.bodies {
+        if body.velocity != Vec3::ZERO {
+            arrow(&mut prims, body.position, body.position + body.velocity);
+        }
+    }
+    for r in reports.iter().filter(|r| !r.colliding) {
+        let Some(hit) = r.impact else { continue };
+        for i in [r.a, r.b] {
+            let body = &world.bodies[i];
+            if body.velocity == Vec3::ZERO {
+                continue;
+            }
+            let offset = body.velocity * hit.toi;
+            let pts = body.world_positions();
+            for t in &body.display.triangles {
+                prims.push(Prim::Poly {
+                    p: t.iter().map(|&k| pts[k as usize] + offset).collect(),
+                    color: GHOST_COLOR,
+                    outline: None,
+                });
+            }
+        }
+        let s = 0.15
+            * world.bodies[r.a]
+                .rest_sphere
+                .radius
+                .min(world.bodies[r.b].rest_sphere.radius);
+        for d in [Vec3::X, Vec3::Y, Vec3::Z] {
+            prims.push(Prim::Line {
+                a: hit.point - d * s,
+                b: hit.point + d * s,
+                color: CONTACT_COLOR,
+                width: 2.5,
+            });
+        }
+    }
     if show.grid && !bounds.is_empty() && bounds.is_finite() {
         grid(&mut prims, &bounds);
     }
     prims
+}
+
+/// A line with a small arrowhead at `b`.
+fn arrow(prims: &mut Vec<Prim>, a: Vec3, b: Vec3) {
+    let d = b - a;
+    let len = d.length();
+    if len <= 0.0 || !len.is_finite() {
+        return;
+    }
+    prims.push(Prim::Line {
+        a,
+        b,
+        color: MOTION_COLOR,
+        width: 2.0,
+    });
+    let dir = d / len;
+    let (u, v) = dir.any_orthonormal_pair();
+    let head = 0.12 * len;
+    for side in [u, -u, v, -v] {
+        prims.push(Prim::Line {
+            a: b,
+            b: b - dir * head + side * head * 0.45,
+            color: MOTION_COLOR,
+            width: 2.0,
+        });
+    }
 }
 
 /// The 12 edges of a box given its 8 corners (bit `i` of the index = `+` on axis `i`).

@@ -1,7 +1,8 @@
 //! Scene files: bodies with a shape, a pose, a velocity and the checks to run on them.
 //!
-//! A scene is JSON (glTF scenes come in through [`Scene::load`] once the mesh loader reads
-//! them). Every body has a unique `name`, a `shape`, a pose and optional motion and choices:
+//! A scene is JSON, or a glTF file (`.gltf`, `.glb`) in which every node with a mesh is a body
+//! (see [`Scene::from_gltf`]). A JSON body has a unique `name`, a `shape`, a pose and optional
+//! motion and choices:
 //!
 //! ```json
 //! {
@@ -20,10 +21,12 @@
 //!
 //! - `shape`: `sphere {radius}`, `box {half_extents}`, `capsule {half_height, radius}` (its
 //!   core segment runs along the body's local `y` axis from `-half_height` to `+half_height`),
-//!   or `mesh {path, convex, scale}` where `path` is relative to the scene file, `convex` is
-//!   `"hull"` (one convex hull of every vertex) or `"pieces"` (one hull per object/group of the
-//!   file, for concave objects already split into convex parts), and `scale` (default 1)
-//!   multiplies every vertex.
+//!   or `mesh {path, convex, scale, part, origin}` where `path` (OBJ, STL, glTF) is relative
+//!   to the scene file, `convex` is `"hull"` (one convex hull of every vertex, the default) or
+//!   `"pieces"` (one hull per object/group of the file, for concave objects already split into
+//!   convex parts), `scale` (default 1) multiplies every vertex, `part` (optional) keeps only
+//!   the part of that name (glTF parts `name#k` of a multi-primitive mesh count as `name`), and
+//!   `origin` (default `[0, 0, 0]`) is the model-space point placed at the body's `position`.
 //! - `position`: `[x, y, z]` (default origin). `rotation`: `{"quat": [x, y, z, w]}` (need not
 //!   be normalised) or `{"euler_deg": [x, y, z]}` — degrees about the world `x`, then `y`, then
 //!   `z` axis, i.e. `q = Rz · Ry · Rx` (default identity).
@@ -99,6 +102,10 @@ pub enum ShapeDesc {
         convex: ConvexMode,
         /// Uniform scale applied to every vertex (`> 0`).
         scale: f32,
+        /// Only the part of this name (and its `name#k` primitives), or every part.
+        part: Option<String>,
+        /// The model-space point that sits at the body's position (before scaling).
+        origin: Vec3,
     },
 }
 
@@ -159,6 +166,11 @@ pub enum SceneError {
         /// What was found and what was expected.
         message: String,
     },
+    /// A glTF scene's file could not be loaded (the message names the file).
+    Mesh {
+        /// The loader's message.
+        message: String,
+    },
     /// The JSON is well formed but the scene is not valid (duplicate names, ...).
     Invalid {
         /// The file.
@@ -180,6 +192,7 @@ impl fmt::Display for SceneError {
                 column,
                 message,
             } => write!(f, "{}:{line}:{column}: {message}", path.display()),
+            SceneError::Mesh { message } => f.write_str(message),
             SceneError::Invalid { path, message } => write!(f, "{}: {message}", path.display()),
         }
     }
@@ -188,12 +201,20 @@ impl fmt::Display for SceneError {
 impl std::error::Error for SceneError {}
 
 impl Scene {
-    /// Reads a JSON scene file; mesh paths are resolved against the file's directory.
+    /// Reads a scene file: glTF (`.gltf`, `.glb`: see [`Scene::from_gltf`]) or else JSON, whose
+    /// mesh paths are resolved against the file's directory.
     ///
     /// Errors: [`SceneError::Io`] when the file cannot be read, [`SceneError::Parse`] with
     /// line and column for malformed JSON or wrong fields, [`SceneError::Invalid`] for a scene
     /// that parses but is inconsistent. Never panics.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if matches!(ext.as_deref(), Some("gltf" | "glb")) {
+            return Scene::from_gltf(path);
+        }
         let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -246,10 +267,14 @@ impl Scene {
                     path: p,
                     convex,
                     scale,
+                    part,
+                    origin,
                 } => ShapeDesc::Mesh {
                     path: base.join(p),
                     convex,
                     scale,
+                    part,
+                    origin: Vec3::from_array(origin),
                 },
             };
             bodies.push(BodyDesc {
@@ -263,6 +288,77 @@ impl Scene {
             });
         }
         Ok(Scene { bodies })
+    }
+}
+
+impl Scene {
+    /// A glTF file as a scene: every node with a mesh is a body named after the node.
+    ///
+    /// The loader ([`crate::io::load`]) gives one part per primitive, in model space (node
+    /// transforms applied) and named after the node (`name#k` for the k-th primitive of a
+    /// mesh with several); the primitives of one node make one body. Each body's position is
+    /// the centre of its part's box (so it turns about itself), rotation identity, no
+    /// velocity, one convex hull, fast AABB, exact test. Names are made unique by appending
+    /// `.2`, `.3`, ... Errors: [`SceneError::Mesh`] with the loader's message.
+    pub fn from_gltf(path: &Path) -> Result<Scene, SceneError> {
+        let model = crate::io::load(path).map_err(|e| SceneError::Mesh {
+            message: e.to_string(),
+        })?;
+        let mut bodies: Vec<BodyDesc> = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for p in &model.parts {
+            let node = part_base_name(&p.name);
+            if seen.iter().any(|n| n == node) {
+                continue;
+            }
+            seen.push(node.to_string());
+            let mut bounds = crate::shapes::Aabb::EMPTY;
+            for q in model
+                .parts
+                .iter()
+                .filter(|q| part_base_name(&q.name) == node)
+            {
+                if let Some(b) = q.mesh.aabb() {
+                    bounds = bounds.union(&b);
+                }
+            }
+            let center = if bounds.is_empty() {
+                Vec3::ZERO
+            } else {
+                bounds.center()
+            };
+            let mut name = node.to_string();
+            let mut k = 2;
+            while bodies.iter().any(|b| b.name == name) {
+                name = format!("{node}.{k}");
+                k += 1;
+            }
+            bodies.push(BodyDesc {
+                name,
+                shape: ShapeDesc::Mesh {
+                    path: path.to_path_buf(),
+                    convex: ConvexMode::Hull,
+                    scale: 1.0,
+                    part: Some(node.to_string()),
+                    origin: center,
+                },
+                position: center,
+                rotation: Quat::IDENTITY,
+                velocity: Vec3::ZERO,
+                bounding: BoundingChoice::Aabb,
+                test: TestChoice::Exact,
+            });
+        }
+        Ok(Scene { bodies })
+    }
+}
+
+/// The node name of a loaded part: `name` for `name#k` (k a number), else the whole name.
+#[must_use]
+pub fn part_base_name(name: &str) -> &str {
+    match name.rsplit_once('#') {
+        Some((base, k)) if !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
     }
 }
 
@@ -316,6 +412,8 @@ enum RawShape {
         path: PathBuf,
         convex: ConvexMode,
         scale: f32,
+        part: Option<String>,
+        origin: [f32; 3],
     },
 }
 
@@ -338,6 +436,10 @@ enum RawShapeUnchecked {
         convex: ConvexMode,
         #[serde(default = "one")]
         scale: f32,
+        #[serde(default)]
+        part: Option<String>,
+        #[serde(default)]
+        origin: [f32; 3],
     },
 }
 
@@ -391,6 +493,8 @@ impl TryFrom<RawShapeUnchecked> for RawShape {
                 path,
                 convex,
                 scale,
+                part,
+                origin,
             } => {
                 check_size("mesh scale", scale, false)?;
                 if path.as_os_str().is_empty() {
@@ -400,6 +504,8 @@ impl TryFrom<RawShapeUnchecked> for RawShape {
                     path,
                     convex,
                     scale,
+                    part,
+                    origin,
                 }
             }
         })
@@ -468,7 +574,7 @@ mod tests {
               {"name": "a", "shape": {"box": {"half_extents": [1, 2, 3]}},
                "position": [1, 2, 3], "rotation": {"euler_deg": [0, 90, 0]},
                "velocity": [0, -1, 0], "bounding": "obb", "test": "volume"},
-              {"name": "m", "shape": {"mesh": {"path": "x.obj", "convex": "pieces", "scale": 2}}}
+              {"name": "m", "shape": {"mesh": {"path": "x.obj", "convex": "pieces", "scale": 2, "part": "p", "origin": [1, 0, 0]}}}
             ]}"#,
         )
         .unwrap();
@@ -489,7 +595,9 @@ mod tests {
             ShapeDesc::Mesh {
                 path: PathBuf::from("dir/x.obj"),
                 convex: ConvexMode::Pieces,
-                scale: 2.0
+                scale: 2.0,
+                part: Some("p".into()),
+                origin: Vec3::new(1.0, 0.0, 0.0),
             }
         );
     }
@@ -610,6 +718,23 @@ mod tests {
         let s = e.to_string();
         assert!(s.starts_with("s.json:1:"), "{s}");
         assert!(!s.contains('\n'));
+    }
+
+    // Part names: `name#k` belongs to node `name`; other `#` stay in the name.
+    #[test]
+    fn part_names() {
+        assert_eq!(part_base_name("wheel#2"), "wheel");
+        assert_eq!(part_base_name("wheel"), "wheel");
+        assert_eq!(part_base_name("a#b"), "a#b");
+        assert_eq!(part_base_name("a#"), "a#");
+    }
+
+    // A glTF that does not exist or is not glTF: a Mesh error naming the file.
+    #[test]
+    fn gltf_errors_name_the_file() {
+        let e = Scene::load(Path::new("/nonexistent/x.gltf")).unwrap_err();
+        assert!(matches!(e, SceneError::Mesh { .. }));
+        assert!(e.to_string().contains("/nonexistent/x.gltf"), "{e}");
     }
 
     // A missing file: an Io error naming it.
