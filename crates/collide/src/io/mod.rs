@@ -18,8 +18,8 @@ use crate::shapes::TriMesh;
 
 mod gltf;
 mod obj;
-mod stl;
 pub mod scene;
+mod stl;
 
 pub use self::gltf::{load_gltf, load_gltf_bytes};
 pub use self::obj::{load_obj_bytes, load_obj_str, write_obj};
