@@ -152,6 +152,14 @@ fn consistency_aabb_aabb() {
                 .max_element()
         };
         consistent(w, at, sep, &mut st, "aabb_aabb");
+        if let Some(w) = w {
+            let u = f64::from(w.enter);
+            let (mut ba, mut bb) = (Box64::from_aabb(&a), Box64::from_aabb(&b));
+            ba.c += dv(ma) * u;
+            bb.c += dv(mb) * u;
+            let p = dv(w.point);
+            assert!(ba.distance(p) <= 1e-5 && bb.distance(p) <= 1e-5, "{w:?}");
+        }
     }
     eprintln!("aabb_aabb {st:?}");
     assert!(st.checked_before > N / 10);
@@ -180,6 +188,19 @@ fn consistency_obb_obb() {
             sat_box_box(&Box64::from_obb(&a), &bb)
         };
         consistent(w, at, sep, &mut st, "obb_obb");
+        // The contact point lies on (or in) both boxes at `enter`.
+        if let Some(w) = w {
+            let u = f64::from(w.enter);
+            let (mut ba, mut bb) = (Box64::from_obb(&a), Box64::from_obb(&b));
+            ba.c += dv(ma) * u;
+            bb.c += dv(mb) * u;
+            let p = dv(w.point);
+            let (da, db) = (ba.distance(p), bb.distance(p));
+            assert!(
+                da <= 1e-4 && db <= 1e-4,
+                "point {da} {db} from the boxes: {w:?}"
+            );
+        }
     }
     eprintln!("obb_obb {st:?}");
     assert!(st.checked_before > N / 10);
