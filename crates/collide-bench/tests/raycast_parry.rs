@@ -15,10 +15,11 @@
 use collide::raycast;
 use collide::shapes::{Capsule, Obb, Plane, Ray, Sphere, Triangle};
 use collide::{Quat, Vec3};
+use collide_bench::convert;
 use collide_testkit::Gen;
 use parry3d::math::Pose;
 use parry3d::query::{Ray as PRay, RayCast};
-use parry3d::shape::{Ball, Capsule as PCapsule, Cuboid, HalfSpace, Triangle as PTriangle};
+use parry3d::shape::HalfSpace;
 
 #[derive(Default, Debug)]
 struct Diff {
@@ -73,7 +74,7 @@ impl Diff {
 }
 
 fn pray(r: &Ray) -> PRay {
-    PRay::new(r.origin, r.dir)
+    convert::ray(r)
 }
 
 fn ray_near(g: &mut Gen, target: Vec3) -> (Ray, f32) {
@@ -97,24 +98,20 @@ fn ball_cuboid_capsule_match_parry() {
         let s: Sphere = g.sphere();
         let (r, mt) = ray_near(&mut g, s.center);
         let ours = raycast::sphere(&r, &s, mt);
-        let theirs = Ball::new(s.radius).cast_ray_and_get_normal(
-            &Pose::from_translation(s.center),
-            &pray(&r),
-            mt,
-            true,
-        );
+        let ps = convert::sphere(&s);
+        let theirs = ps
+            .shape
+            .cast_ray_and_get_normal(&ps.pose, &pray(&r), mt, true);
         let graze = |t: f32| ((r.at(t) - s.center).length() - s.radius).abs() < 1e-4;
         ball.add(ours, theirs, false, graze);
         // Cuboid (an OBB).
         let o: Obb = g.obb();
         let (r, mt) = ray_near(&mut g, o.center);
         let ours = raycast::obb(&r, &o, mt);
-        let theirs = Cuboid::new(o.half_extents).cast_ray_and_get_normal(
-            &Pose::from_parts(o.center, o.rotation()),
-            &pray(&r),
-            mt,
-            true,
-        );
+        let po = convert::obb(&o);
+        let theirs = po
+            .shape
+            .cast_ray_and_get_normal(&po.pose, &pray(&r), mt, true);
         let graze = |t: f32| {
             let q = o.to_local(r.at(t));
             (q.abs() - o.half_extents).max_element().abs() < 1e-4
@@ -124,12 +121,10 @@ fn ball_cuboid_capsule_match_parry() {
         let c: Capsule = g.capsule();
         let (r, mt) = ray_near(&mut g, (c.a + c.b) * 0.5);
         let ours = raycast::capsule(&r, &c, mt);
-        let theirs = PCapsule::new(c.a, c.b, c.radius).cast_ray_and_get_normal(
-            &Pose::IDENTITY,
-            &pray(&r),
-            mt,
-            true,
-        );
+        let pc = convert::capsule(&c);
+        let theirs = pc
+            .shape
+            .cast_ray_and_get_normal(&pc.pose, &pray(&r), mt, true);
         let graze = |t: f32| {
             let p = r.at(t);
             let m = c.b - c.a;
@@ -159,12 +154,10 @@ fn triangle_and_halfspace_match_parry() {
         let t: Triangle = g.triangle();
         let (r, mt) = ray_near(&mut g, t.centroid());
         let ours = raycast::triangle(&r, &t, mt);
-        let theirs = PTriangle::new(t.a, t.b, t.c).cast_ray_and_get_normal(
-            &Pose::IDENTITY,
-            &pray(&r),
-            mt,
-            true,
-        );
+        let pt = convert::triangle(&t);
+        let theirs = pt
+            .shape
+            .cast_ray_and_get_normal(&pt.pose, &pray(&r), mt, true);
         // A graze here: the hit lies within 1e-4 of an edge (collide counts edges as hits).
         let graze = |s: f32| {
             let p = r.at(s);

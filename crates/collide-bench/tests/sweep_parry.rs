@@ -7,16 +7,17 @@
 //! GJK ray cast, converging to ~1e-4 in distance). Every disagreement is counted and classified:
 //! a hit one side sees and the other does not must be a graze (the f64 separation along the
 //! whole frame never goes deeper than 1e-4), and a differing time must come from such a graze
-//! too. Local conversions (glam types are shared: parry3d 0.31 uses glam 0.33 through glamx).
+//! too. Shapes go through `collide_bench::convert` (parry3d 0.31 shares glam 0.33 via glamx).
 
 use collide::shapes::{Obb, Sphere};
 use collide::sweep;
 use collide::Vec3;
+use collide_bench::convert;
 use collide_testkit::Gen;
 use glam::DVec3;
 use parry3d::math::Pose;
 use parry3d::query::{cast_shapes, ShapeCastOptions};
-use parry3d::shape::{Ball, Cuboid};
+use parry3d::shape::Ball;
 
 fn pose(p: Vec3, q: glam::Quat) -> Pose {
     Pose::from_parts(p, q)
@@ -61,13 +62,14 @@ fn ball_ball_matches_parry() {
             g.vec(8.0)
         };
         let ours = sweep::sphere_sphere(&a, ma, &b, mb);
+        let (pa, pb) = (convert::sphere(&a), convert::sphere(&b));
         let theirs = cast_shapes(
-            &pose(a.center, glam::Quat::IDENTITY),
+            &pa.pose,
             ma,
-            &Ball::new(a.radius),
-            &pose(b.center, glam::Quat::IDENTITY),
+            &pa.shape,
+            &pb.pose,
             mb,
-            &Ball::new(b.radius),
+            &pb.shape,
             ShapeCastOptions::with_max_time_of_impact(1.0),
         )
         .expect("ball-ball is supported");
@@ -172,19 +174,20 @@ fn cuboid_cuboid_matches_parry() {
             g.vec(8.0)
         };
         let ours = sweep::obb_obb(&a, ma, &b, mb);
+        let (pa, pb) = (convert::obb(&a), convert::obb(&b));
         let theirs = cast_shapes(
-            &pose(a.center, a.rotation()),
+            &pa.pose,
             ma,
-            &Cuboid::new(a.half_extents),
-            &pose(b.center, b.rotation()),
+            &pa.shape,
+            &pb.pose,
             mb,
-            &Cuboid::new(b.half_extents),
+            &pb.shape,
             ShapeCastOptions::with_max_time_of_impact(1.0),
         )
         .expect("cuboid-cuboid is supported");
         let rel = (mb - ma).as_dvec3();
         let sep = |u: f64| box_gap(&a, &b, rel * u);
-        compare(&mut d, a.rotation(), ours, theirs, &sep);
+        compare(&mut d, pa.pose.rotation, ours, theirs, &sep);
     }
     eprintln!("cuboid-cuboid vs parry: {d:#?}");
     assert_eq!(d.only_collide + d.only_parry, d.disagree_grazing);
