@@ -339,7 +339,7 @@ impl Obb {
     /// edge/normal frames of the resulting triangles). Each is measured on every point; the
     /// three best are refined by small rotations. Because the PCA and world frames are among
     /// the candidates and a fit is only ever replaced by a smaller one, the volume is never
-    /// larger than [`Obb::fit_pca`]'s nor than the AABB's. Cost: about 50 + 3·200 passes over
+    /// larger than [`Obb::fit_pca`]'s nor than the AABB's. Cost: about 37 + 3·200 passes over
     /// the points (parallel from 32 768 points); a modelling-time step, not per frame.
     ///
     /// Degenerate sets give valid boxes: one point (or all equal) → zero half-extents at the
