@@ -18,6 +18,7 @@ use crate::shapes::TriMesh;
 
 mod gltf;
 mod obj;
+pub mod scene;
 mod stl;
 
 pub use self::gltf::{load_gltf, load_gltf_bytes};
