@@ -129,6 +129,7 @@ impl Chunk {
     #[inline(always)]
     fn ray_bits(&self, r: &RaySplat, near_out: &mut [Vec4; 2]) -> u32 {
         let mut bits = 0u32;
+        #[allow(clippy::needless_range_loop)] // one index across seven arrays
         for h in 0..2 {
             let (nx, fx, ox) = slab(self.min_x[h], self.max_x[h], r, 0);
             let (ny, fy, oy) = slab(self.min_y[h], self.max_y[h], r, 1);
