@@ -2,7 +2,9 @@
 //! plain loop over a slice. Throughput is reported in elements (tests) per second; divide by
 //! 1e9 for tests per nanosecond.
 
-use collide::batch::{mask_words, AabbSoa, RayInv, SphereSoa};
+use collide::batch::{mask_words, AabbSoa, SphereSoa};
+use collide::overlap;
+use collide::raycast::RayInv;
 use collide::shapes::{Aabb, Sphere};
 use collide_testkit::Gen;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -22,10 +24,6 @@ fn inputs() -> (Vec<Aabb>, Vec<Aabb>, Vec<Sphere>, Vec<Sphere>) {
     let qb = (0..64).map(|_| g.aabb()).collect();
     let qs = (0..64).map(|_| g.sphere()).collect();
     (boxes, qb, spheres, qs)
-}
-
-fn scalar_aabb(a: &Aabb, b: &Aabb) -> bool {
-    a.min.cmple(b.max).all() && b.min.cmple(a.max).all()
 }
 
 fn bench(c: &mut Criterion) {
@@ -61,20 +59,20 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             k = (k + 1) % qb.len();
             let q = black_box(&qb[k]);
-            black_box(boxes.iter().filter(|b| scalar_aabb(q, b)).count())
+            black_box(boxes.iter().filter(|b| overlap::aabb_aabb(q, b)).count())
         })
     });
     g.finish();
 
     let mut gen = Gen::new(7);
     gen.extent = 8.0;
-    let rays: Vec<RayInv> = (0..64).map(|_| RayInv::new(&gen.ray(), 1.0)).collect();
+    let rays: Vec<RayInv> = (0..64).map(|_| RayInv::new(&gen.ray())).collect();
     let mut g = c.benchmark_group("batch_ray_4096");
     g.throughput(Throughput::Elements(N as u64));
     g.bench_function("soa_mask", |b| {
         b.iter(|| {
             k = (k + 1) % rays.len();
-            black_box(soa.ray_mask(black_box(&rays[k]), &mut mask))
+            black_box(soa.ray_mask(black_box(&rays[k]), 1.0, &mut mask))
         })
     });
     g.finish();
@@ -94,10 +92,7 @@ fn bench(c: &mut Criterion) {
             black_box(
                 spheres
                     .iter()
-                    .filter(|s| {
-                        let r = s.radius + q.radius;
-                        (s.center - q.center).length_squared() <= r * r
-                    })
+                    .filter(|s| overlap::sphere_sphere(q, s))
                     .count(),
             )
         })

@@ -1,5 +1,6 @@
-use super::{fill_mask, for_each_bit, RayInv, LANES};
+use super::{fill_mask, for_each_bit, LANES, SLAB_WIDEN};
 use crate::math::Vec3;
+use crate::raycast::RayInv;
 use crate::shapes::Aabb;
 use glam::{BVec4A, Vec4};
 
@@ -123,7 +124,7 @@ impl Chunk {
     /// Slab test: per axis `t1 = (min - o)·inv`, `t2 = (max - o)·inv`; the ray is inside the
     /// slab for `t` in `[min(t1, t2), max(t1, t2)]` (every `t` on a parallel axis whose slab
     /// holds the origin, none if it does not); inside the box for `t` in `[near, far]` with
-    /// `near = max(0, three entries)` and `far = min(max_t, three exits)`; a hit iff
+    /// `near = max(0, three entries)` and `far = min(max_t, three exits · (1 + 2γ₃))`; a hit iff
     /// `near <= far` (touching counts). With a valid ray `inv` is finite, so NaN can only come
     /// from a NaN box, which the `min <= max` checks reject (as they reject empty boxes).
     #[inline(always)]
@@ -154,16 +155,31 @@ struct RaySplat {
 }
 
 impl RaySplat {
+    /// `None` when the ray or `max_t` is unusable (NaN or infinite origin or direction, `max_t`
+    /// NaN or negative): such a ray hits nothing.
+    ///
+    /// An axis whose `1/d` is not finite (`d` zero, or subnormal below ~3e-39) is `parallel`:
+    /// on it the ray is inside the slab for every `t` when `min <= o <= max` (boundary
+    /// included) and never otherwise. This avoids `(min - o) · inf = NaN` for an origin on a
+    /// slab plane, and makes a ray running along a face touch it.
     #[inline(always)]
-    fn new(r: &RayInv) -> RaySplat {
-        let o = r.origin;
-        let i = r.inv_dir;
-        RaySplat {
-            origin: [Vec4::splat(o.x), Vec4::splat(o.y), Vec4::splat(o.z)],
-            inv: [Vec4::splat(i.x), Vec4::splat(i.y), Vec4::splat(i.z)],
-            parallel: r.parallel,
-            max_t: Vec4::splat(r.max_t),
+    fn new(r: &RayInv, max_t: f32) -> Option<RaySplat> {
+        if !(r.origin.is_finite() && r.dir.is_finite() && max_t >= 0.0) {
+            return None;
         }
+        let o = r.origin;
+        let par = |k: usize| !r.inv_dir[k].is_finite();
+        let inv = |k: usize| if par(k) { 0.0 } else { r.inv_dir[k] };
+        Some(RaySplat {
+            origin: [Vec4::splat(o.x), Vec4::splat(o.y), Vec4::splat(o.z)],
+            inv: [
+                Vec4::splat(inv(0)),
+                Vec4::splat(inv(1)),
+                Vec4::splat(inv(2)),
+            ],
+            parallel: [par(0), par(1), par(2)],
+            max_t: Vec4::splat(max_t),
+        })
     }
 }
 
@@ -182,7 +198,7 @@ fn slab(lo: Vec4, hi: Vec4, r: &RaySplat, k: usize) -> (Vec4, Vec4, BVec4A) {
     } else {
         let t1 = (lo - o) * r.inv[k];
         let t2 = (hi - o) * r.inv[k];
-        (t1.min(t2), t1.max(t2), nonempty)
+        (t1.min(t2), t1.max(t2) * SLAB_WIDEN, nonempty)
     }
 }
 
@@ -342,28 +358,28 @@ impl AabbSoa {
     }
 
     /// Tests every box against the ray and writes a bitmask as [`AabbSoa::overlap_mask`]
-    /// does: bit `i` is set when the ray meets box `i` at some `t` in `[0, ray.max_t]`
-    /// (a ray starting inside a box hits it at `t = 0`; grazing an edge or face counts).
-    /// An invalid ray ([`RayInv::valid`] false) hits nothing.
-    pub fn ray_mask(&self, ray: &RayInv, mask: &mut [u64]) -> usize {
-        if !ray.valid {
+    /// does: bit `i` is set when the ray meets box `i` at some `t` in `[0, max_t]` (a ray
+    /// starting inside a box hits it at `t = 0`; grazing an edge or face counts). For finite
+    /// boxes the same verdict and entry `t` as [`raycast::aabb_inv`](crate::raycast::aabb_inv)
+    /// box by box; a box with infinite coordinates is a slab or half-space here (the scalar
+    /// cast rejects it). A NaN or infinite ray, or `max_t` NaN or negative, hits nothing.
+    pub fn ray_mask(&self, ray: &RayInv, max_t: f32, mask: &mut [u64]) -> usize {
+        let Some(r) = RaySplat::new(ray, max_t) else {
             return fill_mask(0, mask, |_| 0);
-        }
-        let r = RaySplat::new(ray);
+        };
         let mut near = [Vec4::ZERO; 2];
         fill_mask(self.chunks.len(), mask, |c| {
             self.chunks[c].ray_bits(&r, &mut near)
         })
     }
 
-    /// Calls `f(i, t)` for every box `i` the ray meets within `[0, ray.max_t]`, with `t` the
-    /// entry parameter (`0` when the ray starts inside), in increasing `i`. Nothing is
-    /// allocated. An invalid ray hits nothing.
-    pub fn for_each_ray_hit(&self, ray: &RayInv, mut f: impl FnMut(usize, f32)) {
-        if !ray.valid {
+    /// Calls `f(i, t)` for every box `i` the ray meets within `[0, max_t]`, with `t` the
+    /// entry parameter (`0` when the ray starts inside; the `t` of `raycast::aabb_inv`), in
+    /// increasing `i`. Nothing is allocated. Bad input as in [`AabbSoa::ray_mask`].
+    pub fn for_each_ray_hit(&self, ray: &RayInv, max_t: f32, mut f: impl FnMut(usize, f32)) {
+        let Some(r) = RaySplat::new(ray, max_t) else {
             return;
-        }
-        let r = RaySplat::new(ray);
+        };
         let mut near = [Vec4::ZERO; 2];
         for (c, chunk) in self.chunks.iter().enumerate() {
             let bits = chunk.ray_bits(&r, &mut near);
@@ -372,11 +388,11 @@ impl AabbSoa {
     }
 
     /// The first box the ray meets, `(index, entry t)`, ties to the lower index; `None` when
-    /// it meets none within `[0, ray.max_t]`.
+    /// it meets none within `[0, max_t]`.
     #[must_use]
-    pub fn ray_first_hit(&self, ray: &RayInv) -> Option<(usize, f32)> {
+    pub fn ray_first_hit(&self, ray: &RayInv, max_t: f32) -> Option<(usize, f32)> {
         let mut best: Option<(usize, f32)> = None;
-        self.for_each_ray_hit(ray, |i, t| {
+        self.for_each_ray_hit(ray, max_t, |i, t| {
             if best.is_none_or(|(_, bt)| t < bt) {
                 best = Some((i, t));
             }
