@@ -65,6 +65,8 @@ pub struct Body {
     pub test: TestChoice,
     /// What to draw, in the rest frame.
     pub display: TriList,
+    /// The display mesh is closed: its back faces may be culled.
+    pub closed: bool,
     /// The body's hull pieces for drawing, in the rest frame (empty for primitives).
     pub hulls: Vec<TriList>,
     /// Every collision vertex in the rest frame (for the tight AABB); empty for primitives.
@@ -146,6 +148,7 @@ impl Body {
             bounding: d.bounding,
             test: d.test,
             display,
+            closed: true,
             hulls: Vec::new(),
             points: Vec::new(),
             rest_aabb,
@@ -428,6 +431,7 @@ fn mesh_body(
     Ok(Body {
         name: d.name.clone(),
         kind: "mesh",
+        closed: display.is_closed(),
         geometry: Geometry::Convex { pieces },
         position: d.position,
         rotation: d.rotation,

@@ -18,6 +18,19 @@ impl TriList {
         (self.positions.len() - 1) as u32
     }
 
+    /// `true` when every edge is shared by exactly two triangles (a closed surface, whose back
+    /// faces can be culled).
+    pub fn is_closed(&self) -> bool {
+        let mut e: Vec<[u32; 2]> = self
+            .triangles
+            .iter()
+            .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
+            .map(|[a, b]| [a.min(b), a.max(b)])
+            .collect();
+        e.sort_unstable();
+        !e.is_empty() && e.chunk_by(|a, b| a == b).all(|c| c.len() == 2)
+    }
+
     /// The unique undirected edges, each once (for wireframes).
     pub fn edges(&self) -> Vec<[u32; 2]> {
         let mut e: Vec<[u32; 2]> = self
@@ -140,16 +153,8 @@ mod tests {
             .sum()
     }
 
-    /// Every undirected edge is shared by exactly two triangles (a closed surface).
     fn closed(m: &TriList) -> bool {
-        let mut e: Vec<[u32; 2]> = m
-            .triangles
-            .iter()
-            .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
-            .map(|[a, b]| [a.min(b), a.max(b)])
-            .collect();
-        e.sort_unstable();
-        e.chunk_by(|a, b| a == b).all(|c| c.len() == 2)
+        m.is_closed()
     }
 
     // The box mesh is closed, outward, and has the box's volume.

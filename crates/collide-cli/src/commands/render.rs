@@ -168,7 +168,9 @@ pub fn picture(
         points.extend(bx.corners());
         points.extend(bx.corners().map(|c| c + b.velocity));
     }
-    let cam = Camera::fit(view, perspective, &points, w, h);
+    let mut cam = Camera::fit(view, perspective, &points, w, h);
+    // Edges on a face must win against the face's pieces (see `primitives`).
+    cam.line_bias = cam.line_bias.max(0.6 * piece_size(world));
     raster::draw(&prims, &cam, w, h)
 }
 
@@ -182,7 +184,8 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
                 .any(|r| r.colliding && (r.a == i || r.b == i))
         })
         .collect();
-    let mut bounds = Aabb::EMPTY;
+    let bounds = scene_bounds(world);
+    let piece = piece_size(world);
     for (i, body) in world.bodies.iter().enumerate() {
         let color = if colliding[i] {
             RED
@@ -192,14 +195,9 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
         let world_pts = body.world_positions();
         for t in &body.display.triangles {
             let p = t.map(|k| world_pts[k as usize]);
-            prims.push(Prim::Tri {
-                p,
-                color,
-                cull: body.kind != "mesh",
-            });
+            subdivided(&mut prims, p, color, body.closed, piece);
         }
         let vols = body.volumes();
-        bounds = bounds.union(&vols.aabb_tight);
         if show.aabb {
             let c = if colliding[i] { RED } else { AABB_COLOR };
             box_lines(&mut prims, &vols.aabb_fast.corners(), c, 1.6);
@@ -302,6 +300,59 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
         grid(&mut prims, &bounds);
     }
     prims
+}
+
+/// The union of the bodies' tight boxes.
+fn scene_bounds(world: &World) -> Aabb {
+    world
+        .bodies
+        .iter()
+        .fold(Aabb::EMPTY, |acc, b| acc.union(&b.volumes().aabb_tight))
+}
+
+/// Large triangles are cut into pieces about a tenth of the scene across, so that the
+/// painter's sort (by centroid depth) orders them correctly against their neighbours.
+fn piece_size(world: &World) -> f32 {
+    let b = scene_bounds(world);
+    if b.is_finite() && !b.is_empty() {
+        0.1 * b.size().max_element().max(1e-6)
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// The triangle as `n²` similar triangles, `n = ⌈longest edge / piece⌉` (at most 8), all
+/// with the parent's winding.
+fn subdivided(prims: &mut Vec<Prim>, p: [Vec3; 3], color: Rgba, cull: bool, piece: f32) {
+    let longest = (p[1] - p[0])
+        .length()
+        .max((p[2] - p[1]).length())
+        .max((p[0] - p[2]).length());
+    let n = if longest.is_finite() && piece.is_finite() && piece > 0.0 {
+        ((longest / piece).ceil() as usize).clamp(1, 8)
+    } else {
+        1
+    };
+    // Barycentric grid: vertex (i, j) = p0 + i/n (p1 - p0) + j/n (p2 - p0), i + j <= n.
+    let at = |i: usize, j: usize| {
+        p[0] + (p[1] - p[0]) * (i as f32 / n as f32) + (p[2] - p[0]) * (j as f32 / n as f32)
+    };
+    for i in 0..n {
+        for j in 0..n - i {
+            prims.push(Prim::Tri {
+                p: [at(i, j), at(i + 1, j), at(i, j + 1)],
+                color,
+                cull,
+            });
+            if i + j + 1 < n {
+                prims.push(Prim::Tri {
+                    p: [at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)],
+                    color,
+                    cull,
+                });
+            }
+        }
+    }
 }
 
 /// A line with a small arrowhead at `b`.

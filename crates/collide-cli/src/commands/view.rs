@@ -376,7 +376,7 @@ fn body_json(b: &Body) -> Value {
         "kind": b.kind,
         "mesh": mesh_json(&b.display),
         "hulls": b.hulls.iter().map(mesh_json).collect::<Vec<_>>(),
-        "closed": b.kind != "mesh",
+        "closed": b.closed,
         "radius": num(b.rest_sphere.radius),
     })
 }
