@@ -3,6 +3,8 @@
 //!
 //! Everything is deterministic: build a [`Gen`] from a seed and draw.
 
+pub mod scene;
+
 use collide::shapes::{Aabb, Capsule, Obb, Plane, Ray, Segment, Sphere, Triangle};
 use collide::{Quat, Vec3};
 use rand::{Rng, SeedableRng};

@@ -1,1 +1,400 @@
 //! Broad phases: which pairs of many bodies have overlapping boxes.
+//!
+//! One trait, [`BroadPhase`], three implementations:
+//! - [`SweepAndPrune`]: sorted endpoint lists on three axes, re-sorted each frame by insertion
+//!   sort, with the pair set maintained by the endpoint swaps (Baraff 1992; Cohen, Lin, Manocha
+//!   and Ponamgi, *I-COLLIDE*, 1995). Best when bodies move a little each frame.
+//! - [`DynamicBvh`]: a tree of fattened boxes with surface-area-heuristic insertion and tree
+//!   rotations (Box2D's `b2DynamicTree`, Catto 2009–2024), ray and box queries, and a pair set
+//!   maintained from the proxies that left their fat boxes.
+//! - [`BruteForce`]: every pair, every frame; the reference the tests compare against.
+//!
+//! The three agree exactly: after [`BroadPhase::update_pairs`], the pair set is every
+//! `(a, b)` with `a < b` whose boxes touch or overlap (`a.min <= b.max && b.min <= a.max` on
+//! every axis, touching counts) and whose [`CollisionGroups`] allow the pair
+//! ([`CollisionGroups::allows`]). Boxes with a NaN or infinite coordinate, or with
+//! `min > max` on an axis, are rejected with [`BroadPhaseError::InvalidAabb`]; any finite
+//! box works, up to `±f32::MAX` coordinates.
+//!
+//! Ids are handed out by the structure ([`ProxyId`]), the lowest-numbered free id first in a
+//! fresh structure and the most recently released first after removals, identically in all
+//! three implementations; a removed id is released for reuse only at the next
+//! [`BroadPhase::update_pairs`], so a pair output never mixes a removed proxy with a new one.
+
+mod brute;
+mod bvh;
+mod sap;
+
+pub use brute::BruteForce;
+pub use bvh::DynamicBvh;
+pub use sap::SweepAndPrune;
+
+use crate::math::Vec3;
+use crate::shapes::{Aabb, Ray};
+use std::collections::HashSet;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The id of a box inside a broad phase (an index into its proxy table).
+pub type ProxyId = u32;
+
+/// Which groups a proxy belongs to and which groups it may collide with (32 bits each).
+///
+/// A pair `(a, b)` is reported only when `(a.memberships & b.filter) != 0` and
+/// `(b.memberships & a.filter) != 0` — both must accept the other (the rule of Box2D's
+/// category/mask bits and of parry's `InteractionGroups`). The default is all bits in both,
+/// which collides with everything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollisionGroups {
+    /// The groups this proxy belongs to.
+    pub memberships: u32,
+    /// The groups this proxy may touch.
+    pub filter: u32,
+}
+
+impl Default for CollisionGroups {
+    /// Member of every group, collides with every group.
+    fn default() -> Self {
+        CollisionGroups::ALL
+    }
+}
+
+impl CollisionGroups {
+    /// Member of every group, collides with every group.
+    pub const ALL: CollisionGroups = CollisionGroups {
+        memberships: u32::MAX,
+        filter: u32::MAX,
+    };
+    /// Member of no group, collides with nothing.
+    pub const NONE: CollisionGroups = CollisionGroups {
+        memberships: 0,
+        filter: 0,
+    };
+
+    /// The groups with the given membership and filter bits.
+    #[inline]
+    #[must_use]
+    pub const fn new(memberships: u32, filter: u32) -> CollisionGroups {
+        CollisionGroups {
+            memberships,
+            filter,
+        }
+    }
+
+    /// `true` when each of the two accepts the other (symmetric by construction).
+    #[inline]
+    #[must_use]
+    pub const fn allows(self, other: CollisionGroups) -> bool {
+        (self.memberships & other.filter) != 0 && (other.memberships & self.filter) != 0
+    }
+}
+
+/// What a broad phase refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BroadPhaseError {
+    /// The box has a NaN or infinite coordinate, or `min > max` on some axis; build it with
+    /// [`Aabb::new`] from finite corners.
+    InvalidAabb,
+    /// No live proxy has this id (never inserted, or already removed).
+    UnknownProxy(ProxyId),
+    /// Every one of the 2^31 ids is in use.
+    TooManyProxies,
+}
+
+impl fmt::Display for BroadPhaseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BroadPhaseError::InvalidAabb => write!(
+                f,
+                "bounding box is not finite or has min > max; give finite corners"
+            ),
+            BroadPhaseError::UnknownProxy(id) => {
+                write!(
+                    f,
+                    "no proxy with id {id} (never inserted or already removed)"
+                )
+            }
+            BroadPhaseError::TooManyProxies => write!(f, "broad phase is full (2^31 proxies)"),
+        }
+    }
+}
+
+impl std::error::Error for BroadPhaseError {}
+
+/// The common interface of [`SweepAndPrune`], [`DynamicBvh`] and [`BruteForce`].
+///
+/// Edits ([`insert`](Self::insert), [`remove`](Self::remove), [`update`](Self::update)) may
+/// come in any order at any time; [`update_pairs`](Self::update_pairs) then brings the
+/// structure up to date and reports the complete pair set. Queries
+/// ([`query_aabb`](Self::query_aabb), [`ray_cast`](Self::ray_cast)) see the boxes as last
+/// given, edits included.
+pub trait BroadPhase {
+    /// Adds a box; returns its id. Rejects a NaN/infinite/inverted box
+    /// ([`BroadPhaseError::InvalidAabb`]). A flat or point box is valid.
+    fn insert(&mut self, aabb: Aabb, groups: CollisionGroups) -> Result<ProxyId, BroadPhaseError>;
+
+    /// Removes a proxy; its id is reused after the next [`update_pairs`](Self::update_pairs).
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError>;
+
+    /// Moves a proxy's box. On an invalid box the proxy keeps its old box and the error is
+    /// returned.
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError>;
+
+    /// Brings the structure up to date and writes into `out` (cleared first) every pair
+    /// `(a, b)`, `a < b`, of live proxies whose boxes touch or overlap and whose groups allow
+    /// each other. The order of `out` is unspecified; sort it when order matters.
+    fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>);
+
+    /// Calls `f` with every live proxy whose box touches or overlaps `aabb`, until `f` returns
+    /// `false`. A NaN `aabb` touches nothing. Order unspecified.
+    fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> bool);
+
+    /// Calls `f(id, t)` for proxies whose box the ray enters at `t` in `[0, max_t]` (`t = 0`
+    /// when the origin is inside the box; `t` in units of `|ray.dir|`). `f` returns the new
+    /// `max_t` (return the given bound to keep it, a smaller value to clip the search, a
+    /// negative value to stop); boxes entered beyond the current bound may be skipped. A ray
+    /// with a NaN component hits nothing; a zero direction hits the boxes containing its origin.
+    fn ray_cast(&self, ray: &Ray, max_t: f32, f: &mut dyn FnMut(ProxyId, f32) -> f32);
+
+    /// The box last given for a live proxy; `None` for an unknown id.
+    fn aabb(&self, id: ProxyId) -> Option<Aabb>;
+
+    /// Number of live proxies.
+    fn len(&self) -> usize;
+
+    /// `true` when there are no live proxies.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Checks every internal invariant; `Err` names the first one broken. For tests.
+    fn validate(&self) -> Result<(), String>;
+}
+
+/// `true` when the box is acceptable to a broad phase: finite corners, `min <= max`.
+#[inline]
+pub(crate) fn check_aabb(aabb: &Aabb) -> Result<(), BroadPhaseError> {
+    if aabb.min.is_finite() && aabb.max.is_finite() && aabb.min.cmple(aabb.max).all() {
+        Ok(())
+    } else {
+        Err(BroadPhaseError::InvalidAabb)
+    }
+}
+
+/// Touching counts: `a.min <= b.max && b.min <= a.max` on every axis. NaN gives `false`.
+#[inline]
+pub(crate) fn boxes_touch(a: &Aabb, b: &Aabb) -> bool {
+    a.min.cmple(b.max).all() && b.min.cmple(a.max).all()
+}
+
+/// Slab test (Kay and Kajiya 1986; Ericson, RTCD §5.3.3): the `t` in `[0, max_t]` at which
+/// `origin + t·dir` enters the box, `0` when the origin is inside; `None` when it misses, the
+/// box lies beyond `max_t`, or anything is NaN. `inv_dir` is `1/dir` per axis (±inf for a zero
+/// component, which the `origin` range check handles).
+#[inline]
+pub(crate) fn ray_box_entry(
+    origin: Vec3,
+    dir: Vec3,
+    inv_dir: Vec3,
+    aabb: &Aabb,
+    max_t: f32,
+) -> Option<f32> {
+    if !(origin.is_finite() && dir.is_finite() && max_t >= 0.0) {
+        return None;
+    }
+    let mut t0 = 0.0f32;
+    let mut t1 = max_t;
+    for k in 0..3 {
+        if dir[k] == 0.0 || !inv_dir[k].is_finite() {
+            // Parallel to the slab (or so nearly that 1/dir overflows): inside it for all t
+            // or never.
+            if origin[k] < aabb.min[k] || origin[k] > aabb.max[k] {
+                return None;
+            }
+            continue;
+        }
+        // origin + t·dir = min (resp. max) ⇒ t = (min − origin)/dir.
+        let ta = (aabb.min[k] - origin[k]) * inv_dir[k];
+        let tb = (aabb.max[k] - origin[k]) * inv_dir[k];
+        let (near, far) = if ta <= tb { (ta, tb) } else { (tb, ta) };
+        // A NaN `near`/`far` fails both comparisons and leaves the interval as it was.
+        if near > t0 {
+            t0 = near;
+        }
+        if far < t1 {
+            t1 = far;
+        }
+        if t0.is_nan() || t1.is_nan() || t0 > t1 {
+            return None;
+        }
+    }
+    Some(t0)
+}
+
+/// Hands out proxy ids: the lowest never-used id, else the most recently released one.
+///
+/// Shared by the three broad phases so the same edit sequence yields the same ids in each.
+/// Removed ids wait in `pending` until [`IdPool::release_pending`] (called by `update_pairs`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct IdPool {
+    /// Ids ready for reuse, reused last-in first-out.
+    free: Vec<ProxyId>,
+    /// Ids removed since the last `update_pairs`.
+    pending: Vec<ProxyId>,
+    /// One past the largest id ever handed out.
+    next: u32,
+}
+
+/// Ids are `< 2^31` so a tag `id << 1 | bit` fits in a `u32`.
+pub(crate) const MAX_PROXIES: u32 = 1 << 31;
+
+impl IdPool {
+    /// A new id, or `TooManyProxies`.
+    pub(crate) fn alloc(&mut self) -> Result<ProxyId, BroadPhaseError> {
+        if let Some(id) = self.free.pop() {
+            return Ok(id);
+        }
+        if self.next >= MAX_PROXIES {
+            return Err(BroadPhaseError::TooManyProxies);
+        }
+        self.next += 1;
+        Ok(self.next - 1)
+    }
+
+    /// Marks `id` removed; reusable after `release_pending`.
+    pub(crate) fn remove(&mut self, id: ProxyId) {
+        self.pending.push(id);
+    }
+
+    /// Makes the ids removed since the last call reusable.
+    pub(crate) fn release_pending(&mut self) {
+        self.free.append(&mut self.pending);
+    }
+
+    /// One past the largest id ever handed out (the size of per-id tables).
+    pub(crate) fn capacity(&self) -> usize {
+        self.next as usize
+    }
+
+    /// The ids removed but not yet released.
+    pub(crate) fn pending(&self) -> &[ProxyId] {
+        &self.pending
+    }
+}
+
+/// Unordered pair key: smaller id in the high half.
+#[inline]
+pub(crate) fn pair_key(a: ProxyId, b: ProxyId) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    (u64::from(lo) << 32) | u64::from(hi)
+}
+
+/// The pair of a key, `(smaller, larger)`.
+#[inline]
+pub(crate) fn key_pair(k: u64) -> (ProxyId, ProxyId) {
+    ((k >> 32) as u32, k as u32)
+}
+
+/// A hasher for `u64` pair keys: the 64-bit finaliser of MurmurHash3 (Appleby), which mixes
+/// every input bit into the high and low bits the table uses. Not for untrusted keys.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^ (x >> 33)
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 ^= x;
+    }
+}
+
+/// A set of pair keys with the cheap hasher.
+pub(crate) type PairSet = HashSet<u64, BuildHasherDefault<PairHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_rule_is_symmetric_and_both_must_accept() {
+        // a is in group 1 and accepts 2; b is in group 2 and accepts 1: both accept.
+        let a = CollisionGroups::new(1, 2);
+        let b = CollisionGroups::new(2, 1);
+        assert!(a.allows(b) && b.allows(a));
+        // c is in group 2 but accepts only 4: a accepts c, c does not accept a.
+        let c = CollisionGroups::new(2, 4);
+        assert!(!a.allows(c) && !c.allows(a));
+        assert!(CollisionGroups::default().allows(CollisionGroups::ALL));
+        assert!(!CollisionGroups::NONE.allows(CollisionGroups::ALL));
+    }
+
+    #[test]
+    fn check_aabb_rejects_nan_inf_inverted() {
+        let ok = Aabb::new(Vec3::splat(-1e30), Vec3::splat(1e30));
+        assert_eq!(check_aabb(&ok), Ok(()));
+        let point = Aabb::new(Vec3::ONE, Vec3::ONE);
+        assert_eq!(check_aabb(&point), Ok(()));
+        for bad in [
+            Aabb::new(Vec3::ZERO, Vec3::new(f32::NAN, 1.0, 1.0)),
+            Aabb::new(Vec3::ZERO, Vec3::new(1.0, f32::INFINITY, 1.0)),
+            Aabb {
+                min: Vec3::ONE,
+                max: Vec3::ZERO,
+            },
+            Aabb::EMPTY,
+        ] {
+            assert_eq!(check_aabb(&bad), Err(BroadPhaseError::InvalidAabb));
+        }
+    }
+
+    #[test]
+    fn ray_box_entry_cases() {
+        let b = Aabb::new(Vec3::new(1.0, -1.0, -1.0), Vec3::new(2.0, 1.0, 1.0));
+        let entry = |o: Vec3, d: Vec3, max_t: f32| ray_box_entry(o, d, d.recip(), &b, max_t);
+        // Along +x from the origin: enters at x = 1.
+        assert_eq!(entry(Vec3::ZERO, Vec3::X, 10.0), Some(1.0));
+        // Too short to reach.
+        assert_eq!(entry(Vec3::ZERO, Vec3::X, 0.5), None);
+        // Starting inside: t = 0.
+        assert_eq!(entry(Vec3::new(1.5, 0.0, 0.0), Vec3::X, 1.0), Some(0.0));
+        // Zero direction inside / outside.
+        assert_eq!(entry(Vec3::new(1.5, 0.0, 0.0), Vec3::ZERO, 1.0), Some(0.0));
+        assert_eq!(entry(Vec3::ZERO, Vec3::ZERO, 1.0), None);
+        // Grazing the face y = 1 counts (touching).
+        assert_eq!(entry(Vec3::new(0.0, 1.0, 0.0), Vec3::X, 10.0), Some(1.0));
+        // Pointing away.
+        assert_eq!(entry(Vec3::ZERO, -Vec3::X, 10.0), None);
+        // NaN misses.
+        assert_eq!(entry(Vec3::NAN, Vec3::X, 10.0), None);
+        assert_eq!(entry(Vec3::ZERO, Vec3::X, f32::NAN), None);
+    }
+
+    #[test]
+    fn id_pool_reuses_only_after_release() {
+        let mut p = IdPool::default();
+        assert_eq!(p.alloc(), Ok(0));
+        assert_eq!(p.alloc(), Ok(1));
+        p.remove(0);
+        assert_eq!(p.alloc(), Ok(2), "0 is not reusable before release");
+        p.release_pending();
+        assert_eq!(p.alloc(), Ok(0));
+        assert_eq!(pair_key(5, 3), pair_key(3, 5));
+        assert_eq!(key_pair(pair_key(5, 3)), (3, 5));
+    }
+}

@@ -230,7 +230,11 @@ pub fn point_triangle(p: Vec3, tri: &Triangle) -> Vec3 {
 }
 
 /// The closest of the three edges' closest points: the answer for a degenerate triangle.
+/// NaN in gives NaN out (the `<` below would otherwise skip a NaN edge).
 fn closest_on_edges(p: Vec3, tri: &Triangle) -> Vec3 {
+    if p.is_nan() || tri.a.is_nan() || tri.b.is_nan() || tri.c.is_nan() {
+        return Vec3::NAN;
+    }
     let edges = [
         Segment::new(tri.a, tri.b),
         Segment::new(tri.b, tri.c),

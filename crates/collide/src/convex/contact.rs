@@ -59,29 +59,23 @@ where
         return None;
     }
     let margin = margin.max(0.0);
-    let (ra, rb) = (a.margin(), b.margin());
-    if !ra.is_finite() || !rb.is_finite() {
-        return None;
-    }
-    let radii = ra.max(0.0) + rb.max(0.0);
-    let guess = if cache.dir.is_finite() && cache.dir != Vec3::ZERO {
-        cache.dir
-    } else {
-        a.interior_point() - b.interior_point()
-    };
+    let (ra, rb) = gjk::margins(a, b)?;
+    let radii = ra + rb;
+    let guess = gjk::initial_guess(a, b, cache);
     let sa = |d: Vec3| a.core_support(d);
     let sb = |d: Vec3| b.core_support(d);
     // GJK on the cores in distance mode: the closest points are needed whenever the cores are
     // apart (the shapes may still overlap through their margins).
-    let run = gjk::run(sa, sb, guess, false);
+    let run = gjk::run(sa, sb, guess, false, 0.0);
     match run.status {
         Status::Invalid => None,
         Status::Apart | Status::Separated => {
             cache.dir = gjk::to_dir(run.v);
             let dist = run.v.length();
-            // Shapes' gap = cores' gap − radii; reported when within the margin.
+            // Shapes' gap = cores' gap − radii; reported when within the margin (plus the
+            // touching tolerance, so that shapes `intersects` calls touching get a contact).
             let gap = dist - f64::from(radii);
-            if gap > f64::from(margin) {
+            if gap > f64::from(margin) + f64::from(gjk::TOLERANCE) * run.scale {
                 return None;
             }
             let (ca, cb) = run.simplex.witnesses();

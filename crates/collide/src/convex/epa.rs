@@ -18,7 +18,7 @@
 
 use glam::DVec3;
 
-use super::gjk::{self, Run, Simplex, Status, Vertex, TOLERANCE};
+use super::gjk::{self, Run, Simplex, Vertex, TOLERANCE};
 use super::support::SupportMap;
 use crate::math::Vec3;
 
@@ -42,7 +42,8 @@ pub struct Penetration {
     pub point_b: Vec3,
 }
 
-/// Penetration depth and normal of two convex shapes (GJK, then EPA).
+/// Penetration depth and normal of two convex shapes (GJK, then EPA; rounded shapes by their
+/// cores plus radii, see [`super::contact`]).
 ///
 /// `None` when the shapes are apart by more than the touching tolerance
 /// ([`gjk::TOLERANCE`] × scale), or when any input is NaN/infinite. Touching shapes give
@@ -67,29 +68,16 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let guess = if cache.dir.is_finite() && cache.dir != Vec3::ZERO {
-        cache.dir
-    } else {
-        a.interior_point() - b.interior_point()
-    };
-    let sa = |d: Vec3| a.support(d);
-    let sb = |d: Vec3| b.support(d);
-    let run = gjk::run(sa, sb, guess, true);
-    match run.status {
-        Status::Invalid => None,
-        Status::Apart | Status::Separated => {
-            cache.dir = gjk::to_dir(run.v);
-            None
-        }
-        Status::Intersecting => {
-            let hint = b.interior_point() - a.interior_point();
-            let p = expand(sa, sb, &run, hint)?;
-            // Remember the direction from B toward A (the GJK convention): next frame's GJK
-            // searches toward the penetration side first.
-            cache.dir = -p.normal;
-            Some(p)
-        }
-    }
+    // Rounded shapes overlap through their margins even when their cores are apart, so the
+    // penetration is the contact of margin zero (GJK on the cores + radii, EPA when the cores
+    // overlap); a touching answer a rounding error apart is clamped to depth 0.
+    let c = super::contact::contact_cached(a, b, 0.0, cache)?;
+    Some(Penetration {
+        normal: c.normal,
+        depth: c.depth.max(0.0),
+        point_a: c.point_a,
+        point_b: c.point_b,
+    })
 }
 
 /// A polytope face: vertices counter-clockwise seen from outside; `adj[i]` is the face across
@@ -360,28 +348,54 @@ where
 }
 
 /// The penetration answer from face `f` of the polytope: the origin's projection on the face,
-/// `p = d n`, written in barycentric weights of the face, gives the witness points on A and B.
+/// `p = d n`, written in barycentric weights of the face, gives the witness points on A and B
+/// (`Σλ a_i − Σλ b_i = Σλ w_i = p`).
+///
+/// A flat face of `M` is usually split into several coplanar polytope triangles with equal
+/// plane distances, and the nearest one by distance need not be the one `p` falls in; so the
+/// live faces coplanar with `f` are searched for the one containing `p` (largest smallest
+/// weight). Weights a hair outside are clamped and renormalised.
 fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
     let face = &poly.faces[f];
-    let [i, j, k] = face.v;
-    let (va, vb, vc) = (poly.verts[i], poly.verts[j], poly.verts[k]);
-    let depth = face.d.max(0.0);
     let p = face.n * face.d;
-    let l = barycentric(p, va.w, vb.w, vc.w);
+    let weights = |g: &Face| {
+        let [i, j, k] = g.v;
+        barycentric(p, poly.verts[i].w, poly.verts[j].w, poly.verts[k].w)
+    };
+    let mut best = (f, weights(face));
+    let min_w = |l: &[f64; 3]| l[0].min(l[1]).min(l[2]);
+    if min_w(&best.1) < 0.0 {
+        let tol = 1e-9 * face.d.abs().max(1.0);
+        for (g, other) in poly.faces.iter().enumerate() {
+            if other.dead || g == f || other.n.dot(face.n) < 1.0 - 1e-9 {
+                continue;
+            }
+            if (other.d - face.d).abs() > tol.max(1e-6 * face.d.abs()) {
+                continue;
+            }
+            let l = weights(other);
+            if min_w(&l) > min_w(&best.1) {
+                best = (g, l);
+            }
+        }
+    }
+    let (g, l) = best;
+    let l = clamp_weights(l);
+    let [i, j, k] = poly.faces[g].v;
+    let (va, vb, vc) = (poly.verts[i], poly.verts[j], poly.verts[k]);
     let pa = l[0] * va.a.as_dvec3() + l[1] * vb.a.as_dvec3() + l[2] * vc.a.as_dvec3();
     let pb = l[0] * va.b.as_dvec3() + l[1] * vb.b.as_dvec3() + l[2] * vc.b.as_dvec3();
     let normal = unit_or(face.n, hint.as_dvec3());
     Some(Penetration {
         normal,
-        depth: depth as f32,
+        depth: face.d.max(0.0) as f32,
         point_a: pa.as_vec3(),
         point_b: pb.as_vec3(),
     })
 }
 
-/// Barycentric weights of `p` in triangle `a b c` (Ericson RTCD §3.4), clamped to the triangle
-/// (rounding can put the projection a hair outside) and renormalised; a degenerate triangle
-/// gives its first vertex.
+/// Barycentric weights of `p` in triangle `a b c` (Ericson RTCD §3.4), unclamped; a
+/// degenerate triangle gives `[1, 0, 0]` (its first vertex).
 fn barycentric(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> [f64; 3] {
     let (v0, v1, v2) = (b - a, c - a, p - a);
     let (d00, d01, d11) = (v0.dot(v0), v0.dot(v1), v1.dot(v1));
@@ -392,7 +406,12 @@ fn barycentric(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> [f64; 3] {
     }
     let v = (d11 * d20 - d01 * d21) / den;
     let w = (d00 * d21 - d01 * d20) / den;
-    let l = [(1.0 - v - w).max(0.0), v.max(0.0), w.max(0.0)];
+    [1.0 - v - w, v, w]
+}
+
+/// Weights clamped to `>= 0` and renormalised (rounding can put a projection a hair outside).
+fn clamp_weights(l: [f64; 3]) -> [f64; 3] {
+    let l = [l[0].max(0.0), l[1].max(0.0), l[2].max(0.0)];
     let sum = l[0] + l[1] + l[2];
     if sum > 0.0 && sum.is_finite() {
         [l[0] / sum, l[1] / sum, l[2] / sum]

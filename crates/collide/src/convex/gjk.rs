@@ -327,10 +327,13 @@ fn reduce(s: &mut Simplex) {
 
 /// The GJK loop on two support functions.
 ///
-/// `boolean`: stop as soon as a separating axis is found (lower bound on the distance above the
-/// touching tolerance). `guess`: initial direction, the vector from B to A roughly (a point of
-/// A − B, or a cached closest-point vector); only its direction matters.
-pub(crate) fn run<FA, FB>(sa: FA, sb: FB, guess: Vec3, boolean: bool) -> Run
+/// `boolean`: stop as soon as a separating axis is found (lower bound on the distance above
+/// `radii` plus the touching tolerance). `guess`: initial direction, the vector from B to A
+/// roughly (a point of A − B, or a cached closest-point vector); only its direction matters.
+/// `radii`: the sum of the margins the caller adds to the shapes given by `sa`, `sb`; the run
+/// reports [`Status::Intersecting`] as soon as the distance is known to be within `radii` (plus
+/// tolerance), so with `radii > 0` that status does not mean the given sets overlap.
+pub(crate) fn run<FA, FB>(sa: FA, sb: FB, guess: Vec3, boolean: bool, radii: f64) -> Run
 where
     FA: Fn(Vec3) -> Vec3,
     FB: Fn(Vec3) -> Vec3,
@@ -366,9 +369,10 @@ where
             .max(f64::from(pb.abs().max_element()));
         let vw = v.dot(w);
         let vlen = v.length();
-        // Lower bound: every point x of A − B has v·x >= v·w... for the maximiser of (−v)·x,
-        // so dist >= v·w / |v|. Above the touching tolerance: a separating axis (−v).
-        if boolean && vw > tol * scale * vlen {
+        // Lower bound: w maximises (−v)·x over A − B, so every x has v·x >= v·w and the
+        // distance is at least v·w / |v|. Above the radii plus the touching tolerance: −v is a
+        // separating axis of the grown shapes.
+        if boolean && vw > (radii + tol * scale) * vlen {
             return out(Status::Separated, s, v, scale, it);
         }
         if have_point {
@@ -391,7 +395,8 @@ where
         }
         let v_new = s.point();
         let new_len = v_new.length();
-        if new_len <= tol * scale {
+        // Upper bound |v| within the radii (plus tolerance): the grown shapes touch.
+        if new_len <= radii + tol * scale {
             return out(Status::Intersecting, s, v_new, scale, it);
         }
         if have_point && new_len >= vlen {
@@ -405,7 +410,7 @@ where
 }
 
 /// Initial search vector: the cached one, else the vector between interior points.
-fn initial_guess<A, B>(a: &A, b: &B, cache: &GjkCache) -> Vec3
+pub(crate) fn initial_guess<A, B>(a: &A, b: &B, cache: &GjkCache) -> Vec3
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
@@ -417,14 +422,26 @@ where
     }
 }
 
+/// The two margins (radii of the rounded parts), or `None` when either is NaN or infinite.
+/// Negative margins (a faulty user implementation) count as zero.
+pub(crate) fn margins<A, B>(a: &A, b: &B) -> Option<(f32, f32)>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let (ra, rb) = (a.margin(), b.margin());
+    (ra.is_finite() && rb.is_finite()).then_some((ra.max(0.0), rb.max(0.0)))
+}
+
 /// Distance and closest points between two convex shapes (GJK; Ericson, RTCD §9.5).
 ///
 /// Touching and overlapping both give `distance == 0` and `intersecting == true`, with
 /// `point_a == point_b` a common point (within tolerance); shapes closer than
-/// [`TOLERANCE`] × scale count as touching. Flat, segment or point shapes are fine. A NaN or
-/// infinite support point (NaN shape, empty point cloud) gives
-/// `distance == INFINITY`, NaN points, `intersecting == false`. Symmetric: swapping A and B
-/// swaps the points and flips the normal.
+/// [`TOLERANCE`] × scale count as touching. Flat, segment or point shapes are fine. Rounded
+/// shapes are handled as core + margin, so spheres and capsules are exact rather than
+/// converged on a curved surface. A NaN or infinite support point or margin (NaN shape, empty
+/// point cloud) gives `distance == INFINITY`, NaN points, `intersecting == false`. Symmetric:
+/// swapping A and B swaps the points and flips the normal.
 #[must_use]
 pub fn distance<A, B>(a: &A, b: &B) -> GjkResult
 where
@@ -441,38 +458,51 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    let Some((ra, rb)) = margins(a, b) else {
+        return GjkResult::INVALID;
+    };
+    let radii = f64::from(ra) + f64::from(rb);
     let guess = initial_guess(a, b, cache);
-    let r = run(|d| a.support(d), |d| b.support(d), guess, false);
-    result_from_run(&r, cache)
-}
-
-/// Builds the public result of a distance run and updates the cache.
-pub(crate) fn result_from_run(r: &Run, cache: &mut GjkCache) -> GjkResult {
+    let r = run(
+        |d| a.core_support(d),
+        |d| b.core_support(d),
+        guess,
+        false,
+        radii,
+    );
     match r.status {
         Status::Invalid => GjkResult {
             iterations: r.iterations,
             ..GjkResult::INVALID
         },
         Status::Intersecting => {
-            let (pa, pb) = r.simplex.witnesses();
+            let (ca, cb) = r.simplex.witnesses();
+            // Cores within the radii: the point dividing core_a → core_b in the ratio
+            // ra : rb is within ra of core_a and within rb of core_b, so it is in both shapes.
+            let p = if radii > 0.0 {
+                ca + (cb - ca) * (ra / (ra + rb))
+            } else {
+                ca
+            };
             GjkResult {
                 distance: 0.0,
-                point_a: pa,
-                point_b: pb,
+                point_a: p,
+                point_b: if radii > 0.0 { p } else { cb },
                 normal: Vec3::ZERO,
                 intersecting: true,
                 iterations: r.iterations,
             }
         }
         Status::Apart | Status::Separated => {
-            let (pa, pb) = r.simplex.witnesses();
-            let len = r.v.length();
+            let (ca, cb) = r.simplex.witnesses();
             cache.dir = to_dir(r.v);
+            // Unit direction from A toward B: −v / |v| (v = core_a − core_b).
+            let n = to_dir(-r.v).normalize_or_zero();
             GjkResult {
-                distance: len as f32,
-                point_a: pa,
-                point_b: pb,
-                normal: to_dir(-r.v).normalize_or_zero(),
+                distance: (r.v.length() - radii) as f32,
+                point_a: ca + ra * n,
+                point_b: cb - rb * n,
+                normal: n,
                 intersecting: false,
                 iterations: r.iterations,
             }
@@ -483,8 +513,8 @@ pub(crate) fn result_from_run(r: &Run, cache: &mut GjkCache) -> GjkResult {
 /// `true` when the two convex shapes touch or overlap (GJK with early exit).
 ///
 /// Stops as soon as a separating axis is found. Touching counts as intersecting, with the
-/// tolerance [`TOLERANCE`] × scale. Agrees exactly with `distance(a, b).intersecting`. NaN or
-/// infinite input: `false`.
+/// tolerance [`TOLERANCE`] × scale. Agrees with `distance(a, b).intersecting` (the same
+/// iterations, with an earlier exit). NaN or infinite input: `false`.
 #[must_use]
 pub fn intersects<A, B>(a: &A, b: &B) -> bool
 where
@@ -502,8 +532,17 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    let Some((ra, rb)) = margins(a, b) else {
+        return false;
+    };
     let guess = initial_guess(a, b, cache);
-    let r = run(|d| a.support(d), |d| b.support(d), guess, true);
+    let r = run(
+        |d| a.core_support(d),
+        |d| b.core_support(d),
+        guess,
+        true,
+        f64::from(ra) + f64::from(rb),
+    );
     match r.status {
         Status::Intersecting => true,
         Status::Invalid => false,

@@ -46,8 +46,12 @@ pub(crate) fn load_gltf_from(
         file: file.to_string(),
         message,
     };
-    let ::gltf::Gltf { document, blob } =
-        ::gltf::Gltf::from_slice(bytes).map_err(|e| err(e.to_string()))?;
+    // The crate's messages start with their own "invalid glTF: ", which ours adds.
+    let crate_err = |e: ::gltf::Error| {
+        let m = e.to_string();
+        err(m.strip_prefix("invalid glTF: ").unwrap_or(&m).to_string())
+    };
+    let ::gltf::Gltf { document, blob } = ::gltf::Gltf::from_slice(bytes).map_err(crate_err)?;
     // An empty directory means "the current one" (`Path::parent` of a bare file name).
     let base = base.map(|b| {
         if b.as_os_str().is_empty() {
@@ -56,7 +60,7 @@ pub(crate) fn load_gltf_from(
             b
         }
     });
-    let buffers = ::gltf::import_buffers(&document, base, blob).map_err(|e| err(e.to_string()))?;
+    let buffers = ::gltf::import_buffers(&document, base, blob).map_err(crate_err)?;
 
     // Roots: the default scene, else the first scene, else every node nobody lists as a child.
     let roots: Vec<::gltf::Node> = match document

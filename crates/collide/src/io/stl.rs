@@ -34,7 +34,15 @@ pub fn load_stl_bytes(bytes: &[u8], file: &str) -> Result<Model, LoadError> {
         .take(5)
         .eq(b"solid".iter());
     if looks_ascii && !exact_binary {
-        return load_ascii(bytes, file);
+        let ascii = load_ascii(bytes, file);
+        // A binary file whose header starts with "solid" and that has trailing bytes: if the
+        // text reading fails and the binary reading succeeds, the file was binary.
+        if ascii.is_err() {
+            if let Ok(m) = load_binary(bytes, file) {
+                return Ok(m);
+            }
+        }
+        return ascii;
     }
     load_binary(bytes, file)
 }
@@ -265,6 +273,12 @@ mod tests {
         assert_eq!(m.parts[0].name, "sq");
         assert_eq!(m.parts[0].mesh.vertices.len(), 4);
         assert_eq!(m.parts[0].mesh.triangles, vec![[0, 1, 2], [0, 2, 3]]);
+        // A "solid" header and 3 trailing bytes: not ASCII after all, read as binary.
+        let mut odd = binary(&[a, b], 2);
+        odd[..6].copy_from_slice(b"solid ");
+        odd.extend_from_slice(b"\n\n\n");
+        let m2 = load_stl_bytes(&odd, "sq.stl").unwrap();
+        assert_eq!(m2.parts[0].mesh, m.parts[0].mesh);
     }
 
     #[test]

@@ -10,7 +10,9 @@ use glam::Vec3Swizzles;
 /// cross products of an edge of each), done in A's frame with `R = Aᵀ B` computed once
 /// (Gomez 1999, listing 6). `PARALLEL_EPSILON` is added to every `|R[i][k]|`, so an edge of A
 /// (nearly) parallel to an edge of B cannot give a false separating axis from rounding noise
-/// (ERRATA listing 6.1; RTCD §4.4.1); the price is that boxes within about `1e-6 · size` of
+/// (ERRATA listing 6.1; RTCD §4.4.1), and every axis gets a slack of `PARALLEL_EPSILON` times
+/// the problem's size (centre distance plus extents), so boxes resting face to face are never
+/// missed because of rounding; the price is that boxes within about `1e-6` of that size of
 /// touching count as touching. Touching faces, edges and corners overlap; a box inside the
 /// other overlaps. Zero half-extents (flat boxes) are exact. NaN anywhere gives `false`
 /// (see the module's bad-input rule).

@@ -50,17 +50,17 @@ pub fn segment_obb(s: &Segment, b: &Obb) -> bool {
 #[inline(always)]
 fn segment_box_local(m: Vec3A, h: Vec3A, e: Vec3A) -> bool {
     let am = m.abs();
-    // |h| + ε (ERRATA 7.1). ε is relative to the size of the problem (box, segment, and the
-    // midpoint's distance, whose box-space coordinates carry the rounding of the transform),
-    // so the test is scale-free and errs toward "touching" by about 1e-6 of that size. Without
-    // it a segment lying on a face or along an edge of a turned box is missed about as often
-    // as it is found (see tests/errata_static.rs).
     let ah = h.abs();
-    let slack = PARALLEL_EPSILON * (e + ah + am).element_sum();
-    let ah = ah + Vec3A::splat(slack);
+    // Slack (ERRATA 7.1): ε times the problem's size (box, segment, and the midpoint's
+    // distance, whose box-space coordinates carry the rounding of the transform), so the test
+    // is scale-free and errs toward "touching" by about 1e-6 of that size. Without it a
+    // segment lying on a face or along an edge of a turned box is missed about as often as
+    // it is found (see tests/errata_static.rs).
+    let size = (e + ah + am).element_sum();
+    let slack = PARALLEL_EPSILON * size;
     // Face axes e_i: the segment's interval on axis i is m_i ± |h_i|, the box's ±e_i:
     //   |m_i| <= e_i + |h_i|.  (False for NaN.)
-    if !am.cmple(e + ah).all() {
+    if !am.cmple(e + ah + Vec3A::splat(slack)).all() {
         return false;
     }
     // Cross axes L = h × e_i:
@@ -68,9 +68,12 @@ fn segment_box_local(m: Vec3A, h: Vec3A, e: Vec3A) -> bool {
     //   L = h × y: |m_z h_x - m_x h_z| <= e_x |h_z| + e_z |h_x|
     //   L = h × z: |m_x h_y - m_y h_x| <= e_x |h_y| + e_y |h_x|
     // Vectorised: t = |m.yzx·h.zxy - m.zxy·h.yzx|, r = e.yzx·|h|.zxy + e.zxy·|h|.yzx.
+    // Both sides are products with |h|; their rounding is of order ε |h| size, which is the
+    // slack these axes get. For a segment parallel to a box axis two of them are near zero,
+    // and the slack is what keeps their noise from separating (the listing's defect).
     let t = (m.yzx() * h.zxy() - m.zxy() * h.yzx()).abs();
     let r = e.yzx() * ah.zxy() + e.zxy() * ah.yzx();
-    t.cmple(r).all()
+    t.cmple(r + Vec3A::splat(slack * ah.element_sum())).all()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Triangle × {AABB, OBB}: the 13-axis separating-axis test (Akenine-Möller 2001).
 
-use crate::math::{Mat3A, Vec3A};
+use crate::math::{Mat3A, Vec3A, PARALLEL_EPSILON};
 use crate::shapes::{Aabb, Obb, Triangle};
 use glam::Vec3Swizzles;
 
@@ -11,8 +11,10 @@ use glam::Vec3Swizzles;
 /// products of a box axis with a triangle edge, with the triangle moved so the box is centred
 /// at the origin. A degenerate triangle (collinear or coincident corners) gets the exact answer
 /// for the segment or point it is: its normal is zero, which separates nothing, and the
-/// remaining axes are those of that segment. Touching counts; an empty box touches nothing;
-/// NaN gives `false`.
+/// remaining axes are those of that segment. Every axis gets a slack of `PARALLEL_EPSILON`
+/// times the problem's size, so a triangle lying on a face still touches after rounding;
+/// triangles within about `1e-6` of that size count as touching. Touching counts; an empty box
+/// touches nothing; NaN gives `false`.
 #[inline]
 #[must_use]
 pub fn triangle_aabb(t: &Triangle, b: &Aabb) -> bool {
@@ -58,18 +60,32 @@ fn triangle_box_local(v: [Vec3A; 3], e: Vec3A) -> bool {
         return false;
     }
 
-    // Box face normals: the triangle's bounding interval on each axis meets [-e_i, e_i].
+    // Every axis below gets a slack of ε times the problem's size (times the axis' length),
+    // like the OBB and segment tests: the corners' box-space coordinates carry rounding of
+    // that order, and a triangle lying on a face or along an edge must still touch. The test
+    // errs toward "touching" by about 1e-6 of the size.
     let vmin = v[0].min(v[1]).min(v[2]);
     let vmax = v[0].max(v[1]).max(v[2]);
-    if !(vmin.cmple(e) & vmax.cmpge(-e)).all() {
+    let size = e.element_sum() + vmax.abs().max(vmin.abs()).element_sum();
+    let slack = PARALLEL_EPSILON * size;
+
+    // Box face normals: the triangle's bounding interval on each axis meets [-e_i, e_i].
+    let ex = e + Vec3A::splat(slack);
+    if !(vmin.cmple(ex) & vmax.cmpge(-ex)).all() {
         return false;
     }
 
-    // Triangle normal n = f0 × f1: the plane n·x = n·v0 meets the box when
-    // |n·v0| <= Σ e_i |n_i| (the box–plane test; a zero n gives 0 <= 0, no separation).
+    // Triangle normal n = f0 × f1: the box–plane test, |n·v| <= Σ e_i |n_i|, but with all
+    // three corners projected. For a nearly collinear triangle the computed n is mostly
+    // rounding noise and not perpendicular to the edges; projecting only v0 (as if
+    // n·v0 = n·v1 = n·v2) can then report a false separation. Projecting every corner makes
+    // the test valid for whatever axis n turned out to be (a zero n separates nothing).
     let f = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
     let n = f[0].cross(f[1]);
-    if n.dot(v[0]).abs() > e.dot(n.abs()) {
+    let (q0, q1, q2) = (n.dot(v[0]), n.dot(v[1]), n.dot(v[2]));
+    let an = n.abs();
+    let rn = e.dot(an) + slack * an.element_sum();
+    if q0.min(q1).min(q2) > rn || q0.max(q1).max(q2) < -rn {
         return false;
     }
 
@@ -85,7 +101,7 @@ fn triangle_box_local(v: [Vec3A; 3], e: Vec3A) -> bool {
         let p1 = fj.cross(v[1]);
         let p2 = fj.cross(v[2]);
         let af = fj.abs();
-        let r = e.yzx() * af.zxy() + e.zxy() * af.yzx();
+        let r = e.yzx() * af.zxy() + e.zxy() * af.yzx() + Vec3A::splat(slack * af.element_sum());
         let pmin = p0.min(p1).min(p2);
         let pmax = p0.max(p1).max(p2);
         if !(pmin.cmple(r) & pmax.cmpge(-r)).all() {

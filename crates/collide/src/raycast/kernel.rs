@@ -10,6 +10,10 @@
 
 use glam::{DMat3, DVec3};
 
+/// Relative slack on a discriminant `r² A - (...)²`: a tangency lost to `f64` rounding still
+/// counts as touching. In distance this is a slack of about `1e-12 · r`.
+const DISC_SLACK: f64 = 2e-12;
+
 /// Squared distance from `p` to the segment `a`–`b` (a point when `a == b`).
 ///
 /// Project onto the line and clamp the parameter to `[0, 1]` (Ericson, RTCD §5.1.2).
@@ -126,10 +130,11 @@ pub(crate) fn sphere_interval(f: DVec3, d: DVec3, r: f64) -> Option<(f64, f64)> 
     }
     let b = f.dot(d);
     let disc = r * r * a - f.cross(d).length_squared();
-    if disc < 0.0 {
+    // Tangency within rounding counts as touching (a distance slack of ~1e-12 r).
+    if disc < -DISC_SLACK * r * r * a {
         return None;
     }
-    let sq = disc.sqrt();
+    let sq = disc.max(0.0).sqrt();
     let q = if b >= 0.0 { -(b + sq) } else { -b + sq };
     if q == 0.0 {
         // b = 0 and disc = 0: a double root at t = 0.
@@ -186,8 +191,8 @@ pub(crate) fn ray_capsule(
         if aa > 0.0 && cc > 0.0 && bb < 0.0 {
             let det = d.dot(m.cross(f));
             let disc = mm * (r * r * aa - det * det);
-            if disc >= 0.0 {
-                let q = -bb + disc.sqrt();
+            if disc >= -DISC_SLACK * mm * r * r * aa {
+                let q = -bb + disc.max(0.0).sqrt();
                 let t = cc / q;
                 let s = (f + t * d).dot(m) / mm;
                 if (0.0..=1.0).contains(&s) && t <= t_max {

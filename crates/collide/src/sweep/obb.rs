@@ -49,7 +49,8 @@ impl DObb {
 const DEGENERATE_AXIS2: f64 = 1e-24;
 
 /// The 15 candidate separating axes of two boxes (3 + 3 face normals, 9 edge cross products),
-/// the degenerate cross products left out. Ericson, RTCD §4.4.1; Gomez 1999, listing 6.
+/// the degenerate cross products left out: the complete set for two parallelepipeds, so SAT on
+/// them is exact. Ericson, RTCD §4.4.1; Gomez 1999, listing 6.
 ///
 /// In `f64` the cross products of `f32` unit vectors are accurate to ~1e-16 however parallel
 /// the edges (the products are exact, one rounding per difference), so listing 6's noise
@@ -58,13 +59,13 @@ const DEGENERATE_AXIS2: f64 = 1e-24;
 pub(crate) fn axes15(a: &DObb, b: &DObb) -> ([DVec3; 15], usize) {
     let mut out = [DVec3::ZERO; 15];
     let mut n = 0;
-    for i in 0..3 {
-        out[n] = a.axes[i];
-        n += 1;
-    }
-    for j in 0..3 {
-        out[n] = b.axes[j];
-        n += 1;
+    // Face normals as cross products of the other two edge directions: exactly normal to the
+    // faces of the parallelepiped the `f32` axes span (the axes themselves are only normal to
+    // within ~1e-7, which matters to a box sliding along a face).
+    for k in 0..3 {
+        out[n] = a.axes[(k + 1) % 3].cross(a.axes[(k + 2) % 3]);
+        out[n + 1] = b.axes[(k + 1) % 3].cross(b.axes[(k + 2) % 3]);
+        n += 2;
     }
     for i in 0..3 {
         for j in 0..3 {
@@ -122,9 +123,9 @@ pub(crate) fn common_point(a: &DObb, b: &DObb) -> DVec3 {
 /// of all 15 intervals and the frame (SAT is exact for boxes). An axis that is separated and
 /// does not move means no hit (ERRATA listing 4.1); contact after the frame is no hit (4.2).
 ///
-/// In `f64`, with each radius the exact projection of the (`f32`, nearly orthonormal) box;
-/// parallel edges give a zero cross product, which is skipped (ERRATA 6.1). Skipping or
-/// perturbing an axis can only widen the intersection, so the sweep is never late.
+/// In `f64`, on the exact face normals and exact projections of the box the `f32` axes span
+/// (orthonormal only to ~1e-7); parallel edges give a zero cross product, which is skipped
+/// (ERRATA 6.1): skipping an axis can only widen the intersection, so the sweep is never late.
 ///
 /// Initial overlap: `enter = 0`, normal along the axis of least (normalised) penetration.
 /// Otherwise the normal is the axis whose interval starts last, from A toward B. Point: a

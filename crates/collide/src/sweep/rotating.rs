@@ -4,6 +4,7 @@ use super::obb::{common_point, max_gap, DObb};
 use super::{make, obb_obb, Sweep};
 use crate::math::{Quat, Vec3};
 use crate::shapes::Obb;
+use glam::{DMat3, DQuat, DVec3};
 
 /// Distance tolerance of [`obb_obb_rotating`], relative to the sum of the two boxes'
 /// half-diagonals: contact is reported once the separating-axis gap is below it.
@@ -12,56 +13,62 @@ pub const ROTATION_TOLERANCE: f32 = 1e-5;
 /// Advancement steps before giving up on convergence (then contact is reported, early).
 const MAX_STEPS: usize = 1000;
 
-/// The box of half-extents `e` at pose `(p, q)`.
-#[inline]
-fn pose_box(e: Vec3, p: Vec3, q: Quat) -> DObb {
-    DObb::new(&Obb::new(p, q, e))
-}
-
 /// One body's motion over the frame: position by lerp, orientation by slerp (constant angular
-/// velocity about a fixed axis, the shorter arc), both in `u ∈ [0, 1]`.
+/// velocity about a fixed axis, the shorter arc), both in `u ∈ [0, 1]`, evaluated in `f64`.
 #[derive(Clone, Copy, Debug)]
 struct Motion {
-    e: Vec3,
-    p0: Vec3,
-    p1: Vec3,
-    q0: Quat,
-    q1: Quat,
-    /// Rotation angle over the frame (radians, `<= π`).
+    e: DVec3,
+    p0: DVec3,
+    v: DVec3,
+    q0: DQuat,
+    /// Rotation axis (unit, in world space) and angle over the frame (radians, `<= π`):
+    /// `q(u) = R(axis, u · angle) · q0`.
+    axis: DVec3,
     angle: f64,
 }
 
 impl Motion {
     fn new(e: Vec3, (p0, q0): (Vec3, Quat), (p1, q1): (Vec3, Quat)) -> Option<Motion> {
         let unit = |q: Quat| {
+            let q = DQuat::from_xyzw(q.x.into(), q.y.into(), q.z.into(), q.w.into());
             let l2 = q.length_squared();
             (l2 > 0.0 && l2.is_finite()).then(|| q * l2.sqrt().recip())
         };
         let (q0, q1) = (unit(q0)?, unit(q1)?);
-        let dot = f64::from(q0.dot(q1)).abs().min(1.0);
+        // Relative rotation q1 q0⁻¹ on the shorter arc; its angle from atan2, which (unlike
+        // acos of a dot product) stays accurate for tiny rotations.
+        let mut r = q1 * q0.conjugate();
+        if r.w < 0.0 {
+            r = -r;
+        }
+        let xyz = DVec3::new(r.x, r.y, r.z);
+        let s = xyz.length();
+        let angle = 2.0 * s.atan2(r.w);
+        let axis = if s > 0.0 { xyz / s } else { DVec3::X };
         Some(Motion {
-            e: e.abs(),
-            p0,
-            p1,
+            e: e.abs().as_dvec3(),
+            p0: p0.as_dvec3(),
+            v: (p1.as_dvec3() - p0.as_dvec3()),
             q0,
-            q1,
-            angle: 2.0 * dot.acos(),
+            axis,
+            angle,
         })
     }
 
     fn at(&self, u: f64) -> DObb {
-        let uf = u as f32;
-        pose_box(
-            self.e,
-            self.p0.lerp(self.p1, uf),
-            self.q0.slerp(self.q1, uf),
-        )
+        let q = DQuat::from_axis_angle(self.axis, self.angle * u) * self.q0;
+        let m = DMat3::from_quat(q);
+        DObb {
+            center: self.p0 + self.v * u,
+            axes: [m.x_axis, m.y_axis, m.z_axis],
+            e: self.e,
+        }
     }
 
     /// Largest displacement over the frame of any point relative to the box's centre caused by
     /// the rotation: a chord `2 |e| sin(φ/2) <= |e| φ`.
     fn spin_reach(&self) -> f64 {
-        f64::from(self.e.length()) * self.angle
+        self.e.length() * self.angle
     }
 }
 
@@ -107,17 +114,24 @@ pub fn obb_obb_rotating(
     }
     let ma = Motion::new(half_a, a0, a1)?;
     let mb = Motion::new(half_b, b0, b1)?;
-    // 1. Translational bounds of the boxes grown by their spin reach.
-    let grow = |m: &Motion| {
-        let g = m.spin_reach() as f32;
-        Obb::new(m.p0, m.q0, m.e + Vec3::splat(g))
+    // 1. Translational bounds of the boxes grown by their spin reach (rounded up in f32, and
+    //    the start times rounded down, so that the bounds stay conservative).
+    let grow = |m: &Motion, (p0, q0): (Vec3, Quat), he: Vec3| {
+        let g = (m.spin_reach() * (1.0 + 1e-6) + 1e-6 * m.e.length()) as f32;
+        Obb::new(p0, q0, he.abs() + Vec3::splat(g))
     };
-    let bound = obb_obb(&grow(&ma), ma.p1 - ma.p0, &grow(&mb), mb.p1 - mb.p0)?;
-    let (u0, u1) = (f64::from(bound.enter), f64::from(bound.exit));
+    let bound = obb_obb(
+        &grow(&ma, a0, half_a),
+        a1.0 - a0.0,
+        &grow(&mb, b0, half_b),
+        b1.0 - b0.0,
+    )?;
+    let u0 = (f64::from(bound.enter) - 1e-6).max(0.0);
+    let u1 = (f64::from(bound.exit) + 1e-6).min(1.0);
     // 2. Conservative advancement.
-    let rel_speed = (mb.p1 - mb.p0 - (ma.p1 - ma.p0)).as_dvec3().length();
+    let rel_speed = (mb.v - ma.v).length();
     let s = rel_speed + ma.spin_reach() + mb.spin_reach();
-    let tol = f64::from(ROTATION_TOLERANCE) * f64::from(ma.e.length() + mb.e.length());
+    let tol = f64::from(ROTATION_TOLERANCE) * (ma.e.length() + mb.e.length());
     let tol = tol.max(1e-12);
     let advance = |from: f64, to: f64| -> Option<f64> {
         let dir = if to >= from { 1.0 } else { -1.0 };

@@ -129,12 +129,14 @@ pub fn sphere_aabb(s: &Sphere, motion_s: Vec3, b: &Aabb, motion_b: Vec3) -> Opti
     if !b.is_finite() || b.is_empty() {
         return None;
     }
+    // Centre and half-extents in f64: in f32 their rounding would move the faces.
+    let (lo, hi) = (b.min.as_dvec3(), b.max.as_dvec3());
     sphere_box(
         s,
         motion_s,
-        b.center().as_dvec3(),
+        (lo + hi) * 0.5,
         glam::DMat3::IDENTITY,
-        b.half_extents().as_dvec3(),
+        (hi - lo) * 0.5,
         motion_b,
         1.0,
     )
@@ -142,27 +144,37 @@ pub fn sphere_aabb(s: &Sphere, motion_s: Vec3, b: &Aabb, motion_b: Vec3) -> Opti
 
 /// Sphere `s` moving by `motion_s` against oriented box `b` moving by `motion_b`: exact.
 ///
-/// As [`sphere_aabb`], in the box's frame. The box's axes are `f32` and orthonormal only to
-/// about `1e-7`, so the radius is widened by a relative `1e-6` in the box frame: the sweep may
-/// report contact up to that distance early, never late. NaN (also a NaN rotation) → `None`.
+/// As [`sphere_aabb`], in the box's frame, reached with the exact inverse of the box's axes.
+/// Those are `f32` and orthonormal only to about `1e-7`, so box-frame distances differ from
+/// world distances by up to the matrix's distortion `σ`; the radius is widened by `1/σ_min`
+/// (bounded from `‖AᵀA - I‖`), so the sweep may report contact up to ~`1e-7 · r` early, never
+/// late. NaN (also a NaN rotation) → `None`.
 #[must_use]
 pub fn sphere_obb(s: &Sphere, motion_s: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep> {
     if !b.is_finite() {
         return None;
     }
+    let m = kernel::dmat3(&b.axes);
+    // σ_min² >= 1 - ‖G - I‖₂ >= 1 - 3 max|G_ij - δ_ij|, G = AᵀA.
+    let g = m.transpose() * m - glam::DMat3::IDENTITY;
+    let dev = [g.x_axis, g.y_axis, g.z_axis]
+        .iter()
+        .map(|c| c.abs().max_element())
+        .fold(0.0, f64::max);
+    let widen = 1.0 / (1.0 - 3.0 * dev).max(0.25).sqrt() + 1e-15;
     sphere_box(
         s,
         motion_s,
         b.center.as_dvec3(),
-        kernel::dmat3(&b.axes),
+        m,
         b.half_extents.abs().as_dvec3(),
         motion_b,
-        1.0 + 1e-6,
+        widen,
     )
 }
 
 /// Shared body of [`sphere_aabb`] and [`sphere_obb`]: the box is `centre + axes · q`,
-/// `|q| <= e`; `widen` scales the radius (see [`sphere_obb`]).
+/// `|q| <= e`; `widen` scales the radius (see [`sphere_obb`]). A singular `axes` → `None`.
 fn sphere_box(
     s: &Sphere,
     motion_s: Vec3,
@@ -175,7 +187,15 @@ fn sphere_box(
     if !(s.is_finite() && motion_s.is_finite() && motion_b.is_finite()) {
         return None;
     }
-    let rt = axes.transpose();
+    // Box space by the exact inverse (the axes are orthonormal only to ~1e-7).
+    let rt = if axes == glam::DMat3::IDENTITY {
+        axes
+    } else {
+        axes.inverse()
+    };
+    if !rt.is_finite() {
+        return None;
+    }
     let r = f64::from(s.radius.abs()) * widen;
     // The sphere's centre relative to the box, in box space; B is fixed in this frame.
     let p = rt * (s.center.as_dvec3() - center);

@@ -283,3 +283,67 @@ pub fn triangle_closest(p: DVec3, t: [DVec3; 3]) -> DVec3 {
     }
     best
 }
+
+/// Tallies of a randomized comparison: cases where both said "touching", both said "apart",
+/// and cases skipped because the f64 separation was within the band around touching.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub hit: std::cell::Cell<usize>,
+    pub miss: std::cell::Cell<usize>,
+    pub skipped: std::cell::Cell<usize>,
+}
+
+impl Tally {
+    /// Records a verdict the test compared.
+    pub fn count(&self, touching: bool) {
+        let c = if touching { &self.hit } else { &self.miss };
+        c.set(c.get() + 1);
+    }
+
+    /// Records a skipped (near-touching) case.
+    pub fn skip(&self) {
+        self.skipped.set(self.skipped.get() + 1);
+    }
+
+    /// Asserts that both verdicts occurred often enough for the comparison to mean something,
+    /// and prints the counts (visible with `--nocapture`).
+    pub fn assert_balanced(&self, name: &str, min_fraction: f64) {
+        let (h, m, s) = (self.hit.get(), self.miss.get(), self.skipped.get());
+        let n = (h + m + s).max(1) as f64;
+        println!("{name}: {h} touching, {m} apart, {s} skipped near touching");
+        assert!(
+            h as f64 >= min_fraction * n && m as f64 >= min_fraction * n,
+            "{name}: unbalanced sample: {h} touching, {m} apart, {s} skipped"
+        );
+    }
+}
+
+/// A proptest runner with a fixed seed (ChaCha), no failure persistence, and `cases` cases.
+pub fn runner(cases: usize, seed: u8) -> proptest::test_runner::TestRunner {
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let config = Config {
+        cases: cases as u32,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(
+        config,
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+    )
+}
+
+/// The band around touching inside which an f32 answer may go either way: `1e-4` of the
+/// scene's scale (the largest absolute coordinate or size, at least 1).
+pub fn band(values: &[f32]) -> f64 {
+    1e-4 * values
+        .iter()
+        .map(|v| f64::from(v.abs()))
+        .fold(1.0, f64::max)
+}
+
+/// Every coordinate and size of an OBB, for [`band`].
+pub fn obb_values(o: &Obb) -> Vec<f32> {
+    let mut v = o.center.to_array().to_vec();
+    v.extend(o.half_extents.to_array());
+    v
+}

@@ -1,0 +1,467 @@
+//! Guards the broad phases: every structure's pair set equals `BruteForce`'s every frame, on
+//! seeded moving scenes (small, large and clustered motion), with collision groups, with
+//! insertions and removals mid-run, and queries (box, ray) agree with a scan of every box.
+//!
+//! Default run: 1k boxes × 100 frames × 3 motions, 10k boxes × 5 frames × 3 motions.
+//! `COLLIDE_LONG=1`: 10k boxes × 100 frames. The 100k comparison (SAP vs BVH, brute force
+//! being too slow) is `#[ignore]`d: `cargo test --release -p collide --test broadphase_oracle
+//! -- --ignored`.
+
+use collide::broadphase::{
+    BroadPhase, BroadPhaseError, BruteForce, CollisionGroups, DynamicBvh, ProxyId, SweepAndPrune,
+};
+use collide::shapes::{Aabb, Ray};
+use collide::Vec3;
+use collide_testkit::scene::{Motion, MovingScene};
+use collide_testkit::Gen;
+
+fn long() -> bool {
+    std::env::var("COLLIDE_LONG").is_ok_and(|v| v == "1")
+}
+
+/// Groups drawn from three bits so that some pairs are filtered out.
+fn groups_for(i: usize) -> CollisionGroups {
+    match i % 5 {
+        0 => CollisionGroups::new(1, 1), // only with group-1 members accepting 1
+        1 => CollisionGroups::new(2, 1 | 2), // group 2, accepts 1 and 2
+        2 => CollisionGroups::new(4, 2), // group 4, accepts only 2
+        _ => CollisionGroups::ALL,
+    }
+}
+
+fn sorted_pairs(bp: &mut dyn BroadPhase, out: &mut Vec<(ProxyId, ProxyId)>) {
+    bp.update_pairs(out);
+    out.sort_unstable();
+    assert!(
+        out.windows(2).all(|w| w[0] != w[1]),
+        "duplicate pair reported"
+    );
+    assert!(out.iter().all(|&(a, b)| a < b), "pair not ordered a < b");
+}
+
+struct Counts {
+    frames: usize,
+    pairs: usize,
+}
+
+/// Runs a scene through `structures`, comparing each against the first every frame.
+/// `churn`: remove and insert a few boxes each frame. Returns frames and pairs compared.
+fn run(
+    n: usize,
+    motion: Motion,
+    frames: usize,
+    seed: u64,
+    churn: bool,
+    structures: &mut [Box<dyn BroadPhase>],
+    validate: bool,
+) -> Counts {
+    let mut scene = MovingScene::new(seed, n, motion);
+    let mut gen = Gen::new(seed ^ 0x5eed);
+    // ids[s][i]: box i's proxy in structure s (None while removed).
+    let mut ids: Vec<Vec<Option<ProxyId>>> = Vec::new();
+    for bp in structures.iter_mut() {
+        let v = scene
+            .boxes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| Some(bp.insert(*b, groups_for(i)).expect("valid box")))
+            .collect();
+        ids.push(v);
+    }
+    // The same edits give the same ids in every structure.
+    for s in 1..ids.len() {
+        assert_eq!(ids[0], ids[s]);
+    }
+    let mut reference = Vec::new();
+    let mut other = Vec::new();
+    let mut counts = Counts {
+        frames: 0,
+        pairs: 0,
+    };
+    for frame in 0..frames {
+        scene.step();
+        let mut removed = Vec::new();
+        let mut added = Vec::new();
+        if churn {
+            for _ in 0..3 {
+                removed.push(gen.rng_index(n));
+            }
+            for _ in 0..2 {
+                added.push(gen.rng_index(n));
+            }
+        }
+        for (s, bp) in structures.iter_mut().enumerate() {
+            for (i, b) in scene.boxes.iter().enumerate() {
+                if let Some(id) = ids[s][i] {
+                    bp.update(id, *b).expect("live proxy, valid box");
+                }
+            }
+            for &i in &removed {
+                if let Some(id) = ids[s][i].take() {
+                    bp.remove(id).expect("live proxy");
+                    assert_eq!(bp.remove(id), Err(BroadPhaseError::UnknownProxy(id)));
+                }
+            }
+            for &i in &added {
+                if ids[s][i].is_none() {
+                    ids[s][i] = Some(bp.insert(scene.boxes[i], groups_for(i)).unwrap());
+                }
+            }
+        }
+        sorted_pairs(structures[0].as_mut(), &mut reference);
+        if validate {
+            structures[0].validate().unwrap();
+        }
+        for s in 1..structures.len() {
+            assert_eq!(ids[0], ids[s], "frame {frame}: ids diverged");
+            sorted_pairs(structures[s].as_mut(), &mut other);
+            if validate {
+                if let Err(e) = structures[s].validate() {
+                    panic!("frame {frame}, structure {s}: {e}");
+                }
+            }
+            if other != reference {
+                let missing: Vec<_> = reference.iter().filter(|p| !other.contains(p)).collect();
+                let extra: Vec<_> = other.iter().filter(|p| !reference.contains(p)).collect();
+                panic!(
+                    "{motion:?} n={n} frame {frame}: structure {s} differs: {} missing \
+                     (first {:?}), {} extra (first {:?})",
+                    missing.len(),
+                    missing.first(),
+                    extra.len(),
+                    extra.first()
+                );
+            }
+        }
+        counts.frames += 1;
+        counts.pairs += reference.len();
+    }
+    counts
+}
+
+trait RngIndex {
+    fn rng_index(&mut self, n: usize) -> usize;
+}
+
+impl RngIndex for Gen {
+    fn rng_index(&mut self, n: usize) -> usize {
+        (self.range(0.0, n as f32) as usize).min(n - 1)
+    }
+}
+
+fn three() -> Vec<Box<dyn BroadPhase>> {
+    vec![
+        Box::new(BruteForce::new()),
+        Box::new(SweepAndPrune::new()),
+        Box::new(DynamicBvh::new()),
+    ]
+}
+
+#[test]
+fn pairs_equal_brute_force_1k_every_motion_100_frames() {
+    for (seed, motion) in [
+        (1, Motion::Small),
+        (2, Motion::Large),
+        (3, Motion::Clustered),
+    ] {
+        let c = run(1000, motion, 100, seed, false, &mut three(), true);
+        assert_eq!(c.frames, 100);
+        assert!(
+            c.pairs > 100 * 100,
+            "{motion:?}: too few pairs to mean anything"
+        );
+    }
+}
+
+#[test]
+fn pairs_equal_brute_force_1k_with_insertions_and_removals() {
+    for (seed, motion) in [
+        (4, Motion::Small),
+        (5, Motion::Large),
+        (6, Motion::Clustered),
+    ] {
+        run(1000, motion, 100, seed, true, &mut three(), true);
+    }
+}
+
+#[test]
+fn pairs_equal_brute_force_10k() {
+    let frames = if long() { 100 } else { 5 };
+    for (seed, motion) in [
+        (7, Motion::Small),
+        (8, Motion::Large),
+        (9, Motion::Clustered),
+    ] {
+        let c = run(10_000, motion, frames, seed, true, &mut three(), false);
+        assert!(c.pairs > 1000 * frames);
+    }
+}
+
+/// 100k boxes, 100 frames, SAP against BVH (brute force is too slow). Release build advised.
+#[test]
+#[ignore]
+fn pairs_sap_equal_bvh_100k() {
+    for (seed, motion) in [
+        (10, Motion::Small),
+        (11, Motion::Large),
+        (12, Motion::Clustered),
+    ] {
+        let mut two: Vec<Box<dyn BroadPhase>> =
+            vec![Box::new(SweepAndPrune::new()), Box::new(DynamicBvh::new())];
+        let c = run(100_000, motion, 100, seed, true, &mut two, false);
+        println!(
+            "{motion:?}: {} frames, {} pairs compared",
+            c.frames, c.pairs
+        );
+    }
+}
+
+#[test]
+fn queries_equal_scan_of_every_box() {
+    let mut scene = MovingScene::new(20, 2000, Motion::Clustered);
+    let mut structures = three();
+    for bp in structures.iter_mut() {
+        for b in &scene.boxes {
+            bp.insert(*b, CollisionGroups::ALL).unwrap();
+        }
+    }
+    let mut gen = Gen::new(21);
+    gen.extent = scene.extent;
+    let mut out = Vec::new();
+    for frame in 0..20 {
+        scene.step();
+        for bp in structures.iter_mut() {
+            for (i, b) in scene.boxes.iter().enumerate() {
+                bp.update(i as ProxyId, *b).unwrap();
+            }
+            if frame % 2 == 0 {
+                // Queries must also be right between edits and update_pairs.
+                bp.update_pairs(&mut out);
+            }
+        }
+        for _ in 0..20 {
+            let q = Aabb::from_center_half_extents(gen.point(), gen.vec(3.0));
+            // The oracle: a scan of the scene's boxes.
+            let mut want: Vec<ProxyId> = scene
+                .boxes
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.min.cmple(q.max).all() && q.min.cmple(b.max).all())
+                .map(|(i, _)| i as ProxyId)
+                .collect();
+            want.sort_unstable();
+            let ray = Ray::new(gen.point(), gen.unit() * gen.range(1.0, 20.0));
+            let mut want_ray: Vec<(ProxyId, f32)> = Vec::new();
+
+            for (i, b) in scene.boxes.iter().enumerate() {
+                if let Some(t) = slab_f64(&ray, b) {
+                    want_ray.push((i as ProxyId, t));
+                }
+            }
+            for bp in structures.iter() {
+                let mut got = Vec::new();
+                bp.query_aabb(&q, &mut |id| {
+                    got.push(id);
+                    true
+                });
+                got.sort_unstable();
+                assert_eq!(got, want);
+                let mut got_ray = Vec::new();
+                bp.ray_cast(&ray, 1.0, &mut |id, t| {
+                    got_ray.push((id, t));
+                    1.0
+                });
+                got_ray.sort_by_key(|p| p.0);
+                // Same boxes (allowing a grazing hit decided differently in f32 vs f64),
+                // same entry parameter.
+                let ids_got: Vec<_> = got_ray.iter().map(|p| p.0).collect();
+                let ids_want: Vec<_> = want_ray.iter().map(|p| p.0).collect();
+                assert_eq!(ids_got, ids_want);
+                for (g, w) in got_ray.iter().zip(&want_ray) {
+                    assert!((g.1 - w.1).abs() < 1e-4, "ray entry {} vs {}", g.1, w.1);
+                }
+            }
+        }
+    }
+}
+
+/// The ray's entry parameter in [0, 1] into a box, by slabs in f64.
+fn slab_f64(ray: &Ray, b: &Aabb) -> Option<f32> {
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for k in 0..3 {
+        let (o, d) = (f64::from(ray.origin[k]), f64::from(ray.dir[k]));
+        let (lo, hi) = (f64::from(b.min[k]), f64::from(b.max[k]));
+        if d == 0.0 {
+            if o < lo || o > hi {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((lo - o) / d, (hi - o) / d);
+        t0 = t0.max(ta.min(tb));
+        t1 = t1.min(ta.max(tb));
+        if t0 > t1 {
+            return None;
+        }
+    }
+    Some(t0 as f32)
+}
+
+#[test]
+fn ray_cast_clipping_and_stopping() {
+    // Three unit boxes on the x axis at x = 2, 4, 6; a ray from the origin along +x.
+    for mut bp in three() {
+        for x in [2.0f32, 4.0, 6.0] {
+            bp.insert(
+                Aabb::from_center_half_extents(Vec3::new(x, 0.0, 0.0), Vec3::splat(0.5)),
+                CollisionGroups::ALL,
+            )
+            .unwrap();
+        }
+        let ray = Ray::new(Vec3::ZERO, Vec3::X);
+        // Clipping to each hit leaves the nearest one last seen, at t = 1.5.
+        let mut nearest = (u32::MAX, f32::INFINITY);
+        bp.ray_cast(&ray, 100.0, &mut |id, t| {
+            if t < nearest.1 {
+                nearest = (id, t);
+            }
+            nearest.1
+        });
+        assert_eq!(nearest, (0, 1.5));
+        // A negative return stops after one box.
+        let mut seen = 0;
+        bp.ray_cast(&ray, 100.0, &mut |_, _| {
+            seen += 1;
+            -1.0
+        });
+        assert_eq!(seen, 1);
+        // NaN ray: nothing.
+        bp.ray_cast(&Ray::new(Vec3::NAN, Vec3::X), 100.0, &mut |_, _| {
+            panic!("a NaN ray hit")
+        });
+        // Query stops when told.
+        let mut seen = 0;
+        bp.query_aabb(
+            &Aabb::new(Vec3::splat(-10.0), Vec3::splat(10.0)),
+            &mut |_| {
+                seen += 1;
+                false
+            },
+        );
+        assert_eq!(seen, 1);
+    }
+}
+
+#[test]
+fn invalid_boxes_and_ids_are_typed_errors() {
+    for mut bp in three() {
+        let nan = Aabb::new(Vec3::ZERO, Vec3::new(1.0, f32::NAN, 1.0));
+        let inf = Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, f32::INFINITY));
+        let inverted = Aabb {
+            min: Vec3::ONE,
+            max: Vec3::ZERO,
+        };
+        for bad in [nan, inf, inverted, Aabb::EMPTY] {
+            assert_eq!(
+                bp.insert(bad, CollisionGroups::ALL),
+                Err(BroadPhaseError::InvalidAabb)
+            );
+        }
+        let good = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        let id = bp.insert(good, CollisionGroups::ALL).unwrap();
+        assert_eq!(bp.update(id, nan), Err(BroadPhaseError::InvalidAabb));
+        assert_eq!(
+            bp.aabb(id),
+            Some(good),
+            "a refused update keeps the old box"
+        );
+        assert_eq!(bp.update(7, good), Err(BroadPhaseError::UnknownProxy(7)));
+        assert_eq!(bp.remove(7), Err(BroadPhaseError::UnknownProxy(7)));
+        bp.query_aabb(&nan, &mut |_| panic!("a NaN box touched something"));
+        let mut out = Vec::new();
+        bp.update_pairs(&mut out);
+        assert!(out.is_empty());
+        bp.validate().unwrap();
+    }
+}
+
+#[test]
+fn touching_boxes_pair_and_huge_coordinates_work() {
+    for mut bp in three() {
+        // Two boxes sharing the face x = 1: touching counts.
+        let a = bp
+            .insert(Aabb::new(Vec3::ZERO, Vec3::ONE), CollisionGroups::ALL)
+            .unwrap();
+        let b = bp
+            .insert(
+                Aabb::new(Vec3::new(1.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0)),
+                CollisionGroups::ALL,
+            )
+            .unwrap();
+        // Far away at 1e30, two overlapping boxes of size 1e29, and one at -f32::MAX.
+        let h = 1e30f32;
+        let c = bp
+            .insert(
+                Aabb::new(Vec3::splat(h), Vec3::splat(h + 1e29)),
+                CollisionGroups::ALL,
+            )
+            .unwrap();
+        let d = bp
+            .insert(
+                Aabb::new(Vec3::splat(h + 5e28), Vec3::splat(h + 2e29)),
+                CollisionGroups::ALL,
+            )
+            .unwrap();
+        let e = bp
+            .insert(
+                Aabb::new(Vec3::splat(-f32::MAX), Vec3::splat(-f32::MAX / 2.0)),
+                CollisionGroups::ALL,
+            )
+            .unwrap();
+        let mut out = Vec::new();
+        bp.update_pairs(&mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![(a, b), (c, d)]);
+        bp.validate().unwrap();
+        // Move b away by a hair, e across the whole range onto c and d.
+        bp.update(
+            b,
+            Aabb::new(Vec3::new(1.0001, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0)),
+        )
+        .unwrap();
+        bp.update(e, Aabb::new(Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX)))
+            .unwrap();
+        bp.update_pairs(&mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![(a, e), (b, e), (c, d), (c, e), (d, e)]);
+        bp.validate().unwrap();
+    }
+}
+
+#[test]
+fn ids_are_reused_only_after_update_pairs() {
+    for mut bp in three() {
+        let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        let a0 = bp.insert(b, CollisionGroups::ALL).unwrap();
+        let a1 = bp.insert(b, CollisionGroups::ALL).unwrap();
+        bp.remove(a0).unwrap();
+        let a2 = bp.insert(b, CollisionGroups::ALL).unwrap();
+        assert_eq!((a0, a1, a2), (0, 1, 2));
+        let mut out = Vec::new();
+        bp.update_pairs(&mut out);
+        out.sort_unstable();
+        assert_eq!(out, vec![(1, 2)]);
+        // Now 0 is free again; its new box overlaps nothing but the group filter matters.
+        let a3 = bp.insert(b, CollisionGroups::new(1, 0)).unwrap();
+        assert_eq!(a3, 0);
+        bp.update_pairs(&mut out);
+        out.sort_unstable();
+        assert_eq!(
+            out,
+            vec![(1, 2)],
+            "a proxy accepting no group pairs with nobody"
+        );
+        assert_eq!(bp.len(), 3);
+        bp.validate().unwrap();
+    }
+}
