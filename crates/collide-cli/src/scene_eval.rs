@@ -11,7 +11,7 @@ use collide::io::Model;
 use collide::shapes::{Aabb, Obb, Plane, Sphere};
 use collide::{Affine3A, Quat, Vec3};
 
-use crate::tess::{self, TriList};
+use crate::tess::{self, TriList, Wire};
 use crate::CliError;
 
 /// The collision geometry of a body in its rest frame.
@@ -67,8 +67,8 @@ pub struct Body {
     pub display: TriList,
     /// The display mesh is closed: its back faces may be culled.
     pub closed: bool,
-    /// The body's hull pieces for drawing, in the rest frame (empty for primitives).
-    pub hulls: Vec<TriList>,
+    /// The body's hull pieces as wireframes, in the rest frame (empty for primitives).
+    pub hulls: Vec<Wire>,
     /// Every collision vertex in the rest frame (for the tight AABB); empty for primitives.
     pub points: Vec<Vec3>,
     /// Rest-frame AABB.
@@ -414,6 +414,19 @@ fn mesh_body(
         pieces = vec![pieces.concat()];
     }
     pieces.retain(|p| !p.is_empty());
+    // Each piece becomes its convex hull (Quickhull): its vertices are all GJK needs and its
+    // edges are what the picture shows. A flat or degenerate piece has no hull; it keeps its
+    // points, which GJK handles as the flat shape they span.
+    let mut hulls = Vec::new();
+    for piece in &mut pieces {
+        if let Ok(h) = collide::convex::ConvexHull::try_new(piece) {
+            *piece = h.vertices().to_vec();
+            hulls.push(Wire {
+                positions: h.vertices().to_vec(),
+                edges: h.edges().iter().map(|e| e.vertices).collect(),
+            });
+        }
+    }
     let points: Vec<Vec3> = pieces.concat();
     let Some(rest_aabb) = Aabb::from_points(&points) else {
         return Err(CliError::new(format!(
@@ -422,12 +435,11 @@ fn mesh_body(
             d.name
         )));
     };
-    let rest_obb = Obb::from_aabb(&rest_aabb);
-    let c = rest_aabb.center();
-    let r = points
-        .iter()
-        .map(|&p| (p - c).length())
-        .fold(0.0f32, f32::max);
+    // Fitted volumes (the library's OBB search and Ritter's sphere); both exist for any
+    // non-empty finite set, which `rest_aabb` has just established.
+    let rest_obb = Obb::fit(&points).unwrap_or_else(|| Obb::from_aabb(&rest_aabb));
+    let rest_sphere = Sphere::fit(&points)
+        .unwrap_or_else(|| Sphere::new(rest_aabb.center(), rest_aabb.half_extents().length()));
     Ok(Body {
         name: d.name.clone(),
         kind: "mesh",
@@ -439,10 +451,10 @@ fn mesh_body(
         bounding: d.bounding,
         test: d.test,
         display,
-        hulls: Vec::new(),
+        hulls,
         points,
         rest_aabb,
         rest_obb,
-        rest_sphere: Sphere::new(c, r),
+        rest_sphere,
     })
 }

@@ -142,7 +142,7 @@ const RED: Rgba = Rgba(232, 64, 52, 255);
 const AABB_COLOR: Rgba = Rgba(250, 220, 110, 230);
 const OBB_COLOR: Rgba = Rgba(110, 230, 250, 230);
 const SPHERE_COLOR: Rgba = Rgba(210, 210, 230, 150);
-const HULL_COLOR: Rgba = Rgba(255, 255, 255, 150);
+const HULL_COLOR: Rgba = Rgba(255, 255, 255, 105);
 const PLANE_FILL: Rgba = Rgba(120, 170, 255, 70);
 const PLANE_EDGE: Rgba = Rgba(150, 195, 255, 220);
 const CONTACT_COLOR: Rgba = Rgba(255, 245, 120, 255);
@@ -211,7 +211,7 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
         if show.hull {
             let m = body.transform();
             for hull in &body.hulls {
-                for [a, b] in hull.edges() {
+                for &[a, b] in &hull.edges {
                     prims.push(Prim::Line {
                         a: m.transform_point3(hull.positions[a as usize]),
                         b: m.transform_point3(hull.positions[b as usize]),

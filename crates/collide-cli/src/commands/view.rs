@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 
 use super::check::{num, v3};
 use crate::scene_eval::{self, Body, PairReport, World};
-use crate::tess::TriList;
+use crate::tess::{TriList, Wire};
 use crate::CliError;
 
 /// Arguments of `collide view`.
@@ -370,12 +370,19 @@ fn mesh_json(m: &TriList) -> Value {
     })
 }
 
+fn wire_json(w: &Wire) -> Value {
+    json!({
+        "positions": w.positions.iter().flat_map(|p| [num(p.x), num(p.y), num(p.z)]).collect::<Vec<_>>(),
+        "edges": w.edges.iter().flatten().copied().collect::<Vec<_>>(),
+    })
+}
+
 fn body_json(b: &Body) -> Value {
     json!({
         "name": b.name,
         "kind": b.kind,
         "mesh": mesh_json(&b.display),
-        "hulls": b.hulls.iter().map(mesh_json).collect::<Vec<_>>(),
+        "hulls": b.hulls.iter().map(wire_json).collect::<Vec<_>>(),
         "closed": b.closed,
         "radius": num(b.rest_sphere.radius),
     })

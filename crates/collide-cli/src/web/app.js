@@ -236,18 +236,10 @@ function draw() {
   if (show.hull) {
     scene.bodies.forEach((body, i) => {
       for (const h of body.hulls) {
-        const p = h.positions, t = h.triangles;
+        const p = h.positions, e = h.edges;
         const wp = [];
         for (let k = 0; k < p.length; k += 3) wp.push(worldOf(i, [p[k], p[k + 1], p[k + 2]]));
-        const seen = new Set();
-        for (let k = 0; k < t.length; k += 3) {
-          for (const [a, b] of [[t[k], t[k + 1]], [t[k + 1], t[k + 2]], [t[k + 2], t[k]]]) {
-            const key = a < b ? a * 100000 + b : b * 100000 + a;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            line(wp[a], wp[b], 'rgba(255,255,255,0.55)', 1);
-          }
-        }
+        for (let k = 0; k < e.length; k += 2) line(wp[e[k]], wp[e[k + 1]], 'rgba(255,255,255,0.55)', 1);
       }
     });
   }
