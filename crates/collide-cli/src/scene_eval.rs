@@ -233,11 +233,15 @@ impl World {
 
     /// Builds every body of a parsed scene.
     pub fn from_scene(scene: &Scene) -> Result<World, CliError> {
-        let mut cache = MeshCache::new();
+        World::from_scene_with(scene, &mut MeshCache::new())
+    }
+
+    /// Builds every body, taking meshes from `cache` before reading files.
+    pub fn from_scene_with(scene: &Scene, cache: &mut MeshCache) -> Result<World, CliError> {
         let bodies = scene
             .bodies
             .iter()
-            .map(|d| Body::from_desc(d, &mut cache))
+            .map(|d| Body::from_desc(d, cache))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(World { bodies })
     }

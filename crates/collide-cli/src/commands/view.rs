@@ -49,6 +49,36 @@ const APP_JS: &str = include_str!("../web/app.js");
 /// The scene shown when no file is given: a few primitives on a row, some touching.
 pub const BUILTIN_SCENE: &str = include_str!("../web/builtin_scene.json");
 
+/// Meshes of the built-in scene, built into the binary.
+const BUILTIN_MESHES: [(&str, &str); 2] = [
+    (
+        "bunny.obj",
+        include_str!("../../../../assets/meshes/bunny.obj"),
+    ),
+    (
+        "duck_vhacd.obj",
+        include_str!("../../../../assets/meshes/duck_vhacd.obj"),
+    ),
+];
+
+/// The built-in scene, its meshes read from the binary rather than from files.
+pub fn builtin_world() -> Result<World, CliError> {
+    let base = std::path::Path::new("<built-in>");
+    let scene = Scene::from_json_str(
+        BUILTIN_SCENE,
+        std::path::Path::new("<built-in scene>"),
+        base,
+    )
+    .map_err(|e| CliError::new(e.to_string()))?;
+    let mut cache = scene_eval::MeshCache::new();
+    for (name, text) in BUILTIN_MESHES {
+        let model =
+            collide::io::load_obj_str(text, name).map_err(|e| CliError::new(e.to_string()))?;
+        cache.insert(base.join(name), model);
+    }
+    World::from_scene_with(&scene, &mut cache)
+}
+
 /// Largest request head (request line and headers) accepted.
 const MAX_HEAD: usize = 16 * 1024;
 /// Largest request body accepted.
@@ -70,15 +100,7 @@ struct Shared {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (world, label) = match &args.scene {
         Some(path) => (World::load(path)?, path.display().to_string()),
-        None => {
-            let scene = Scene::from_json_str(
-                BUILTIN_SCENE,
-                std::path::Path::new("<built-in scene>"),
-                std::path::Path::new(""),
-            )
-            .map_err(|e| CliError::new(e.to_string()))?;
-            (World::from_scene(&scene)?, "built-in scene".to_string())
-        }
+        None => (builtin_world()?, "built-in scene".to_string()),
     };
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| CliError::new(format!("cannot listen on 127.0.0.1:{}: {e}", args.port)))?;

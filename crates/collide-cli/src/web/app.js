@@ -41,7 +41,7 @@ let scene = null; // { label, bodies: [{ name, kind, mesh, hulls, closed, radius
 let state = null; // { bodies: [...poses and volumes], pairs: [...] }
 let poses = []; // local poses [{ p, q }], ahead of the server while dragging
 const show = { aabb_fast: true, aabb_tight: false, obb: true, sphere: false, hull: true, planes: true, contacts: true };
-const cam = { yaw: 0.35, pitch: 0.42, dist: 14, target: [0, 1, 0], fov: (40 * Math.PI) / 180 };
+const cam = { yaw: 0.3, pitch: 0.38, dist: 14, target: [0, 1, 0], fov: (40 * Math.PI) / 180 };
 let selected = -1;
 let drag = null;
 let lastTris = []; // projected triangles of the last frame, for picking
@@ -239,7 +239,7 @@ function draw() {
         const p = h.positions, e = h.edges;
         const wp = [];
         for (let k = 0; k < p.length; k += 3) wp.push(worldOf(i, [p[k], p[k + 1], p[k + 2]]));
-        for (let k = 0; k < e.length; k += 2) line(wp[e[k]], wp[e[k + 1]], 'rgba(255,255,255,0.55)', 1);
+        for (let k = 0; k < e.length; k += 2) line(wp[e[k]], wp[e[k + 1]], 'rgba(255,255,255,0.28)', 1);
       }
     });
   }
@@ -493,7 +493,7 @@ async function start() {
   }
   if (isFinite(lo[0])) {
     cam.target = mul(add(lo, hi), 0.5);
-    cam.dist = Math.max(3, (len(sub(hi, lo)) / 2 / Math.sin(cam.fov / 2)) * 1.05);
+    cam.dist = Math.max(3, (len(sub(hi, lo)) / 2 / Math.sin(cam.fov / 2)) * 0.8);
   }
   acceptState(scene.state, -1);
   window.collideViewer.ready = true;
