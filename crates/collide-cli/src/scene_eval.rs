@@ -228,7 +228,8 @@ impl World {
     /// Reads a scene file (JSON or glTF) and builds every body.
     pub fn load(path: &Path) -> Result<World, CliError> {
         let scene = Scene::load(path).map_err(|e| CliError::new(e.to_string()))?;
-        World::from_scene(&scene)
+        // Body errors (a mesh that does not load) are prefixed with the scene file.
+        World::from_scene(&scene).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
     }
 
     /// Builds every body of a parsed scene.
@@ -382,7 +383,8 @@ fn mesh_body(
     cache: &mut MeshCache,
 ) -> Result<Body, CliError> {
     if !cache.contains_key(path) {
-        let model = collide::io::load(path).map_err(|e| CliError::new(e.to_string()))?;
+        let model = collide::io::load(path)
+            .map_err(|e| CliError::new(format!("body {:?}: {e}", d.name)))?;
         cache.insert(path.to_path_buf(), model);
     }
     let model = &cache[path];
@@ -394,9 +396,9 @@ fn mesh_body(
     if parts.is_empty() {
         let names: Vec<&str> = model.parts.iter().map(|p| p.name.as_str()).collect();
         return Err(CliError::new(format!(
-            "{}: body {:?}: no part named {:?}; the parts are: {}",
-            path.display(),
+            "body {:?}: {} has no part named {:?}; its parts are: {}",
             d.name,
+            path.display(),
             part.unwrap_or(""),
             names.join(", ")
         )));
@@ -434,9 +436,9 @@ fn mesh_body(
     let points: Vec<Vec3> = pieces.concat();
     let Some(rest_aabb) = Aabb::from_points(&points) else {
         return Err(CliError::new(format!(
-            "{}: body {:?}: the mesh has no finite vertices",
-            path.display(),
-            d.name
+            "body {:?}: {} has no finite vertices",
+            d.name,
+            path.display()
         )));
     };
     // Fitted volumes (the library's OBB search and Ritter's sphere); both exist for any
@@ -461,4 +463,156 @@ fn mesh_body(
         rest_obb,
         rest_sphere,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn desc(name: &str, shape: ShapeDesc, position: Vec3, rotation: Quat) -> BodyDesc {
+        BodyDesc {
+            name: name.into(),
+            shape,
+            position,
+            rotation,
+            velocity: Vec3::ZERO,
+            bounding: BoundingChoice::Aabb,
+            test: TestChoice::Exact,
+        }
+    }
+
+    fn mesh(file: &str, convex: ConvexMode) -> ShapeDesc {
+        ShapeDesc::Mesh {
+            path: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../assets/meshes")
+                .join(file),
+            convex,
+            scale: 1.5,
+            part: None,
+            origin: Vec3::ZERO,
+        }
+    }
+
+    // Oracle: in random poses, every collision point of every kind of body lies inside its
+    // tight AABB, its OBB and its sphere; the tight AABB lies inside the fast one and touches
+    // the points on all six sides.
+    #[test]
+    fn volumes_contain_the_geometry() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut cache = MeshCache::new();
+        let shapes = [
+            ShapeDesc::Sphere { radius: 0.7 },
+            ShapeDesc::Box {
+                half_extents: Vec3::new(1.0, 0.3, 0.6),
+            },
+            ShapeDesc::Capsule {
+                half_height: 0.8,
+                radius: 0.25,
+            },
+            mesh("bunny.obj", ConvexMode::Hull),
+            mesh("duck_vhacd.obj", ConvexMode::Pieces),
+        ];
+        for case in 0..200 {
+            let q = Quat::from_xyzw(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            )
+            .normalize();
+            let p = Vec3::new(
+                rng.random_range(-5.0..5.0),
+                1.0,
+                rng.random_range(-5.0..5.0),
+            );
+            let shape = shapes[case % shapes.len()].clone();
+            let b = Body::from_desc(&desc("b", shape, p, q), &mut cache).expect("body");
+            let v = b.volumes();
+            // The collision points: hull vertices for meshes; for primitives, points of the
+            // exact surface (display vertices lie on it).
+            let pts: Vec<Vec3> = if b.points.is_empty() {
+                b.world_positions()
+            } else {
+                b.points
+                    .iter()
+                    .map(|&x| b.transform().transform_point3(x))
+                    .collect()
+            };
+            let tol = 1e-4;
+            let (t, f) = (v.aabb_tight, v.aabb_fast);
+            assert!(
+                f.expanded(tol).contains(&t),
+                "case {case}: tight outside fast"
+            );
+            for &x in &pts {
+                assert!(t.expanded(tol).contains_point(x), "case {case}: tight AABB");
+                let local = v.obb.to_local(x).abs();
+                assert!(
+                    local.cmple(v.obb.half_extents + tol).all(),
+                    "case {case}: OBB"
+                );
+                assert!(
+                    (x - v.sphere.center).length() <= v.sphere.radius + tol,
+                    "case {case}: sphere"
+                );
+            }
+            if !b.points.is_empty() {
+                let lo = pts.iter().fold(Vec3::INFINITY, |a, &x| a.min(x));
+                let hi = pts.iter().fold(Vec3::NEG_INFINITY, |a, &x| a.max(x));
+                assert!(
+                    (lo - t.min).abs().max_element() < tol,
+                    "case {case}: tight min"
+                );
+                assert!(
+                    (hi - t.max).abs().max_element() < tol,
+                    "case {case}: tight max"
+                );
+            }
+        }
+    }
+
+    // The OBB fitted to a mesh is no larger than its rest AABB (the library's fit keeps the
+    // smaller), and a convex-pieces body keeps one piece per OBJ object.
+    #[test]
+    fn mesh_bodies() {
+        let mut cache = MeshCache::new();
+        let duck = Body::from_desc(
+            &desc(
+                "d",
+                mesh("duck_vhacd.obj", ConvexMode::Pieces),
+                Vec3::ZERO,
+                Quat::IDENTITY,
+            ),
+            &mut cache,
+        )
+        .expect("duck");
+        let Geometry::Convex { pieces } = &duck.geometry else {
+            panic!("a mesh body is convex pieces");
+        };
+        assert_eq!(pieces.len(), 5);
+        assert_eq!(duck.hulls.len(), 5);
+        assert!(duck.rest_obb.volume() <= duck.rest_aabb.volume() * (1.0 + 1e-4));
+        let bunny = Body::from_desc(
+            &desc(
+                "b",
+                mesh("bunny.obj", ConvexMode::Hull),
+                Vec3::ZERO,
+                Quat::IDENTITY,
+            ),
+            &mut cache,
+        )
+        .expect("bunny");
+        let Geometry::Convex { pieces } = &bunny.geometry else {
+            panic!("a mesh body is convex pieces");
+        };
+        assert_eq!(pieces.len(), 1);
+        // The hull keeps a subset of the 453 vertices.
+        assert!(
+            pieces[0].len() < 453 && pieces[0].len() > 50,
+            "{}",
+            pieces[0].len()
+        );
+    }
 }
