@@ -325,16 +325,52 @@ fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
     }
 }
 
-/// Evaluates every pair of bodies.
+/// Evaluates every pair of bodies that could touch during the frame, in body order.
+///
+/// The library's sweep-and-prune broad phase picks the pairs: each body's box covers all its
+/// volumes (fast and tight AABB, OBB, sphere) at the start and the end of its motion, so every
+/// pair whose volumes overlap, that collides, or that meets during the frame is among them.
+/// Every other pair is separated by their boxes and gets no report.
 pub fn analyze(world: &World) -> Vec<PairReport> {
+    use collide::broadphase::{BroadPhase, CollisionGroups, SweepAndPrune};
     let vols: Vec<Volumes> = world.bodies.iter().map(Body::volumes).collect();
-    let mut out = Vec::new();
-    for a in 0..world.bodies.len() {
-        for b in a + 1..world.bodies.len() {
-            out.push(analyze_pair(world, &vols, a, b));
+    let mut sap = SweepAndPrune::new();
+    let mut body_of = std::collections::HashMap::new();
+    for (i, (b, v)) in world.bodies.iter().zip(&vols).enumerate() {
+        let reach = v.aabb_fast.union(&v.aabb_tight).union(&v.obb.aabb()).union(
+            &Aabb::from_center_half_extents(v.sphere.center, Vec3::splat(v.sphere.radius)),
+        );
+        let end = Aabb::new(reach.min + b.velocity, reach.max + b.velocity);
+        // A body whose box is not finite (it cannot come from a valid scene) touches nothing.
+        if let Ok(id) = sap.insert(reach.union(&end), CollisionGroups::ALL) {
+            body_of.insert(id, i);
         }
     }
-    out
+    let mut ids = Vec::new();
+    sap.update_pairs(&mut ids);
+    let mut pairs: Vec<(usize, usize)> = ids
+        .iter()
+        .filter_map(|(x, y)| {
+            let (a, b) = (*body_of.get(x)?, *body_of.get(y)?);
+            Some((a.min(b), a.max(b)))
+        })
+        .collect();
+    pairs.sort_unstable();
+    pairs
+        .into_iter()
+        .map(|(a, b)| analyze_pair(world, &vols, a, b))
+        .collect()
+}
+
+/// Every pair, without the broad phase: the reference [`analyze`] is checked against.
+#[cfg(test)]
+pub fn analyze_all_pairs(world: &World) -> Vec<PairReport> {
+    let vols: Vec<Volumes> = world.bodies.iter().map(Body::volumes).collect();
+    let n = world.bodies.len();
+    (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .map(|(a, b)| analyze_pair(world, &vols, a, b))
+        .collect()
 }
 
 fn analyze_pair(world: &World, vols: &[Volumes], a: usize, b: usize) -> PairReport {
@@ -570,6 +606,86 @@ mod tests {
                     "case {case}: tight max"
                 );
             }
+        }
+    }
+
+    // Oracle: the broad phase drops only pairs with nothing to report — every pair the
+    // all-pairs reference finds with overlapping boxes or volumes, a collision or an impact is
+    // reported by `analyze`, identically.
+    #[test]
+    fn broad_phase_keeps_every_interesting_pair() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut cache = MeshCache::new();
+        for round in 0..10 {
+            let descs: Vec<BodyDesc> = (0..40)
+                .map(|i| {
+                    let shape = match i % 3 {
+                        0 => ShapeDesc::Sphere {
+                            radius: rng.random_range(0.2..0.8),
+                        },
+                        1 => ShapeDesc::Box {
+                            half_extents: Vec3::new(0.5, rng.random_range(0.1..0.9), 0.3),
+                        },
+                        _ => ShapeDesc::Capsule {
+                            half_height: 0.5,
+                            radius: 0.2,
+                        },
+                    };
+                    let p = Vec3::new(
+                        rng.random_range(-4.0..4.0),
+                        rng.random_range(-4.0..4.0),
+                        rng.random_range(-4.0..4.0),
+                    );
+                    let q = Quat::from_rotation_y(rng.random_range(0.0..6.0))
+                        * Quat::from_rotation_x(rng.random_range(0.0..6.0));
+                    let mut d = desc(&format!("b{i}"), shape, p, q);
+                    if i % 4 == 0 {
+                        d.velocity = Vec3::new(rng.random_range(-3.0..3.0), 0.0, 1.0);
+                    }
+                    d.bounding = [
+                        BoundingChoice::Aabb,
+                        BoundingChoice::TightAabb,
+                        BoundingChoice::Obb,
+                        BoundingChoice::Sphere,
+                    ][i % 4];
+                    d
+                })
+                .collect();
+            let world =
+                World::from_scene_with(&Scene { bodies: descs }, &mut cache).expect("world");
+            let fast = analyze(&world);
+            let all = analyze_all_pairs(&world);
+            let interesting: Vec<&PairReport> = all
+                .iter()
+                .filter(|r| {
+                    r.aabb_overlap || r.volumes_overlap || r.colliding || r.impact.is_some()
+                })
+                .collect();
+            assert!(!interesting.is_empty(), "round {round}");
+            for r in interesting {
+                let f = fast
+                    .iter()
+                    .find(|f| (f.a, f.b) == (r.a, r.b))
+                    .unwrap_or_else(|| panic!("round {round}: pair {}-{} dropped", r.a, r.b));
+                assert_eq!(
+                    (
+                        f.colliding,
+                        f.aabb_overlap,
+                        f.volumes_overlap,
+                        f.impact.is_some()
+                    ),
+                    (
+                        r.colliding,
+                        r.aabb_overlap,
+                        r.volumes_overlap,
+                        r.impact.is_some()
+                    )
+                );
+            }
+            assert!(
+                fast.len() < all.len(),
+                "round {round}: the broad phase prunes"
+            );
         }
     }
 
