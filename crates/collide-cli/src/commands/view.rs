@@ -455,7 +455,7 @@ pub fn state_json(world: &World) -> Value {
         .collect();
     let pairs: Vec<Value> = reports
         .iter()
-        .filter(|r| r.aabb_overlap || r.colliding)
+        .filter(|r| r.aabb_overlap || r.colliding || r.impact.is_some())
         .map(|r| pair_json(world, &vols, r))
         .collect();
     json!({ "bodies": bodies, "pairs": pairs })
