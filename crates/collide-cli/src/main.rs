@@ -7,8 +7,6 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-// The demo's arena; `collide demo` switches to it when the collision world lands.
-#[allow(dead_code)]
 mod arena;
 mod commands;
 mod error;

@@ -42,8 +42,8 @@ pub struct Args {
     #[arg(long, default_value = "1200x800", value_parser = parse_size)]
     pub size: (u32, u32),
     /// What to draw besides the bodies, comma-separated: aabb, obb, sphere, hull, planes,
-    /// contacts, grid (or none).
-    #[arg(long, default_value = "aabb,obb,hull,planes,contacts,grid")]
+    /// contacts, grid, motion (or none).
+    #[arg(long, default_value = "aabb,obb,hull,planes,contacts,grid,motion")]
     pub show: String,
 }
 
@@ -76,6 +76,8 @@ pub struct Show {
     pub contacts: bool,
     /// A ground grid under the scene.
     pub grid: bool,
+    /// Velocity arrows and, for impacts within the frame, ghosts where the bodies first touch.
+    pub motion: bool,
 }
 
 impl Show {
@@ -91,10 +93,11 @@ impl Show {
                 "planes" => show.planes = true,
                 "contacts" => show.contacts = true,
                 "grid" => show.grid = true,
+                "motion" => show.motion = true,
                 "none" => {}
                 other => {
                     return Err(CliError::new(format!(
-                        "--show: unknown item {other:?}; expected aabb, obb, sphere, hull, planes, contacts, grid or none"
+                        "--show: unknown item {other:?}; expected aabb, obb, sphere, hull, planes, contacts, grid, motion or none"
                     )))
                 }
             }
@@ -260,12 +263,12 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
     }
     // Motion: an arrow along each velocity; for each impact within the frame, the moving
     // bodies as translucent ghosts where they first touch, and the contact point.
-    for body in &world.bodies {
+    for body in world.bodies.iter().filter(|_| show.motion) {
         if body.velocity != Vec3::ZERO {
             arrow(&mut prims, body.position, body.position + body.velocity);
         }
     }
-    for r in reports.iter().filter(|r| !r.colliding) {
+    for r in reports.iter().filter(|r| show.motion && !r.colliding) {
         let Some(hit) = r.impact else { continue };
         for i in [r.a, r.b] {
             let body = &world.bodies[i];
@@ -382,7 +385,7 @@ fn arrow(prims: &mut Vec<Prim>, a: Vec3, b: Vec3) {
 }
 
 /// The 12 edges of a box given its 8 corners (bit `i` of the index = `+` on axis `i`).
-fn box_lines(prims: &mut Vec<Prim>, c: &[Vec3; 8], color: Rgba, width: f32) {
+pub fn box_lines(prims: &mut Vec<Prim>, c: &[Vec3; 8], color: Rgba, width: f32) {
     for i in 0..8usize {
         for bit in [1usize, 2, 4] {
             if i & bit == 0 {
