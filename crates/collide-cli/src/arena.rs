@@ -601,3 +601,45 @@ mod pipeline_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod tunnelling_tests {
+    use super::*;
+
+    // A projectile crossing a box in one frame (10 units, the box 1 unit wide): tests at the
+    // start and end both miss; the sweep stops it at the box's face and bounces it back.
+    #[test]
+    fn projectile_through_box_is_caught() {
+        let protos = prototypes().expect("prototypes");
+        let mut target = protos[3].clone(); // box, half-extents (0.5, 0.3, 0.4)
+        target.velocity = Vec3::ZERO;
+        let mut shot = protos[6].clone(); // projectile, radius 0.12
+        shot.position = Vec3::new(-5.0, 0.0, 0.0);
+        shot.velocity = Vec3::new(10.0, 0.0, 0.0);
+        let mut arena = Arena {
+            world: World {
+                bodies: vec![target, shot],
+            },
+            spin: vec![Vec3::ZERO; 2],
+            kind: vec![3, 6],
+            half: 50.0,
+        };
+        let mut pipe = Pipeline::new(&arena).expect("pipeline");
+        let s = pipe.step(&mut arena);
+        assert_eq!(
+            (s.sweeps, s.collisions, s.tunnelling_prevented),
+            (1, 1, 1),
+            "{s:?}"
+        );
+        let shot = &arena.world.bodies[1];
+        // First contact when the sphere's front reaches x = -0.5: centre at -0.62.
+        collide::assert_near!(shot.position.x, -0.62, 1e-3);
+        assert!(shot.velocity.x < 0.0, "bounced: {}", shot.velocity);
+        assert_eq!(arena.world.bodies[0].position, Vec3::ZERO);
+        // A slow shot that ends the frame inside the box is a hit, not a prevented tunnel.
+        arena.world.bodies[1].position = Vec3::new(-1.0, 0.0, 0.0);
+        arena.world.bodies[1].velocity = Vec3::new(0.6, 0.0, 0.0);
+        let s = pipe.step(&mut arena);
+        assert_eq!((s.collisions, s.tunnelling_prevented), (1, 0), "{s:?}");
+    }
+}
