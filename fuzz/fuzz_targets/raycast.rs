@@ -9,7 +9,14 @@ fuzz_target!(|data: &[u8]| {
     let mut b = collide_fuzz::Bytes::new(data);
     let ray = b.ray();
     let max_t = b.f32();
-    let (pl, sp, bx, ob, cap, tri) = (b.plane(), b.sphere(), b.aabb(), b.obb(), b.capsule(), b.triangle());
+    let (pl, sp, bx, ob, cap, tri) = (
+        b.plane(),
+        b.sphere(),
+        b.aabb(),
+        b.obb(),
+        b.capsule(),
+        b.triangle(),
+    );
     let nan_ray = collide_fuzz::any_nan(&[ray.origin, ray.dir]) || max_t.is_nan();
 
     let hits = [
@@ -20,10 +27,19 @@ fuzz_target!(|data: &[u8]| {
         ("capsule", r::capsule(&ray, &cap, max_t)),
         ("triangle", r::triangle(&ray, &tri, max_t)),
     ];
-    for (name, h) in &hits {
+    // NaN anywhere in a shape also gives `None`.
+    let nan_shape = [
+        pl.normal.is_nan() || pl.d.is_nan(),
+        sp.center.is_nan() || sp.radius.is_nan(),
+        bx.min.is_nan() || bx.max.is_nan(),
+        ob.center.is_nan() || ob.axes.is_nan() || ob.half_extents.is_nan(),
+        cap.a.is_nan() || cap.b.is_nan() || cap.radius.is_nan(),
+        collide_fuzz::any_nan(&[tri.a, tri.b, tri.c]),
+    ];
+    for ((name, h), nan_s) in hits.iter().zip(nan_shape) {
         check_hit(name, &ray, max_t, h);
-        if nan_ray {
-            assert!(h.is_none(), "{name}: NaN ray hit: {h:?}");
+        if nan_ray || nan_s {
+            assert!(h.is_none(), "{name}: NaN input hit: {h:?}");
         }
     }
     // The precomputed-inverse slab test agrees with the plain one.

@@ -17,6 +17,11 @@ impl<'a> Bytes<'a> {
         Bytes { data }
     }
 
+    /// `true` when every byte has been read.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
     /// Next byte (0 past the end).
     pub fn byte(&mut self) -> u8 {
         match self.data.split_first() {
@@ -100,7 +105,10 @@ pub fn check_sweep(name: &str, s: &Option<Sweep>) {
             (0.0..=1.0).contains(&s.enter) && s.enter <= s.exit && s.exit <= 1.0,
             "{name}: times out of order or range: {s:?}"
         );
-        assert!(s.point.is_finite(), "{name}: non-finite contact point: {s:?}");
+        assert!(
+            s.point.is_finite(),
+            "{name}: non-finite contact point: {s:?}"
+        );
         assert!(is_unit(s.normal), "{name}: normal not unit: {s:?}");
     }
 }
@@ -127,5 +135,148 @@ pub fn any_nan(vs: &[Vec3]) -> bool {
 pub fn check_mesh(mesh: &collide::shapes::TriMesh) {
     if let Err(e) = mesh.validate() {
         panic!("loader returned an invalid mesh: {e}");
+    }
+}
+
+/// One of the convex shapes GJK/EPA accept, drawn from the fuzzer bytes.
+#[derive(Clone, Debug)]
+pub enum AnyShape {
+    /// A point.
+    Point(Vec3),
+    /// A sphere.
+    Sphere(Sphere),
+    /// An AABB.
+    Aabb(Aabb),
+    /// An OBB.
+    Obb(Obb),
+    /// A segment.
+    Segment(Segment),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A triangle.
+    Triangle(Triangle),
+    /// A point cloud (1..=8 points; its convex hull).
+    Points(Vec<Vec3>),
+}
+
+impl<'a> Bytes<'a> {
+    /// A shape of any kind (selector byte first).
+    pub fn any_shape(&mut self) -> AnyShape {
+        match self.byte() % 8 {
+            0 => AnyShape::Point(self.vec3()),
+            1 => AnyShape::Sphere(self.sphere()),
+            2 => AnyShape::Aabb(self.aabb()),
+            3 => AnyShape::Obb(self.obb()),
+            4 => AnyShape::Segment(self.segment()),
+            5 => AnyShape::Capsule(self.capsule()),
+            6 => AnyShape::Triangle(self.triangle()),
+            _ => {
+                let n = 1 + usize::from(self.byte() % 8);
+                AnyShape::Points((0..n).map(|_| self.vec3()).collect())
+            }
+        }
+    }
+
+    /// `n` points (for hulls).
+    pub fn points(&mut self, n: usize) -> Vec<Vec3> {
+        (0..n).map(|_| self.vec3()).collect()
+    }
+}
+
+impl AnyShape {
+    /// Every coordinate, radius and extent of the shape (for NaN / finiteness checks).
+    pub fn scalars(&self) -> Vec<f32> {
+        let v = |v: Vec3| [v.x, v.y, v.z];
+        match self {
+            AnyShape::Point(p) => v(*p).to_vec(),
+            AnyShape::Sphere(s) => [v(s.center).as_slice(), &[s.radius]].concat(),
+            AnyShape::Aabb(a) => [v(a.min), v(a.max)].concat(),
+            AnyShape::Obb(o) => [
+                v(o.center).as_slice(),
+                &v(o.axes.x_axis),
+                &v(o.axes.y_axis),
+                &v(o.axes.z_axis),
+                &v(o.half_extents),
+            ]
+            .concat(),
+            AnyShape::Segment(s) => [v(s.a), v(s.b)].concat(),
+            AnyShape::Capsule(c) => [v(c.a).as_slice(), &v(c.b), &[c.radius]].concat(),
+            AnyShape::Triangle(t) => [v(t.a), v(t.b), v(t.c)].concat(),
+            AnyShape::Points(ps) => ps.iter().flat_map(|p| v(*p)).collect(),
+        }
+    }
+
+    /// `true` when any input number is NaN.
+    pub fn has_nan(&self) -> bool {
+        self.scalars().iter().any(|x| x.is_nan())
+    }
+
+    /// Largest magnitude of any input number (NaN counts as infinite).
+    pub fn scale(&self) -> f32 {
+        self.scalars().iter().fold(0.0f32, |m, x| {
+            if x.is_nan() {
+                f32::INFINITY
+            } else {
+                m.max(x.abs())
+            }
+        })
+    }
+
+    /// `true` when every input number is finite and at most `limit` in magnitude.
+    pub fn bounded(&self, limit: f32) -> bool {
+        self.scalars()
+            .iter()
+            .all(|x| x.is_finite() && x.abs() <= limit)
+    }
+}
+
+impl collide::convex::SupportMap for AnyShape {
+    fn support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            AnyShape::Point(p) => p.support(dir),
+            AnyShape::Sphere(s) => s.support(dir),
+            AnyShape::Aabb(s) => s.support(dir),
+            AnyShape::Obb(s) => s.support(dir),
+            AnyShape::Segment(s) => s.support(dir),
+            AnyShape::Capsule(s) => s.support(dir),
+            AnyShape::Triangle(s) => s.support(dir),
+            AnyShape::Points(s) => s.support(dir),
+        }
+    }
+    fn margin(&self) -> f32 {
+        match self {
+            AnyShape::Point(p) => p.margin(),
+            AnyShape::Sphere(s) => s.margin(),
+            AnyShape::Aabb(s) => s.margin(),
+            AnyShape::Obb(s) => s.margin(),
+            AnyShape::Segment(s) => s.margin(),
+            AnyShape::Capsule(s) => s.margin(),
+            AnyShape::Triangle(s) => s.margin(),
+            AnyShape::Points(s) => s.margin(),
+        }
+    }
+    fn core_support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            AnyShape::Point(p) => p.core_support(dir),
+            AnyShape::Sphere(s) => s.core_support(dir),
+            AnyShape::Aabb(s) => s.core_support(dir),
+            AnyShape::Obb(s) => s.core_support(dir),
+            AnyShape::Segment(s) => s.core_support(dir),
+            AnyShape::Capsule(s) => s.core_support(dir),
+            AnyShape::Triangle(s) => s.core_support(dir),
+            AnyShape::Points(s) => s.core_support(dir),
+        }
+    }
+    fn interior_point(&self) -> Vec3 {
+        match self {
+            AnyShape::Point(p) => p.interior_point(),
+            AnyShape::Sphere(s) => s.interior_point(),
+            AnyShape::Aabb(s) => s.interior_point(),
+            AnyShape::Obb(s) => s.interior_point(),
+            AnyShape::Segment(s) => s.interior_point(),
+            AnyShape::Capsule(s) => s.interior_point(),
+            AnyShape::Triangle(s) => s.interior_point(),
+            AnyShape::Points(s) => s.interior_point(),
+        }
     }
 }
