@@ -1,336 +1,255 @@
-//! `collide demo`: a built-in scene run through the library, summarised in a few lines.
+//! `collide demo`: a few thousand bodies of real meshes tumbling in an arena, with fast
+//! projectiles, run through the collision pipeline frame by frame; then a summary of what
+//! each stage did.
 //!
-//! The scene: `--bodies` randomly posed spheres, AABBs and OBBs (in equal shares, seeded by
-//! `--seed`) in a cube sized so that a few hundred pairs touch. Every pair is tested with the
-//! overlap test of its shape kinds (the mirrored kinds swap their arguments), and the demo
-//! prints, per test, the pairs tested, how many overlap, and the time per query.
+//! The pipeline per frame (Lander 1999, grown up): refresh each body's box (the rest box
+//! transformed, swept over the frame's motion); the incremental sweep-and-prune pairs the
+//! boxes; each slow pair goes through bounding spheres, then OBBs (15-axis SAT), then the
+//! separating plane cached from the last frame, and only then the exact convex test (GJK/EPA
+//! on hulls and convex pieces); each pair with a projectile is swept instead, so a projectile
+//! that moves many times its size in a frame still hits what it crosses.
 
-use std::fmt::Write as _;
-use std::hint::black_box;
-use std::io::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use collide::overlap;
-use collide::shapes::{Aabb, Obb, Sphere};
-use collide::{Quat, Vec3};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use collide::shapes::Aabb;
+use collide::Vec3;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
 
+use crate::arena::{Arena, FrameStats, Pipeline};
+use crate::raster::{self, Camera, Prim, Rgba, ViewDir};
+use crate::scene_eval::PairReport;
 use crate::CliError;
 
 /// Arguments of `collide demo`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Seed of the random scene (the same seed gives the same scene on every machine).
+    /// Frames to run.
+    #[arg(long, default_value_t = 240)]
+    pub frames: usize,
+    /// Bodies in the arena (2 to 20000), about 1 % of them projectiles.
+    #[arg(long, default_value_t = 2000)]
+    pub bodies: usize,
+    /// Seed of the arena (the same seed gives the same run on every machine).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Number of bodies: spheres, AABBs and OBBs in equal shares (2 to 5000).
-    #[arg(long, default_value_t = 300)]
-    pub bodies: usize,
-    /// Print the result as JSON instead of a table.
+    /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
-}
-
-/// One body of the scene.
-#[derive(Clone, Copy, Debug)]
-enum Body {
-    Sphere(Sphere),
-    Aabb(Aabb),
-    Obb(Obb),
-}
-
-/// The result of one overlap test over its pairs.
-#[derive(Debug, Serialize)]
-struct TestRow {
-    /// The function, e.g. `obb_obb`.
-    test: &'static str,
-    /// Pairs tested with it.
-    pairs: usize,
-    /// Pairs found touching or overlapping.
-    overlapping: usize,
-    /// Time per query in nanoseconds: the fastest of repeated passes over all the pairs.
-    ns_per_query: f64,
-}
-
-/// The whole report (`--json` prints it as is).
-#[derive(Debug, Serialize)]
-struct Report {
-    seed: u64,
-    bodies: usize,
-    spheres: usize,
-    aabbs: usize,
-    obbs: usize,
-    /// Half-size of the cube the centres are drawn from.
-    half_size: f32,
-    tests: Vec<TestRow>,
-    total: TestRow,
+    /// Write a picture of the final frame to this PNG file.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
 }
 
 /// Runs `collide demo`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    if !(2..=5000).contains(&args.bodies) {
+    if !(1..=100_000).contains(&args.frames) {
         return Err(CliError::new(format!(
-            "--bodies must be between 2 and 5000 (got {})",
-            args.bodies
+            "--frames must be between 1 and 100000 (got {})",
+            args.frames
         )));
     }
-    let (bodies, half_size) = scene(args.seed, args.bodies);
-    let report = measure(args.seed, &bodies, half_size);
-    let text = if args.json {
-        let mut t = serde_json::to_string_pretty(&report)
-            .map_err(|e| CliError::new(format!("could not write JSON: {e}")))?;
-        t.push('\n');
-        t
+    let mut arena = Arena::new(args.bodies, args.seed)?;
+    let mut pipe = Pipeline::new(&arena)?;
+    let bar = if args.json {
+        ProgressBar::hidden()
     } else {
-        table(&report)
+        ProgressBar::new(args.frames as u64)
     };
-    // A closed pipe (`collide demo | head`) is not an error.
-    match std::io::stdout().lock().write_all(text.as_bytes()) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(CliError::new(format!("could not write to stdout: {e}"))),
+    bar.set_style(
+        ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} frames {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_prefix("collide demo");
+    let mut frames: Vec<FrameStats> = Vec::with_capacity(args.frames);
+    let mut millis: Vec<f64> = Vec::with_capacity(args.frames);
+    for _ in 0..args.frames {
+        let t = Instant::now();
+        let s = pipe.step(&mut arena);
+        millis.push(t.elapsed().as_secs_f64() * 1e3);
+        bar.set_message(format!("{} collisions", s.collisions));
+        bar.inc(1);
+        frames.push(s);
+    }
+    bar.finish_and_clear();
+    let summary = Summary::of(&frames, &millis);
+    if args.json {
+        let doc = json!({
+            "seed": args.seed,
+            "bodies": args.bodies,
+            "frames": args.frames,
+            "arena_side": 2.0 * arena.half,
+            "kinds": arena.kind_counts(),
+            "mean_per_frame": summary.mean,
+            "max_collisions_per_frame": summary.max_collisions,
+            "totals": summary.total,
+            "plane_cache_hit_rate": summary.hit_rate,
+            "ms_per_frame": { "mean": summary.ms_mean, "max": summary.ms_max },
+            "collisions_per_frame": frames.iter().map(|f| f.collisions).collect::<Vec<_>>(),
+        });
+        println!("{doc:#}");
+    } else {
+        print_summary(&args, &arena, &summary);
+    }
+    if let Some(path) = &args.png {
+        let pix = final_picture(&arena, &pipe)
+            .ok_or_else(|| CliError::new("cannot allocate the picture"))?;
+        pix.save_png(path)
+            .map_err(|e| CliError::new(format!("{}: cannot write PNG: {e}", path.display())))?;
+        if !args.json {
+            println!("final frame: {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Means, maxima and totals over the run.
+struct Summary {
+    mean: serde_json::Value,
+    total: FrameStats,
+    max_collisions: usize,
+    hit_rate: f64,
+    ms_mean: f64,
+    ms_max: f64,
+}
+
+impl Summary {
+    fn of(frames: &[FrameStats], millis: &[f64]) -> Summary {
+        let mut total = FrameStats::default();
+        for f in frames {
+            total.broad_pairs += f.broad_pairs;
+            total.sphere_pairs += f.sphere_pairs;
+            total.obb_pairs += f.obb_pairs;
+            total.cache_hits += f.cache_hits;
+            total.exact_tests += f.exact_tests;
+            total.sweeps += f.sweeps;
+            total.collisions += f.collisions;
+            total.tunnelling_prevented += f.tunnelling_prevented;
+        }
+        let n = frames.len().max(1) as f64;
+        let per = |x: usize| x as f64 / n;
+        let mean = json!({
+            "broad_pairs": per(total.broad_pairs),
+            "sphere_pairs": per(total.sphere_pairs),
+            "obb_pairs": per(total.obb_pairs),
+            "cache_hits": per(total.cache_hits),
+            "exact_tests": per(total.exact_tests),
+            "sweeps": per(total.sweeps),
+            "collisions": per(total.collisions),
+            "tunnelling_prevented": per(total.tunnelling_prevented),
+        });
+        let looked = total.cache_hits + total.exact_tests;
+        Summary {
+            mean,
+            total,
+            max_collisions: frames.iter().map(|f| f.collisions).max().unwrap_or(0),
+            hit_rate: if looked == 0 {
+                0.0
+            } else {
+                total.cache_hits as f64 / looked as f64
+            },
+            ms_mean: millis.iter().sum::<f64>() / millis.len().max(1) as f64,
+            ms_max: millis.iter().copied().fold(0.0, f64::max),
+        }
     }
 }
 
-/// The random scene: `n` bodies with centres in a cube of half-size `1.6 · ∛n`, sizes in
-/// `[0.3, 1.5]`, uniformly random rotations for the OBBs.
-fn scene(seed: u64, n: usize) -> (Vec<Body>, f32) {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let half = 1.6 * (n as f32).cbrt();
-    let point = |rng: &mut ChaCha8Rng| {
-        Vec3::new(
-            rng.random_range(-half..half),
-            rng.random_range(-half..half),
-            rng.random_range(-half..half),
-        )
-    };
-    let size = |rng: &mut ChaCha8Rng| rng.random_range(0.3f32..1.5);
-    let bodies = (0..n)
-        .map(|i| match i % 3 {
-            0 => Body::Sphere(Sphere::new(point(&mut rng), size(&mut rng))),
-            1 => {
-                let e = Vec3::new(size(&mut rng), size(&mut rng), size(&mut rng));
-                Body::Aabb(Aabb::from_center_half_extents(point(&mut rng), e))
-            }
-            _ => {
-                let c = point(&mut rng);
-                // A uniformly random rotation: a point drawn uniformly in the unit 4-ball
-                // (rejection sampling), normalised onto the sphere of unit quaternions.
-                let q = loop {
-                    let q = Quat::from_xyzw(
-                        rng.random_range(-1.0..1.0),
-                        rng.random_range(-1.0..1.0),
-                        rng.random_range(-1.0..1.0),
-                        rng.random_range(-1.0..1.0),
-                    );
-                    let l = q.length_squared();
-                    if l > 1e-4 && l <= 1.0 {
-                        break q.normalize();
-                    }
-                };
-                let e = Vec3::new(size(&mut rng), size(&mut rng), size(&mut rng));
-                Body::Obb(Obb::new(c, q, e))
-            }
+fn print_summary(args: &Args, arena: &Arena, s: &Summary) {
+    let kinds: Vec<String> = arena
+        .kind_counts()
+        .iter()
+        .map(|(k, n)| format!("{n} {k}"))
+        .collect();
+    let n = args.frames.max(1) as f64;
+    let per = |x: usize| x as f64 / n;
+    let t = &s.total;
+    println!(
+        "collide demo: {} bodies ({}) in an arena {:.1} units wide, {} frames, seed {}",
+        args.bodies,
+        kinds.join(", "),
+        2.0 * arena.half,
+        args.frames,
+        args.seed
+    );
+    println!("per frame, on average:");
+    println!(
+        "  broad phase (sweep-and-prune on swept boxes): {:>9.1} pairs",
+        per(t.broad_pairs)
+    );
+    println!(
+        "  bounding spheres overlap:                     {:>9.1} pairs",
+        per(t.sphere_pairs)
+    );
+    println!(
+        "  OBBs overlap (15-axis SAT):                   {:>9.1} pairs",
+        per(t.obb_pairs)
+    );
+    println!(
+        "  cached separating plane still separates:      {:>9.1} pairs  (hit rate {:.1} %)",
+        per(t.cache_hits),
+        100.0 * s.hit_rate
+    );
+    println!(
+        "  exact convex test (GJK/EPA):                  {:>9.1} pairs",
+        per(t.exact_tests)
+    );
+    println!(
+        "  projectile sweeps:                            {:>9.1} pairs",
+        per(t.sweeps)
+    );
+    println!(
+        "collisions: {:.1} per frame (max {}), {} in all",
+        per(t.collisions),
+        s.max_collisions,
+        t.collisions
+    );
+    println!(
+        "tunnelling prevented by sweeps: {} projectile hits that tests at the start and end of the frame both miss",
+        t.tunnelling_prevented
+    );
+    println!(
+        "time per frame: {:.2} ms mean, {:.2} ms max ({} build; `cargo run --release` for real figures)",
+        s.ms_mean,
+        s.ms_max,
+        if cfg!(debug_assertions) { "debug" } else { "release" }
+    );
+}
+
+/// The last frame: bodies in the palette's colours, colliding ones red, inside the arena's walls.
+fn final_picture(arena: &Arena, pipe: &Pipeline) -> Option<tiny_skia::Pixmap> {
+    let reports: Vec<PairReport> = pipe
+        .last_collisions()
+        .iter()
+        .map(|&(a, b)| PairReport {
+            a,
+            b,
+            aabb_overlap: true,
+            volumes_overlap: true,
+            colliding: true,
+            contact: None,
+            separating_plane: None,
+            impact: None,
         })
         .collect();
-    (bodies, half)
-}
-
-/// Pairs of one kind, already in the argument order of their test.
-struct Group<A, B> {
-    name: &'static str,
-    test: fn(&A, &B) -> bool,
-    pairs: Vec<(A, B)>,
-}
-
-impl<A, B> Group<A, B> {
-    fn new(name: &'static str, test: fn(&A, &B) -> bool) -> Self {
-        Group {
-            name,
-            test,
-            pairs: Vec::new(),
+    let show = super::render::Show::default();
+    let mut prims = super::render::primitives(&arena.world, &reports, show);
+    let walls = Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(arena.half));
+    super::render::box_lines(&mut prims, &walls.corners(), Rgba(200, 210, 230, 120), 1.5);
+    // Projectiles' paths this frame, bright.
+    for (i, b) in arena.world.bodies.iter().enumerate() {
+        if arena.is_projectile(i) {
+            prims.push(Prim::Line {
+                a: b.position,
+                b: b.position + b.velocity,
+                color: Rgba(255, 245, 140, 230),
+                width: 2.0,
+            });
         }
     }
-
-    /// Counts the overlapping pairs, then times repeated passes over all of them.
-    fn run(&self) -> TestRow {
-        let overlapping = self.pairs.iter().filter(|(a, b)| (self.test)(a, b)).count();
-        let ns_per_query = if self.pairs.is_empty() {
-            0.0
-        } else {
-            // Repeated passes over all pairs, at least 5 and at least 30 ms in all; the fastest
-            // pass is reported, which is robust against the process being preempted on a busy
-            // machine (a slow pass measures the machine, not the query).
-            let (mut passes, mut total, mut best) = (0u32, Duration::ZERO, Duration::MAX);
-            while passes < 5 || total < Duration::from_millis(30) {
-                let start = Instant::now();
-                let n = self
-                    .pairs
-                    .iter()
-                    .filter(|(a, b)| (self.test)(black_box(a), black_box(b)))
-                    .count();
-                black_box(n);
-                let t = start.elapsed();
-                total += t;
-                best = best.min(t);
-                passes += 1;
-            }
-            best.as_secs_f64() * 1e9 / self.pairs.len() as f64
-        };
-        TestRow {
-            test: self.name,
-            pairs: self.pairs.len(),
-            overlapping,
-            ns_per_query,
-        }
-    }
-}
-
-/// Sorts every pair into its test (one `match` over the two kinds; mirrored arms swap the
-/// arguments) and runs each test.
-fn measure(seed: u64, bodies: &[Body], half_size: f32) -> Report {
-    let mut ss = Group::new("sphere_sphere", overlap::sphere_sphere);
-    let mut sa = Group::new("sphere_aabb", overlap::sphere_aabb);
-    let mut so = Group::new("sphere_obb", overlap::sphere_obb);
-    let mut aa = Group::new("aabb_aabb", overlap::aabb_aabb);
-    let mut ao = Group::new("aabb_obb", overlap::aabb_obb);
-    let mut oo = Group::new("obb_obb", overlap::obb_obb);
-    for (i, x) in bodies.iter().enumerate() {
-        for y in &bodies[i + 1..] {
-            match (*x, *y) {
-                (Body::Sphere(a), Body::Sphere(b)) => ss.pairs.push((a, b)),
-                (Body::Sphere(a), Body::Aabb(b)) => sa.pairs.push((a, b)),
-                (Body::Aabb(a), Body::Sphere(b)) => sa.pairs.push((b, a)),
-                (Body::Sphere(a), Body::Obb(b)) => so.pairs.push((a, b)),
-                (Body::Obb(a), Body::Sphere(b)) => so.pairs.push((b, a)),
-                (Body::Aabb(a), Body::Aabb(b)) => aa.pairs.push((a, b)),
-                (Body::Aabb(a), Body::Obb(b)) => ao.pairs.push((a, b)),
-                (Body::Obb(a), Body::Aabb(b)) => ao.pairs.push((b, a)),
-                (Body::Obb(a), Body::Obb(b)) => oo.pairs.push((a, b)),
-            }
-        }
-    }
-    let tests = vec![ss.run(), sa.run(), so.run(), aa.run(), ao.run(), oo.run()];
-    let pairs: usize = tests.iter().map(|t| t.pairs).sum();
-    let total = TestRow {
-        test: "all",
-        pairs,
-        overlapping: tests.iter().map(|t| t.overlapping).sum(),
-        ns_per_query: tests
-            .iter()
-            .map(|t| t.ns_per_query * t.pairs as f64)
-            .sum::<f64>()
-            / pairs.max(1) as f64,
-    };
-    let count = |f: fn(&Body) -> bool| bodies.iter().filter(|b| f(b)).count();
-    Report {
-        seed,
-        bodies: bodies.len(),
-        spheres: count(|b| matches!(b, Body::Sphere(_))),
-        aabbs: count(|b| matches!(b, Body::Aabb(_))),
-        obbs: count(|b| matches!(b, Body::Obb(_))),
-        half_size,
-        tests,
-        total,
-    }
-}
-
-/// The report as a short table.
-fn table(r: &Report) -> String {
-    let mut out = String::new();
-    // Writing to a String cannot fail.
-    let _ = writeln!(
-        out,
-        "collide demo: {} bodies ({} spheres, {} AABBs, {} OBBs) in a cube of half-size {:.1}, seed {}",
-        r.bodies, r.spheres, r.aabbs, r.obbs, r.half_size, r.seed
-    );
-    let _ = writeln!(
-        out,
-        "every pair ({}) tested with its overlap test; touching counts as overlapping\n",
-        r.total.pairs
-    );
-    let _ = writeln!(
-        out,
-        "  {:<15} {:>9} {:>12} {:>10}",
-        "test", "pairs", "overlapping", "ns/query"
-    );
-    for t in r.tests.iter().chain(std::iter::once(&r.total)) {
-        if t.test == "all" {
-            let _ = writeln!(out, "  {}", "-".repeat(49));
-        }
-        let _ = writeln!(
-            out,
-            "  {:<15} {:>9} {:>12} {:>10.1}",
-            t.test, t.pairs, t.overlapping, t.ns_per_query
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\nns/query: the fastest of repeated timed passes over each test's pairs"
-    );
-    if cfg!(debug_assertions) {
-        let _ = writeln!(
-            out,
-            "(debug build: run with --release for representative times)"
-        );
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn same_seed_same_scene_and_counts() {
-        let (a, _) = scene(7, 60);
-        let (b, _) = scene(7, 60);
-        let ra = measure(7, &a, 1.0);
-        let rb = measure(7, &b, 1.0);
-        let counts = |r: &Report| {
-            r.tests
-                .iter()
-                .map(|t| (t.pairs, t.overlapping))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(counts(&ra), counts(&rb));
-        assert_eq!(ra.total.pairs, 60 * 59 / 2);
-        assert_eq!((ra.spheres, ra.aabbs, ra.obbs), (20, 20, 20));
-    }
-
-    #[test]
-    fn overlap_counts_match_a_direct_count() {
-        // The sorted groups see every pair once, in either order: compare the AABB–AABB count
-        // with a direct double loop.
-        let (bodies, half) = scene(3, 90);
-        let r = measure(3, &bodies, half);
-        let boxes: Vec<Aabb> = bodies
-            .iter()
-            .filter_map(|b| match b {
-                Body::Aabb(a) => Some(*a),
-                _ => None,
-            })
-            .collect();
-        let mut direct = 0;
-        for i in 0..boxes.len() {
-            for j in i + 1..boxes.len() {
-                direct += usize::from(overlap::aabb_aabb(&boxes[i], &boxes[j]));
-            }
-        }
-        let row = r.tests.iter().find(|t| t.test == "aabb_aabb").unwrap();
-        assert_eq!(row.overlapping, direct);
-    }
-
-    #[test]
-    fn bad_body_count_is_an_error() {
-        let args = Args {
-            seed: 1,
-            bodies: 1,
-            json: false,
-        };
-        assert!(run(args).is_err());
-    }
+    let (w, h) = (1200, 900);
+    let cam = Camera::fit(ViewDir::Iso, true, &walls.corners(), w, h);
+    raster::draw(&prims, &cam, w, h)
 }
