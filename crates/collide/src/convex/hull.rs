@@ -203,7 +203,19 @@ impl ConvexHull {
         }
         let simplex = initial_simplex(&pts, eps, tolerance)?;
         let tris = quickhull(&pts, simplex, eps)?;
-        Ok(build_polygons(&pts, &tris, eps))
+        let hull = build_polygons(&pts, &tris, eps);
+        // Hardening (issue 9, fuzz target `hull`): the simplex test above measures the fourth
+        // point's height over the plane of the first three, but merging measures every vertex
+        // against the plane of the *largest* face, over which a tetrahedron has its smallest
+        // height. Tetrahedra whose smallest height is within `eps` (found by the fuzzer with
+        // coordinates spanning 1e-40..1e-33 and 1e-38..1e25) therefore passed the simplex test
+        // and then merged two triangles into one polygon: 4 vertices, 3 faces, not a closed
+        // polytope. Merging put every vertex of the hull within `eps` of one plane, so the
+        // input is coplanar within the tolerance: say so.
+        if hull.faces.len() < 4 {
+            return Err(HullError::Coplanar { tolerance });
+        }
+        Ok(hull)
     }
 
     /// The hull's vertices (a subset of the input points).
