@@ -24,13 +24,17 @@ use std::hint::black_box;
 pub const SEED: u64 = 0x00C0_111D;
 
 /// A pair query: `collide(a, b)` against parry's `intersection_test` on the converted pair.
-fn pair_case<A, B, PA, PB>(
+///
+/// Generic over the collide function (not a `fn` pointer) so that, as in user code, the
+/// `#[inline]` query is inlined into the loop.
+fn pair_case<A, B, PA, PB, F>(
     name: &str,
     pairs: Vec<(A, B)>,
-    collide: fn(&A, &B) -> bool,
+    collide: F,
     conv: impl Fn(&A, &B) -> (Posed<PA>, Posed<PB>),
 ) -> Case
 where
+    F: Fn(&A, &B) -> bool + 'static,
     A: 'static,
     B: 'static,
     PA: Shape + 'static,
@@ -62,13 +66,14 @@ where
 
 /// A two-sided plane against a shape: parry needs both closed half-spaces (see
 /// [`convert`]): `intersection_test(HalfSpace(n)) && intersection_test(HalfSpace(-n))`.
-fn plane_case<B, PB>(
+fn plane_case<B, PB, F>(
     name: &str,
     pairs: Vec<(collide::shapes::Plane, B)>,
-    collide: fn(&collide::shapes::Plane, &B) -> bool,
+    collide: F,
     conv: impl Fn(&B) -> Posed<PB>,
 ) -> Case
 where
+    F: Fn(&collide::shapes::Plane, &B) -> bool + 'static,
     B: 'static,
     PB: Shape + 'static,
 {
@@ -195,13 +200,14 @@ pub fn static_cases(n: usize) -> Vec<Case> {
 
 /// A ray cast with hit point and normal: collide's `cast(ray, shape, max_t)` against parry's
 /// `cast_ray_and_get_normal` (solid) on the converted shape, `max_t = 1`.
-fn ray_case<S, PS>(
+fn ray_case<S, PS, F>(
     name: &str,
     pairs: Vec<(collide::shapes::Ray, S)>,
-    cast: fn(&collide::shapes::Ray, &S, f32) -> Option<raycast::RayHit>,
+    cast: F,
     conv: impl Fn(&S) -> Posed<PS>,
 ) -> Case
 where
+    F: Fn(&collide::shapes::Ray, &S, f32) -> Option<raycast::RayHit> + 'static,
     S: 'static,
     PS: RayCast + 'static,
 {
@@ -261,13 +267,14 @@ pub fn ray_cases(n: usize) -> Vec<Case> {
 /// A sweep over one frame: collide's `sweep::*(a, motion_a, b, motion_b)` against parry's
 /// `cast_shapes` with `max_time_of_impact = 1` and `stop_at_penetration` (already touching is
 /// a hit at 0, as in collide).
-fn sweep_case<A, B, PA, PB>(
+fn sweep_case<A, B, PA, PB, F>(
     name: &str,
     items: Vec<(A, Vec3, B, Vec3)>,
-    sweep: fn(&A, Vec3, &B, Vec3) -> Option<sweep::Sweep>,
+    sweep: F,
     conv: impl Fn(&A, &B) -> (Posed<PA>, Posed<PB>),
 ) -> Case
 where
+    F: Fn(&A, Vec3, &B, Vec3) -> Option<sweep::Sweep> + 'static,
     A: 'static,
     B: 'static,
     PA: Shape + 'static,
