@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod arena;
 mod commands;
 mod error;
 mod narrow;

@@ -51,6 +51,9 @@ pub struct Camera {
     scale: f32,
     width: f32,
     height: f32,
+    /// How far lines are pulled toward the eye in depth units (see [`Prim::Line`]); at least
+    /// a few pixels' worth, more when faces are cut into large pieces.
+    pub line_bias: f32,
 }
 
 /// Vertical field of view of the perspective camera.
@@ -93,7 +96,7 @@ impl Camera {
         } else {
             0.9 * half / radius
         };
-        Camera {
+        let mut cam = Camera {
             target,
             right,
             up,
@@ -103,7 +106,10 @@ impl Camera {
             scale,
             width: w,
             height: h,
-        }
+            line_bias: 0.0,
+        };
+        cam.line_bias = cam.pixels_in_depth(4.0);
+        cam
     }
 
     /// A camera from `view` that frames every point: orthographic cameras fit the points'
@@ -136,6 +142,7 @@ impl Camera {
             let (w, h) = ((x1 - x0).max(1e-3), (y1 - y0).max(1e-3));
             cam.target = c + cam.right * (0.5 * (x0 + x1)) + cam.up * (0.5 * (y0 + y1));
             cam.scale = 0.84 * (width as f32 / w).min(height as f32 / h);
+            cam.line_bias = cam.pixels_in_depth(4.0);
         }
         cam
     }
@@ -282,7 +289,7 @@ pub fn draw(prims: &[Prim], cam: &Camera, width: u32, height: u32) -> Option<Pix
                     };
                     queue.push(Queued {
                         // Pulled toward the eye: an edge on a face must win against it.
-                        depth: 0.5 * (q0.z + q1.z) - line_bias(cam),
+                        depth: 0.5 * (q0.z + q1.z) - cam.line_bias,
                         kind: QueuedKind::Stroke {
                             a: (q0.x, q0.y),
                             b: (q1.x, q1.y),
@@ -358,12 +365,14 @@ pub fn draw(prims: &[Prim], cam: &Camera, width: u32, height: u32) -> Option<Pix
     Some(pix)
 }
 
-/// How far lines are pulled toward the eye in depth units: a few pixels' worth.
-fn line_bias(cam: &Camera) -> f32 {
-    if cam.perspective {
-        0.01 * cam.dist
-    } else {
-        4.0 / cam.scale
+impl Camera {
+    /// `px` pixels as a depth difference near the target.
+    fn pixels_in_depth(&self, px: f32) -> f32 {
+        if self.perspective {
+            px * self.dist / self.scale
+        } else {
+            px / self.scale
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use collide::io::Model;
 use collide::shapes::{Aabb, Obb, Plane, Sphere};
 use collide::{Affine3A, Quat, Vec3};
 
-use crate::tess::{self, TriList};
+use crate::tess::{self, TriList, Wire};
 use crate::CliError;
 
 /// The collision geometry of a body in its rest frame.
@@ -65,8 +65,10 @@ pub struct Body {
     pub test: TestChoice,
     /// What to draw, in the rest frame.
     pub display: TriList,
-    /// The body's hull pieces for drawing, in the rest frame (empty for primitives).
-    pub hulls: Vec<TriList>,
+    /// The display mesh is closed: its back faces may be culled.
+    pub closed: bool,
+    /// The body's hull pieces as wireframes, in the rest frame (empty for primitives).
+    pub hulls: Vec<Wire>,
     /// Every collision vertex in the rest frame (for the tight AABB); empty for primitives.
     pub points: Vec<Vec3>,
     /// Rest-frame AABB.
@@ -146,6 +148,7 @@ impl Body {
             bounding: d.bounding,
             test: d.test,
             display,
+            closed: true,
             hulls: Vec::new(),
             points: Vec::new(),
             rest_aabb,
@@ -225,16 +228,21 @@ impl World {
     /// Reads a scene file (JSON or glTF) and builds every body.
     pub fn load(path: &Path) -> Result<World, CliError> {
         let scene = Scene::load(path).map_err(|e| CliError::new(e.to_string()))?;
-        World::from_scene(&scene)
+        // Body errors (a mesh that does not load) are prefixed with the scene file.
+        World::from_scene(&scene).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
     }
 
     /// Builds every body of a parsed scene.
     pub fn from_scene(scene: &Scene) -> Result<World, CliError> {
-        let mut cache = MeshCache::new();
+        World::from_scene_with(scene, &mut MeshCache::new())
+    }
+
+    /// Builds every body, taking meshes from `cache` before reading files.
+    pub fn from_scene_with(scene: &Scene, cache: &mut MeshCache) -> Result<World, CliError> {
         let bodies = scene
             .bodies
             .iter()
-            .map(|d| Body::from_desc(d, &mut cache))
+            .map(|d| Body::from_desc(d, cache))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(World { bodies })
     }
@@ -317,16 +325,52 @@ fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
     }
 }
 
-/// Evaluates every pair of bodies.
+/// Evaluates every pair of bodies that could touch during the frame, in body order.
+///
+/// The library's sweep-and-prune broad phase picks the pairs: each body's box covers all its
+/// volumes (fast and tight AABB, OBB, sphere) at the start and the end of its motion, so every
+/// pair whose volumes overlap, that collides, or that meets during the frame is among them.
+/// Every other pair is separated by their boxes and gets no report.
 pub fn analyze(world: &World) -> Vec<PairReport> {
+    use collide::broadphase::{BroadPhase, CollisionGroups, SweepAndPrune};
     let vols: Vec<Volumes> = world.bodies.iter().map(Body::volumes).collect();
-    let mut out = Vec::new();
-    for a in 0..world.bodies.len() {
-        for b in a + 1..world.bodies.len() {
-            out.push(analyze_pair(world, &vols, a, b));
+    let mut sap = SweepAndPrune::new();
+    let mut body_of = std::collections::HashMap::new();
+    for (i, (b, v)) in world.bodies.iter().zip(&vols).enumerate() {
+        let reach = v.aabb_fast.union(&v.aabb_tight).union(&v.obb.aabb()).union(
+            &Aabb::from_center_half_extents(v.sphere.center, Vec3::splat(v.sphere.radius)),
+        );
+        let end = Aabb::new(reach.min + b.velocity, reach.max + b.velocity);
+        // A body whose box is not finite (it cannot come from a valid scene) touches nothing.
+        if let Ok(id) = sap.insert(reach.union(&end), CollisionGroups::ALL) {
+            body_of.insert(id, i);
         }
     }
-    out
+    let mut ids = Vec::new();
+    sap.update_pairs(&mut ids);
+    let mut pairs: Vec<(usize, usize)> = ids
+        .iter()
+        .filter_map(|(x, y)| {
+            let (a, b) = (*body_of.get(x)?, *body_of.get(y)?);
+            Some((a.min(b), a.max(b)))
+        })
+        .collect();
+    pairs.sort_unstable();
+    pairs
+        .into_iter()
+        .map(|(a, b)| analyze_pair(world, &vols, a, b))
+        .collect()
+}
+
+/// Every pair, without the broad phase: the reference [`analyze`] is checked against.
+#[cfg(test)]
+pub fn analyze_all_pairs(world: &World) -> Vec<PairReport> {
+    let vols: Vec<Volumes> = world.bodies.iter().map(Body::volumes).collect();
+    let n = world.bodies.len();
+    (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .map(|(a, b)| analyze_pair(world, &vols, a, b))
+        .collect()
 }
 
 fn analyze_pair(world: &World, vols: &[Volumes], a: usize, b: usize) -> PairReport {
@@ -375,7 +419,8 @@ fn mesh_body(
     cache: &mut MeshCache,
 ) -> Result<Body, CliError> {
     if !cache.contains_key(path) {
-        let model = collide::io::load(path).map_err(|e| CliError::new(e.to_string()))?;
+        let model = collide::io::load(path)
+            .map_err(|e| CliError::new(format!("body {:?}: {e}", d.name)))?;
         cache.insert(path.to_path_buf(), model);
     }
     let model = &cache[path];
@@ -387,9 +432,9 @@ fn mesh_body(
     if parts.is_empty() {
         let names: Vec<&str> = model.parts.iter().map(|p| p.name.as_str()).collect();
         return Err(CliError::new(format!(
-            "{}: body {:?}: no part named {:?}; the parts are: {}",
-            path.display(),
+            "body {:?}: {} has no part named {:?}; its parts are: {}",
             d.name,
+            path.display(),
             part.unwrap_or(""),
             names.join(", ")
         )));
@@ -411,23 +456,36 @@ fn mesh_body(
         pieces = vec![pieces.concat()];
     }
     pieces.retain(|p| !p.is_empty());
+    // Each piece becomes its convex hull (Quickhull): its vertices are all GJK needs and its
+    // edges are what the picture shows. A flat or degenerate piece has no hull; it keeps its
+    // points, which GJK handles as the flat shape they span.
+    let mut hulls = Vec::new();
+    for piece in &mut pieces {
+        if let Ok(h) = collide::convex::ConvexHull::try_new(piece) {
+            *piece = h.vertices().to_vec();
+            hulls.push(Wire {
+                positions: h.vertices().to_vec(),
+                edges: h.edges().iter().map(|e| e.vertices).collect(),
+            });
+        }
+    }
     let points: Vec<Vec3> = pieces.concat();
     let Some(rest_aabb) = Aabb::from_points(&points) else {
         return Err(CliError::new(format!(
-            "{}: body {:?}: the mesh has no finite vertices",
-            path.display(),
-            d.name
+            "body {:?}: {} has no finite vertices",
+            d.name,
+            path.display()
         )));
     };
-    let rest_obb = Obb::from_aabb(&rest_aabb);
-    let c = rest_aabb.center();
-    let r = points
-        .iter()
-        .map(|&p| (p - c).length())
-        .fold(0.0f32, f32::max);
+    // Fitted volumes (the library's OBB search and Ritter's sphere); both exist for any
+    // non-empty finite set, which `rest_aabb` has just established.
+    let rest_obb = Obb::fit(&points).unwrap_or_else(|| Obb::from_aabb(&rest_aabb));
+    let rest_sphere = Sphere::fit(&points)
+        .unwrap_or_else(|| Sphere::new(rest_aabb.center(), rest_aabb.half_extents().length()));
     Ok(Body {
         name: d.name.clone(),
         kind: "mesh",
+        closed: display.is_closed(),
         geometry: Geometry::Convex { pieces },
         position: d.position,
         rotation: d.rotation,
@@ -435,10 +493,242 @@ fn mesh_body(
         bounding: d.bounding,
         test: d.test,
         display,
-        hulls: Vec::new(),
+        hulls,
         points,
         rest_aabb,
         rest_obb,
-        rest_sphere: Sphere::new(c, r),
+        rest_sphere,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn desc(name: &str, shape: ShapeDesc, position: Vec3, rotation: Quat) -> BodyDesc {
+        BodyDesc {
+            name: name.into(),
+            shape,
+            position,
+            rotation,
+            velocity: Vec3::ZERO,
+            bounding: BoundingChoice::Aabb,
+            test: TestChoice::Exact,
+        }
+    }
+
+    fn mesh(file: &str, convex: ConvexMode) -> ShapeDesc {
+        ShapeDesc::Mesh {
+            path: Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../assets/meshes")
+                .join(file),
+            convex,
+            scale: 1.5,
+            part: None,
+            origin: Vec3::ZERO,
+        }
+    }
+
+    // Oracle: in random poses, every collision point of every kind of body lies inside its
+    // tight AABB, its OBB and its sphere; the tight AABB lies inside the fast one and touches
+    // the points on all six sides.
+    #[test]
+    fn volumes_contain_the_geometry() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let mut cache = MeshCache::new();
+        let shapes = [
+            ShapeDesc::Sphere { radius: 0.7 },
+            ShapeDesc::Box {
+                half_extents: Vec3::new(1.0, 0.3, 0.6),
+            },
+            ShapeDesc::Capsule {
+                half_height: 0.8,
+                radius: 0.25,
+            },
+            mesh("bunny.obj", ConvexMode::Hull),
+            mesh("duck_vhacd.obj", ConvexMode::Pieces),
+        ];
+        for case in 0..200 {
+            let q = Quat::from_xyzw(
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+                rng.random_range(-1.0..1.0),
+            )
+            .normalize();
+            let p = Vec3::new(
+                rng.random_range(-5.0..5.0),
+                1.0,
+                rng.random_range(-5.0..5.0),
+            );
+            let shape = shapes[case % shapes.len()].clone();
+            let b = Body::from_desc(&desc("b", shape, p, q), &mut cache).expect("body");
+            let v = b.volumes();
+            // The collision points: hull vertices for meshes; for primitives, points of the
+            // exact surface (display vertices lie on it).
+            let pts: Vec<Vec3> = if b.points.is_empty() {
+                b.world_positions()
+            } else {
+                b.points
+                    .iter()
+                    .map(|&x| b.transform().transform_point3(x))
+                    .collect()
+            };
+            let tol = 1e-4;
+            let (t, f) = (v.aabb_tight, v.aabb_fast);
+            assert!(
+                f.expanded(tol).contains(&t),
+                "case {case}: tight outside fast"
+            );
+            for &x in &pts {
+                assert!(t.expanded(tol).contains_point(x), "case {case}: tight AABB");
+                let local = v.obb.to_local(x).abs();
+                assert!(
+                    local.cmple(v.obb.half_extents + tol).all(),
+                    "case {case}: OBB"
+                );
+                assert!(
+                    (x - v.sphere.center).length() <= v.sphere.radius + tol,
+                    "case {case}: sphere"
+                );
+            }
+            if !b.points.is_empty() {
+                let lo = pts.iter().fold(Vec3::INFINITY, |a, &x| a.min(x));
+                let hi = pts.iter().fold(Vec3::NEG_INFINITY, |a, &x| a.max(x));
+                assert!(
+                    (lo - t.min).abs().max_element() < tol,
+                    "case {case}: tight min"
+                );
+                assert!(
+                    (hi - t.max).abs().max_element() < tol,
+                    "case {case}: tight max"
+                );
+            }
+        }
+    }
+
+    // Oracle: the broad phase drops only pairs with nothing to report — every pair the
+    // all-pairs reference finds with overlapping boxes or volumes, a collision or an impact is
+    // reported by `analyze`, identically.
+    #[test]
+    fn broad_phase_keeps_every_interesting_pair() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut cache = MeshCache::new();
+        for round in 0..10 {
+            let descs: Vec<BodyDesc> = (0..40)
+                .map(|i| {
+                    let shape = match i % 3 {
+                        0 => ShapeDesc::Sphere {
+                            radius: rng.random_range(0.2..0.8),
+                        },
+                        1 => ShapeDesc::Box {
+                            half_extents: Vec3::new(0.5, rng.random_range(0.1..0.9), 0.3),
+                        },
+                        _ => ShapeDesc::Capsule {
+                            half_height: 0.5,
+                            radius: 0.2,
+                        },
+                    };
+                    let p = Vec3::new(
+                        rng.random_range(-4.0..4.0),
+                        rng.random_range(-4.0..4.0),
+                        rng.random_range(-4.0..4.0),
+                    );
+                    let q = Quat::from_rotation_y(rng.random_range(0.0..6.0))
+                        * Quat::from_rotation_x(rng.random_range(0.0..6.0));
+                    let mut d = desc(&format!("b{i}"), shape, p, q);
+                    if i % 4 == 0 {
+                        d.velocity = Vec3::new(rng.random_range(-3.0..3.0), 0.0, 1.0);
+                    }
+                    d.bounding = [
+                        BoundingChoice::Aabb,
+                        BoundingChoice::TightAabb,
+                        BoundingChoice::Obb,
+                        BoundingChoice::Sphere,
+                    ][i % 4];
+                    d
+                })
+                .collect();
+            let world =
+                World::from_scene_with(&Scene { bodies: descs }, &mut cache).expect("world");
+            let fast = analyze(&world);
+            let all = analyze_all_pairs(&world);
+            let interesting: Vec<&PairReport> = all
+                .iter()
+                .filter(|r| {
+                    r.aabb_overlap || r.volumes_overlap || r.colliding || r.impact.is_some()
+                })
+                .collect();
+            assert!(!interesting.is_empty(), "round {round}");
+            for r in interesting {
+                let f = fast
+                    .iter()
+                    .find(|f| (f.a, f.b) == (r.a, r.b))
+                    .unwrap_or_else(|| panic!("round {round}: pair {}-{} dropped", r.a, r.b));
+                assert_eq!(
+                    (
+                        f.colliding,
+                        f.aabb_overlap,
+                        f.volumes_overlap,
+                        f.impact.is_some()
+                    ),
+                    (
+                        r.colliding,
+                        r.aabb_overlap,
+                        r.volumes_overlap,
+                        r.impact.is_some()
+                    )
+                );
+            }
+            assert!(
+                fast.len() < all.len(),
+                "round {round}: the broad phase prunes"
+            );
+        }
+    }
+
+    // The OBB fitted to a mesh is no larger than its rest AABB (the library's fit keeps the
+    // smaller), and a convex-pieces body keeps one piece per OBJ object.
+    #[test]
+    fn mesh_bodies() {
+        let mut cache = MeshCache::new();
+        let duck = Body::from_desc(
+            &desc(
+                "d",
+                mesh("duck_vhacd.obj", ConvexMode::Pieces),
+                Vec3::ZERO,
+                Quat::IDENTITY,
+            ),
+            &mut cache,
+        )
+        .expect("duck");
+        let Geometry::Convex { pieces } = &duck.geometry else {
+            panic!("a mesh body is convex pieces");
+        };
+        assert_eq!(pieces.len(), 5);
+        assert_eq!(duck.hulls.len(), 5);
+        assert!(duck.rest_obb.volume() <= duck.rest_aabb.volume() * (1.0 + 1e-4));
+        let bunny = Body::from_desc(
+            &desc(
+                "b",
+                mesh("bunny.obj", ConvexMode::Hull),
+                Vec3::ZERO,
+                Quat::IDENTITY,
+            ),
+            &mut cache,
+        )
+        .expect("bunny");
+        let Geometry::Convex { pieces } = &bunny.geometry else {
+            panic!("a mesh body is convex pieces");
+        };
+        assert_eq!(pieces.len(), 1);
+        // The hull keeps a subset of the 453 vertices.
+        assert!(
+            pieces[0].len() < 453 && pieces[0].len() > 50,
+            "{}",
+            pieces[0].len()
+        );
+    }
 }

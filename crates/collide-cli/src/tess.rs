@@ -18,8 +18,9 @@ impl TriList {
         (self.positions.len() - 1) as u32
     }
 
-    /// The unique undirected edges, each once (for wireframes).
-    pub fn edges(&self) -> Vec<[u32; 2]> {
+    /// `true` when every edge is shared by exactly two triangles (a closed surface, whose back
+    /// faces can be culled).
+    pub fn is_closed(&self) -> bool {
         let mut e: Vec<[u32; 2]> = self
             .triangles
             .iter()
@@ -27,9 +28,17 @@ impl TriList {
             .map(|[a, b]| [a.min(b), a.max(b)])
             .collect();
         e.sort_unstable();
-        e.dedup();
-        e
+        !e.is_empty() && e.chunk_by(|a, b| a == b).all(|c| c.len() == 2)
     }
+}
+
+/// A wireframe: positions and the edges between them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Wire {
+    /// Vertex positions.
+    pub positions: Vec<Vec3>,
+    /// Edges as index pairs.
+    pub edges: Vec<[u32; 2]>,
 }
 
 /// A box centred on the origin: 8 corners, 12 triangles.
@@ -140,16 +149,8 @@ mod tests {
             .sum()
     }
 
-    /// Every undirected edge is shared by exactly two triangles (a closed surface).
     fn closed(m: &TriList) -> bool {
-        let mut e: Vec<[u32; 2]> = m
-            .triangles
-            .iter()
-            .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
-            .map(|[a, b]| [a.min(b), a.max(b)])
-            .collect();
-        e.sort_unstable();
-        e.chunk_by(|a, b| a == b).all(|c| c.len() == 2)
+        m.is_closed()
     }
 
     // The box mesh is closed, outward, and has the box's volume.
@@ -158,7 +159,6 @@ mod tests {
         let m = cuboid(Vec3::new(1.0, 2.0, 3.0));
         assert!(closed(&m));
         assert!((volume(&m) - 48.0).abs() < 1e-4);
-        assert_eq!(m.edges().len(), 18);
     }
 
     // The capsule mesh is closed, outward, and a little smaller than the true capsule.

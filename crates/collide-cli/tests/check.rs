@@ -132,3 +132,86 @@ fn missing_file() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/scene.json: cannot read"));
 }
+
+// A glTF scene: every node with a mesh is a body; the two blocks resting in the floor block
+// collide with it (exit 1), and the loose crate under the group node does not.
+#[test]
+fn gltf_scene() {
+    let o = check(&[&path("../../examples/scenes/blocks.gltf"), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    assert_eq!(v["bodies"], 4);
+    let mut pairs: Vec<(String, String)> = v["colliding"]
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|p| {
+            (
+                p["a"].as_str().unwrap_or("").into(),
+                p["b"].as_str().unwrap_or("").into(),
+            )
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        vec![
+            ("floor_block".to_string(), "crate".to_string()),
+            ("floor_block".to_string(), "wedge".to_string())
+        ]
+    );
+    // The crate (a unit cube at y = 1.45) sinks 0.05 into the block whose top is y = 1.
+    let crate_pair = &v["colliding"][0];
+    let depth = crate_pair["contact"]["depth"].as_f64().expect("depth");
+    assert!((depth - 0.05).abs() < 1e-3, "depth {depth}");
+    let n = vec3(&crate_pair["contact"]["normal"]);
+    assert!((n[1] - 1.0).abs() < 1e-3, "normal {n:?}");
+}
+
+// Real meshes (hulls and convex pieces): the ball thrown at the duck hits it within the
+// frame (a time of impact, no contact now); the ring and the crate overlap now.
+#[test]
+fn mesh_scene_with_impact() {
+    let o = check(&[&path("../../examples/scenes/meshes.json"), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let hits = v["colliding"].as_array().expect("array");
+    let ball = hits
+        .iter()
+        .find(|p| p["a"] == "duck" && p["b"] == "ball")
+        .expect("the ball hits the duck");
+    assert_eq!(ball["now"], false);
+    assert!(ball["contact"].is_null());
+    let toi = ball["impact"]["toi"].as_f64().expect("toi");
+    assert!(toi > 0.0 && toi < 1.0, "toi {toi}");
+    let ring = hits
+        .iter()
+        .find(|p| p["a"] == "ring" && p["b"] == "crate")
+        .expect("ring × crate");
+    assert_eq!(ring["now"], true);
+    assert!(ring["contact"]["depth"].as_f64().expect("depth") > 0.0);
+}
+
+// A mesh that cannot be read, or a part that does not exist: exit 2, one line naming the
+// scene, the body and the file.
+#[test]
+fn mesh_errors() {
+    for (scene, want) in [
+        (
+            "tests/scenes/missing_mesh.json",
+            "no_such_mesh.obj: cannot read",
+        ),
+        ("tests/scenes/bad_part.json", "no part named \"wing\""),
+    ] {
+        let o = check(&[&path(scene)]);
+        assert_eq!(o.status.code(), Some(2), "{scene}");
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(scene.rsplit('/').next().unwrap_or("")),
+            "{err}"
+        );
+        assert!(err.contains("body \""), "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+}

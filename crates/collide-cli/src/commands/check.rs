@@ -35,19 +35,26 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         let doc = json!({
             "scene": args.scene.display().to_string(),
             "bodies": world.bodies.len(),
-            "pairs": reports.len(),
+            "pairs": total_pairs(&world),
+            "pairs_near": reports.len(),
             "colliding": colliding.iter().map(|r| colliding_json(&world, r)).collect::<Vec<_>>(),
             "separated_boxes_overlap": near.iter().map(|r| near_json(&world, r)).collect::<Vec<_>>(),
         });
         println!("{doc:#}");
     } else {
-        print_text(&args, &world, &reports, &colliding, &near);
+        print_text(&args, &world, &colliding, &near);
     }
     Ok(if colliding.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// `n (n - 1) / 2` for `n` bodies.
+fn total_pairs(world: &World) -> usize {
+    let n = world.bodies.len();
+    n * n.saturating_sub(1) / 2
 }
 
 /// A pair collides when it touches now or within the frame.
@@ -105,18 +112,12 @@ fn fmt3(v: collide::Vec3) -> String {
     format!("({:.3}, {:.3}, {:.3})", v.x, v.y, v.z)
 }
 
-fn print_text(
-    args: &Args,
-    world: &World,
-    reports: &[PairReport],
-    colliding: &[&PairReport],
-    near: &[&PairReport],
-) {
+fn print_text(args: &Args, world: &World, colliding: &[&PairReport], near: &[&PairReport]) {
     println!(
         "{}: {} bodies, {} pairs: {} colliding, {} separated with overlapping boxes",
         args.scene.display(),
         world.bodies.len(),
-        reports.len(),
+        total_pairs(world),
         colliding.len(),
         near.len()
     );

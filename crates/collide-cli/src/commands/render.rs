@@ -42,8 +42,8 @@ pub struct Args {
     #[arg(long, default_value = "1200x800", value_parser = parse_size)]
     pub size: (u32, u32),
     /// What to draw besides the bodies, comma-separated: aabb, obb, sphere, hull, planes,
-    /// contacts, grid (or none).
-    #[arg(long, default_value = "aabb,obb,hull,planes,contacts,grid")]
+    /// contacts, grid, motion (or none).
+    #[arg(long, default_value = "aabb,obb,hull,planes,contacts,grid,motion")]
     pub show: String,
 }
 
@@ -76,6 +76,8 @@ pub struct Show {
     pub contacts: bool,
     /// A ground grid under the scene.
     pub grid: bool,
+    /// Velocity arrows and, for impacts within the frame, ghosts where the bodies first touch.
+    pub motion: bool,
 }
 
 impl Show {
@@ -91,10 +93,11 @@ impl Show {
                 "planes" => show.planes = true,
                 "contacts" => show.contacts = true,
                 "grid" => show.grid = true,
+                "motion" => show.motion = true,
                 "none" => {}
                 other => {
                     return Err(CliError::new(format!(
-                        "--show: unknown item {other:?}; expected aabb, obb, sphere, hull, planes, contacts, grid or none"
+                        "--show: unknown item {other:?}; expected aabb, obb, sphere, hull, planes, contacts, grid, motion or none"
                     )))
                 }
             }
@@ -142,7 +145,7 @@ const RED: Rgba = Rgba(232, 64, 52, 255);
 const AABB_COLOR: Rgba = Rgba(250, 220, 110, 230);
 const OBB_COLOR: Rgba = Rgba(110, 230, 250, 230);
 const SPHERE_COLOR: Rgba = Rgba(210, 210, 230, 150);
-const HULL_COLOR: Rgba = Rgba(255, 255, 255, 150);
+const HULL_COLOR: Rgba = Rgba(255, 255, 255, 105);
 const PLANE_FILL: Rgba = Rgba(120, 170, 255, 70);
 const PLANE_EDGE: Rgba = Rgba(150, 195, 255, 220);
 const CONTACT_COLOR: Rgba = Rgba(255, 245, 120, 255);
@@ -168,7 +171,9 @@ pub fn picture(
         points.extend(bx.corners());
         points.extend(bx.corners().map(|c| c + b.velocity));
     }
-    let cam = Camera::fit(view, perspective, &points, w, h);
+    let mut cam = Camera::fit(view, perspective, &points, w, h);
+    // Edges on a face must win against the face's pieces (see `primitives`).
+    cam.line_bias = cam.line_bias.max(0.6 * piece_size(world));
     raster::draw(&prims, &cam, w, h)
 }
 
@@ -182,7 +187,8 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
                 .any(|r| r.colliding && (r.a == i || r.b == i))
         })
         .collect();
-    let mut bounds = Aabb::EMPTY;
+    let bounds = scene_bounds(world);
+    let piece = piece_size(world);
     for (i, body) in world.bodies.iter().enumerate() {
         let color = if colliding[i] {
             RED
@@ -192,14 +198,9 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
         let world_pts = body.world_positions();
         for t in &body.display.triangles {
             let p = t.map(|k| world_pts[k as usize]);
-            prims.push(Prim::Tri {
-                p,
-                color,
-                cull: body.kind != "mesh",
-            });
+            subdivided(&mut prims, p, color, body.closed, piece);
         }
         let vols = body.volumes();
-        bounds = bounds.union(&vols.aabb_tight);
         if show.aabb {
             let c = if colliding[i] { RED } else { AABB_COLOR };
             box_lines(&mut prims, &vols.aabb_fast.corners(), c, 1.6);
@@ -213,7 +214,7 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
         if show.hull {
             let m = body.transform();
             for hull in &body.hulls {
-                for [a, b] in hull.edges() {
+                for &[a, b] in &hull.edges {
                     prims.push(Prim::Line {
                         a: m.transform_point3(hull.positions[a as usize]),
                         b: m.transform_point3(hull.positions[b as usize]),
@@ -262,12 +263,12 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
     }
     // Motion: an arrow along each velocity; for each impact within the frame, the moving
     // bodies as translucent ghosts where they first touch, and the contact point.
-    for body in &world.bodies {
+    for body in world.bodies.iter().filter(|_| show.motion) {
         if body.velocity != Vec3::ZERO {
             arrow(&mut prims, body.position, body.position + body.velocity);
         }
     }
-    for r in reports.iter().filter(|r| !r.colliding) {
+    for r in reports.iter().filter(|r| show.motion && !r.colliding) {
         let Some(hit) = r.impact else { continue };
         for i in [r.a, r.b] {
             let body = &world.bodies[i];
@@ -304,6 +305,59 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
     prims
 }
 
+/// The union of the bodies' tight boxes.
+fn scene_bounds(world: &World) -> Aabb {
+    world
+        .bodies
+        .iter()
+        .fold(Aabb::EMPTY, |acc, b| acc.union(&b.volumes().aabb_tight))
+}
+
+/// Large triangles are cut into pieces about a tenth of the scene across, so that the
+/// painter's sort (by centroid depth) orders them correctly against their neighbours.
+fn piece_size(world: &World) -> f32 {
+    let b = scene_bounds(world);
+    if b.is_finite() && !b.is_empty() {
+        0.1 * b.size().max_element().max(1e-6)
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// The triangle as `n²` similar triangles, `n = ⌈longest edge / piece⌉` (at most 8), all
+/// with the parent's winding.
+fn subdivided(prims: &mut Vec<Prim>, p: [Vec3; 3], color: Rgba, cull: bool, piece: f32) {
+    let longest = (p[1] - p[0])
+        .length()
+        .max((p[2] - p[1]).length())
+        .max((p[0] - p[2]).length());
+    let n = if longest.is_finite() && piece.is_finite() && piece > 0.0 {
+        ((longest / piece).ceil() as usize).clamp(1, 8)
+    } else {
+        1
+    };
+    // Barycentric grid: vertex (i, j) = p0 + i/n (p1 - p0) + j/n (p2 - p0), i + j <= n.
+    let at = |i: usize, j: usize| {
+        p[0] + (p[1] - p[0]) * (i as f32 / n as f32) + (p[2] - p[0]) * (j as f32 / n as f32)
+    };
+    for i in 0..n {
+        for j in 0..n - i {
+            prims.push(Prim::Tri {
+                p: [at(i, j), at(i + 1, j), at(i, j + 1)],
+                color,
+                cull,
+            });
+            if i + j + 1 < n {
+                prims.push(Prim::Tri {
+                    p: [at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)],
+                    color,
+                    cull,
+                });
+            }
+        }
+    }
+}
+
 /// A line with a small arrowhead at `b`.
 fn arrow(prims: &mut Vec<Prim>, a: Vec3, b: Vec3) {
     let d = b - a;
@@ -331,7 +385,7 @@ fn arrow(prims: &mut Vec<Prim>, a: Vec3, b: Vec3) {
 }
 
 /// The 12 edges of a box given its 8 corners (bit `i` of the index = `+` on axis `i`).
-fn box_lines(prims: &mut Vec<Prim>, c: &[Vec3; 8], color: Rgba, width: f32) {
+pub fn box_lines(prims: &mut Vec<Prim>, c: &[Vec3; 8], color: Rgba, width: f32) {
     for i in 0..8usize {
         for bit in [1usize, 2, 4] {
             if i & bit == 0 {

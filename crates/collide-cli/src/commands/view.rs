@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 
 use super::check::{num, v3};
 use crate::scene_eval::{self, Body, PairReport, World};
-use crate::tess::TriList;
+use crate::tess::{TriList, Wire};
 use crate::CliError;
 
 /// Arguments of `collide view`.
@@ -49,6 +49,36 @@ const APP_JS: &str = include_str!("../web/app.js");
 /// The scene shown when no file is given: a few primitives on a row, some touching.
 pub const BUILTIN_SCENE: &str = include_str!("../web/builtin_scene.json");
 
+/// Meshes of the built-in scene, built into the binary.
+const BUILTIN_MESHES: [(&str, &str); 2] = [
+    (
+        "bunny.obj",
+        include_str!("../../../../assets/meshes/bunny.obj"),
+    ),
+    (
+        "duck_vhacd.obj",
+        include_str!("../../../../assets/meshes/duck_vhacd.obj"),
+    ),
+];
+
+/// The built-in scene, its meshes read from the binary rather than from files.
+pub fn builtin_world() -> Result<World, CliError> {
+    let base = std::path::Path::new("<built-in>");
+    let scene = Scene::from_json_str(
+        BUILTIN_SCENE,
+        std::path::Path::new("<built-in scene>"),
+        base,
+    )
+    .map_err(|e| CliError::new(e.to_string()))?;
+    let mut cache = scene_eval::MeshCache::new();
+    for (name, text) in BUILTIN_MESHES {
+        let model =
+            collide::io::load_obj_str(text, name).map_err(|e| CliError::new(e.to_string()))?;
+        cache.insert(base.join(name), model);
+    }
+    World::from_scene_with(&scene, &mut cache)
+}
+
 /// Largest request head (request line and headers) accepted.
 const MAX_HEAD: usize = 16 * 1024;
 /// Largest request body accepted.
@@ -70,15 +100,7 @@ struct Shared {
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (world, label) = match &args.scene {
         Some(path) => (World::load(path)?, path.display().to_string()),
-        None => {
-            let scene = Scene::from_json_str(
-                BUILTIN_SCENE,
-                std::path::Path::new("<built-in scene>"),
-                std::path::Path::new(""),
-            )
-            .map_err(|e| CliError::new(e.to_string()))?;
-            (World::from_scene(&scene)?, "built-in scene".to_string())
-        }
+        None => (builtin_world()?, "built-in scene".to_string()),
     };
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| CliError::new(format!("cannot listen on 127.0.0.1:{}: {e}", args.port)))?;
@@ -370,13 +392,20 @@ fn mesh_json(m: &TriList) -> Value {
     })
 }
 
+fn wire_json(w: &Wire) -> Value {
+    json!({
+        "positions": w.positions.iter().flat_map(|p| [num(p.x), num(p.y), num(p.z)]).collect::<Vec<_>>(),
+        "edges": w.edges.iter().flatten().copied().collect::<Vec<_>>(),
+    })
+}
+
 fn body_json(b: &Body) -> Value {
     json!({
         "name": b.name,
         "kind": b.kind,
         "mesh": mesh_json(&b.display),
-        "hulls": b.hulls.iter().map(mesh_json).collect::<Vec<_>>(),
-        "closed": b.kind != "mesh",
+        "hulls": b.hulls.iter().map(wire_json).collect::<Vec<_>>(),
+        "closed": b.closed,
         "radius": num(b.rest_sphere.radius),
     })
 }
@@ -426,7 +455,7 @@ pub fn state_json(world: &World) -> Value {
         .collect();
     let pairs: Vec<Value> = reports
         .iter()
-        .filter(|r| r.aabb_overlap || r.colliding)
+        .filter(|r| r.aabb_overlap || r.colliding || r.impact.is_some())
         .map(|r| pair_json(world, &vols, r))
         .collect();
     json!({ "bodies": bodies, "pairs": pairs })

@@ -41,7 +41,7 @@ let scene = null; // { label, bodies: [{ name, kind, mesh, hulls, closed, radius
 let state = null; // { bodies: [...poses and volumes], pairs: [...] }
 let poses = []; // local poses [{ p, q }], ahead of the server while dragging
 const show = { aabb_fast: true, aabb_tight: false, obb: true, sphere: false, hull: true, planes: true, contacts: true };
-const cam = { yaw: 0.35, pitch: 0.42, dist: 14, target: [0, 1, 0], fov: (40 * Math.PI) / 180 };
+const cam = { yaw: 0.3, pitch: 0.38, dist: 14, target: [0, 1, 0], fov: (40 * Math.PI) / 180 };
 let selected = -1;
 let drag = null;
 let lastTris = []; // projected triangles of the last frame, for picking
@@ -236,18 +236,10 @@ function draw() {
   if (show.hull) {
     scene.bodies.forEach((body, i) => {
       for (const h of body.hulls) {
-        const p = h.positions, t = h.triangles;
+        const p = h.positions, e = h.edges;
         const wp = [];
         for (let k = 0; k < p.length; k += 3) wp.push(worldOf(i, [p[k], p[k + 1], p[k + 2]]));
-        const seen = new Set();
-        for (let k = 0; k < t.length; k += 3) {
-          for (const [a, b] of [[t[k], t[k + 1]], [t[k + 1], t[k + 2]], [t[k + 2], t[k]]]) {
-            const key = a < b ? a * 100000 + b : b * 100000 + a;
-            if (seen.has(key)) continue;
-            seen.add(key);
-            line(wp[a], wp[b], 'rgba(255,255,255,0.55)', 1);
-          }
-        }
+        for (let k = 0; k < e.length; k += 2) line(wp[e[k]], wp[e[k + 1]], 'rgba(255,255,255,0.28)', 1);
       }
     });
   }
@@ -266,6 +258,29 @@ function draw() {
       }
     }
   }
+  // Motion over the frame: an arrow along each velocity, a cross at each time-of-impact point.
+  state.bodies.forEach((b, i) => {
+    const v = b.velocity;
+    if (!v || (v[0] === 0 && v[1] === 0 && v[2] === 0)) return;
+    const a = poses[i].p, e = add(a, v);
+    line(a, e, 'rgba(235,235,245,0.9)', 2);
+    const d = norm(v), l = len(v) * 0.12;
+    const side = norm(Math.abs(d[1]) < 0.9 ? cross(d, [0, 1, 0]) : cross(d, [1, 0, 0]));
+    line(e, add(sub(e, mul(d, l)), mul(side, l * 0.5)), 'rgba(235,235,245,0.9)', 2);
+    line(e, sub(sub(e, mul(d, l)), mul(side, l * 0.5)), 'rgba(235,235,245,0.9)', 2);
+  });
+  for (const pr of state.pairs) {
+    if (!pr.impact || pr.colliding) continue;
+    const q = project(pr.impact.point);
+    if (!q) continue;
+    ctx.strokeStyle = 'rgba(255,245,120,1)';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(q[0] - 6, q[1] - 6); ctx.lineTo(q[0] + 6, q[1] + 6);
+    ctx.moveTo(q[0] - 6, q[1] + 6); ctx.lineTo(q[0] + 6, q[1] - 6);
+    ctx.stroke();
+  }
+
   // Body names at their centres.
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'center';
@@ -290,9 +305,11 @@ function fmt(v) {
 function updatePanel() {
   const hits = state.pairs.filter((p) => p.colliding);
   const status = document.getElementById('status');
-  status.textContent = hits.length === 0
+  const meets = state.pairs.filter((p) => !p.colliding && p.impact);
+  status.textContent = (hits.length === 0
     ? 'No collisions'
-    : `${hits.length} colliding: ` + hits.map((p) => `${p.a} × ${p.b}`).join(', ');
+    : `${hits.length} colliding: ` + hits.map((p) => `${p.a} × ${p.b}`).join(', '))
+    + (meets.length ? ` · ${meets.length} hit this frame: ` + meets.map((p) => `${p.a} × ${p.b}`).join(', ') : '');
   status.className = hits.length ? 'hit' : '';
   const list = document.getElementById('pairs');
   list.textContent = '';
@@ -305,7 +322,7 @@ function updatePanel() {
     d.dataset.pair = `${p.a}|${p.b}`;
     const names = document.createElement('div');
     names.className = 'names';
-    names.textContent = `${p.a} × ${p.b}: ${p.colliding ? 'colliding' : 'separated'}`;
+    names.textContent = `${p.a} × ${p.b}: ${p.colliding ? 'colliding' : p.impact ? 'hit this frame' : 'separated'}`;
     d.appendChild(names);
     const badges = document.createElement('div');
     badges.className = 'badges';
@@ -320,7 +337,7 @@ function updatePanel() {
     det.className = 'detail';
     if (p.contact) det.textContent = `normal (${fmt(p.contact.normal)}) depth ${p.contact.depth.toFixed(3)}`;
     else if (p.plane) det.textContent = `plane n (${fmt(p.plane.normal)}) d ${p.plane.d.toFixed(3)}`;
-    if (p.impact) det.textContent += ` · impact at t = ${p.impact.toi.toFixed(3)}`;
+    if (p.impact) det.textContent += (det.textContent ? ' · ' : '') + `impact at t = ${p.impact.toi.toFixed(3)}`;
     d.appendChild(det);
     list.appendChild(d);
   }
@@ -501,7 +518,7 @@ async function start() {
   }
   if (isFinite(lo[0])) {
     cam.target = mul(add(lo, hi), 0.5);
-    cam.dist = Math.max(3, (len(sub(hi, lo)) / 2 / Math.sin(cam.fov / 2)) * 1.05);
+    cam.dist = Math.max(3, (len(sub(hi, lo)) / 2 / Math.sin(cam.fov / 2)) * 0.8);
   }
   acceptState(scene.state, -1);
   window.collideViewer.ready = true;

@@ -267,8 +267,8 @@ pub fn distance_squared_point_triangle(p: Vec3, tri: &Triangle) -> f32 {
 /// Robust for every input:
 /// - parallel (or nearly parallel) segments: the 2×2 determinant is zero and `s = 0` is
 ///   taken; the recomputation then gives a correct closest pair (one of many);
-/// - zero-length segments: a point against a segment is [`point_segment`], two points are
-///   themselves, parameter `0`;
+/// - zero-length segments (shorter than about `1e-19`): a point against a segment is
+///   [`point_segment`], two points are themselves, parameter `0`;
 /// - intersecting segments give the intersection point twice.
 ///
 /// NaN input gives NaN.
@@ -292,18 +292,21 @@ pub fn segment_segment(first: &Segment, second: &Segment) -> SegmentPair {
         };
     }
 
+    // A segment shorter than ~1e-19 (|d|² below the smallest normal f32) is a point; this
+    // also keeps the reciprocals below finite.
+    let (first_is_point, second_is_point) = (a < f32::MIN_POSITIVE, e < f32::MIN_POSITIVE);
     let (s, t);
-    if a <= 0.0 && e <= 0.0 {
+    if first_is_point && second_is_point {
         // Both are points.
         s = 0.0;
         t = 0.0;
-    } else if a <= 0.0 {
+    } else if first_is_point {
         // The first is a point: t = (d2·(p1 - p2)) / |d2|², clamped.
         s = 0.0;
         t = (f / e).clamp(0.0, 1.0);
     } else {
         let c = d1.dot(r);
-        if e <= 0.0 {
+        if second_is_point {
             // The second is a point: s = -(d1·(p1 - p2)) / |d1|², clamped.
             t = 0.0;
             s = (-c / a).clamp(0.0, 1.0);
@@ -313,26 +316,22 @@ pub fn segment_segment(first: &Segment, second: &Segment) -> SegmentPair {
             // determinant denom = a e - b² = |d1 × d2|² >= 0.
             let b = d1.dot(d2);
             let denom = a * e - b * b;
+            // Independent of each other, so the divisions overlap.
+            let (inv_a, inv_e) = (a.recip(), e.recip());
             let s0 = if denom > 0.0 {
                 ((b * f - c * e) / denom).clamp(0.0, 1.0)
             } else {
-                // Parallel: any s works for the line pair; 0 is recomputed below if needed.
+                // Parallel: any s works for the line pair; the steps below fix it up.
                 0.0
             };
-            // The point of the second line closest to first(s): t = (b s + f) / e.
-            let t0 = (b * s0 + f) / e;
-            if t0 < 0.0 {
-                // Clamp t to 0 and recompute s for second(0): s = -c / a.
-                t = 0.0;
-                s = (-c / a).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                // Clamp t to 1 and recompute s for second(1): s = (b - c) / a.
-                t = 1.0;
-                s = ((b - c) / a).clamp(0.0, 1.0);
-            } else {
-                t = t0;
-                s = s0;
-            }
+            // The point of the second segment closest to first(s0): t = (b s0 + f) / e,
+            // clamped.
+            t = ((b * s0 + f) * inv_e).clamp(0.0, 1.0);
+            // The point of the first segment closest to second(t): s = (b t - c) / a, clamped.
+            // When t needed no clamp, (s0, t) is already optimal and this gives s0 again (the
+            // optimal s for a given t is unique); when t was clamped this is Ericson's
+            // recomputation. Written without branches: the clamp cases are unpredictable.
+            s = ((b * t - c) * inv_a).clamp(0.0, 1.0);
         }
     }
     SegmentPair {
