@@ -1,1 +1,13 @@
 //! Side-by-side comparison of collide and parry3d on identical inputs.
+//!
+//! - [`convert`]: collide shapes → parry3d shapes and poses (and the two-sided plane as a pair
+//!   of half-spaces).
+//! - [`inputs`]: the fixed, seeded input sets shared by the benches, `compare` and the tests.
+//! - [`oracle`]: an f64 signed-distance oracle that decides how far a configuration is from the
+//!   touching boundary.
+//! - [`timing`]: the interleaved, median-of-rounds timer behind `compare`.
+
+pub mod convert;
+pub mod inputs;
+pub mod oracle;
+pub mod timing;

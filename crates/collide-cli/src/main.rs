@@ -9,6 +9,10 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod error;
+mod narrow;
+mod raster;
+mod scene_eval;
+mod tess;
 
 pub use error::CliError;
 

@@ -17,6 +17,7 @@
 
 pub mod math;
 
+pub mod batch;
 pub mod bounding;
 pub mod broadphase;
 pub mod closest;

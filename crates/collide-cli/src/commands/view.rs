@@ -1,14 +1,459 @@
-//! `collide view` (under construction on its branch).
+//! `collide view [SCENE]`: a local web server on 127.0.0.1 serving one page (built into the
+//! binary) that draws the scene in 3-D and lets the user drag bodies about; every change is
+//! computed by the library through a small JSON API:
+//!
+//! - `GET /api/scene`: the bodies' rest-frame meshes and hulls, and the current state.
+//! - `POST /api/pose` `{"body": NAME, "position": [x, y, z], "rotation": [x, y, z, w]}` (either
+//!   field may be left out): moves a body and returns the new state.
+//! - `POST /api/reset`: puts every body back where the scene file has it; returns the state.
+//!
+//! The state lists every body's pose and bounding volumes (fast and tight AABB, OBB, sphere)
+//! and every pair whose fast boxes overlap or that collides, with which volume tests pass,
+//! contact data, the separating plane and the time of impact.
 
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
+use collide::io::scene::Scene;
+use collide::shapes::{Aabb, Obb, Sphere};
+use collide::{Quat, Vec3};
+use serde_json::{json, Value};
+
+use super::check::{num, v3};
+use crate::scene_eval::{self, Body, PairReport, World};
+use crate::tess::TriList;
 use crate::CliError;
 
 /// Arguments of `collide view`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The scene to show (JSON or glTF); a built-in scene when left out.
+    pub scene: Option<PathBuf>,
+    /// Port on 127.0.0.1; 0 picks a free one.
+    #[arg(long, default_value_t = 0)]
+    pub port: u16,
+    /// Stop serving after this many seconds (for tests and scripts).
+    #[arg(long, value_name = "SECONDS")]
+    pub exit_after: Option<f64>,
+}
+
+/// The page and its script, built into the binary.
+const INDEX_HTML: &str = include_str!("../web/index.html");
+const APP_JS: &str = include_str!("../web/app.js");
+
+/// The scene shown when no file is given: a few primitives on a row, some touching.
+pub const BUILTIN_SCENE: &str = include_str!("../web/builtin_scene.json");
+
+/// Largest request head (request line and headers) accepted.
+const MAX_HEAD: usize = 16 * 1024;
+/// Largest request body accepted.
+const MAX_BODY: usize = 64 * 1024;
+/// Most connections served at once; more get 503.
+const MAX_CONNECTIONS: usize = 32;
+
+/// What the server shares between connections.
+struct Shared {
+    /// The scene as loaded (for reset).
+    initial: World,
+    /// The scene as the user has moved it.
+    world: Mutex<World>,
+    /// A label for the page's title.
+    label: String,
+}
 
 /// Runs `collide view`.
-pub fn run(_args: Args) -> Result<ExitCode, CliError> {
-    Err(CliError::new("`collide view` is not built yet"))
+pub fn run(args: Args) -> Result<ExitCode, CliError> {
+    let (world, label) = match &args.scene {
+        Some(path) => (World::load(path)?, path.display().to_string()),
+        None => {
+            let scene = Scene::from_json_str(
+                BUILTIN_SCENE,
+                std::path::Path::new("<built-in scene>"),
+                std::path::Path::new(""),
+            )
+            .map_err(|e| CliError::new(e.to_string()))?;
+            (World::from_scene(&scene)?, "built-in scene".to_string())
+        }
+    };
+    let listener = TcpListener::bind(("127.0.0.1", args.port))
+        .map_err(|e| CliError::new(format!("cannot listen on 127.0.0.1:{}: {e}", args.port)))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| CliError::new(format!("cannot read the listening address: {e}")))?;
+    println!("collide view: {label} at http://{addr}/  (Ctrl-C stops)");
+    // Scripts read the URL from the first line; make sure it is out before serving.
+    std::io::stdout().flush().ok();
+    if let Some(secs) = args.exit_after {
+        if !(secs.is_finite() && secs >= 0.0) {
+            return Err(CliError::new(
+                "--exit-after: expected a number of seconds >= 0",
+            ));
+        }
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs_f64(secs));
+            std::process::exit(0);
+        });
+    }
+    let shared = Arc::new(Shared {
+        initial: world.clone(),
+        world: Mutex::new(world),
+        label,
+    });
+    let active = Arc::new(AtomicUsize::new(0));
+    for stream in listener.incoming() {
+        let Ok(mut stream) = stream else { continue };
+        if active.load(Ordering::SeqCst) >= MAX_CONNECTIONS {
+            let _ = respond(
+                &mut stream,
+                503,
+                "text/plain",
+                b"too many connections, try again",
+            );
+            continue;
+        }
+        active.fetch_add(1, Ordering::SeqCst);
+        let (shared, active) = (Arc::clone(&shared), Arc::clone(&active));
+        std::thread::spawn(move || {
+            let _ = serve(stream, &shared);
+            active.fetch_sub(1, Ordering::SeqCst);
+        });
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A request as far as this server cares.
+struct Request {
+    method: String,
+    path: String,
+    body: Vec<u8>,
+}
+
+/// An HTTP error: status and message.
+struct HttpError(u16, String);
+
+fn bad(msg: impl Into<String>) -> HttpError {
+    HttpError(400, msg.into())
+}
+
+/// Serves one connection: one request, one response, close.
+fn serve(mut stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let request = read_request(&mut stream);
+    let (status, ctype, body) = match request.and_then(|r| route(&r, shared)) {
+        Ok((ctype, body)) => (200, ctype, body),
+        Err(HttpError(status, msg)) => (
+            status,
+            "application/json",
+            json!({ "error": msg }).to_string().into_bytes(),
+        ),
+    };
+    respond(&mut stream, status, ctype, &body)?;
+    // Closing with unread input makes the kernel send a reset, which can destroy the response
+    // before the client reads it (an oversized request is exactly that case): say we are done
+    // writing, then read and drop what the client still sends, briefly and boundedly.
+    stream.shutdown(std::net::Shutdown::Write)?;
+    stream.set_read_timeout(Some(Duration::from_millis(300)))?;
+    let _ = std::io::copy(&mut (&stream).take(1 << 20), &mut std::io::sink());
+    Ok(())
+}
+
+/// Reads the request line, headers and a `Content-Length` body, within the size limits.
+fn read_request(stream: &mut TcpStream) -> Result<Request, HttpError> {
+    let mut reader = BufReader::new(stream.take((MAX_HEAD + MAX_BODY + 1) as u64));
+    let mut head_len = 0usize;
+    let mut line = String::new();
+    let mut next_line = |reader: &mut BufReader<_>, line: &mut String| -> Result<(), HttpError> {
+        line.clear();
+        let n = reader
+            .by_ref()
+            .take((MAX_HEAD - head_len.min(MAX_HEAD)) as u64 + 1)
+            .read_line(line)
+            .map_err(|_| bad("the request is not readable text"))?;
+        head_len += n;
+        if head_len > MAX_HEAD {
+            return Err(HttpError(
+                431,
+                format!("request head over {MAX_HEAD} bytes"),
+            ));
+        }
+        if n == 0 {
+            return Err(bad("the connection closed before the request ended"));
+        }
+        Ok(())
+    };
+    next_line(&mut reader, &mut line)?;
+    let mut parts = line.split_whitespace();
+    let (Some(method), Some(target), Some(version)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return Err(bad("expected a request line like `GET / HTTP/1.1`"));
+    };
+    if !version.starts_with("HTTP/1.") {
+        return Err(HttpError(505, format!("HTTP/1.x only, not {version}")));
+    }
+    let (method, path) = (method.to_string(), target.to_string());
+    let mut content_length = 0usize;
+    loop {
+        next_line(&mut reader, &mut line)?;
+        let l = line.trim_end_matches(['\r', '\n']);
+        if l.is_empty() {
+            break;
+        }
+        let Some((name, value)) = l.split_once(':') else {
+            return Err(bad(format!("malformed header line {l:?}")));
+        };
+        if name.trim().eq_ignore_ascii_case("content-length") {
+            content_length = value
+                .trim()
+                .parse()
+                .map_err(|_| bad("Content-Length is not a number"))?;
+        } else if name.trim().eq_ignore_ascii_case("transfer-encoding") {
+            return Err(HttpError(411, "send a Content-Length, not chunks".into()));
+        }
+    }
+    if content_length > MAX_BODY {
+        return Err(HttpError(
+            413,
+            format!("request body of {content_length} bytes is over the {MAX_BODY}-byte limit"),
+        ));
+    }
+    let mut body = vec![0u8; content_length];
+    reader
+        .read_exact(&mut body)
+        .map_err(|_| bad("the body is shorter than its Content-Length"))?;
+    Ok(Request { method, path, body })
+}
+
+fn respond(stream: &mut TcpStream, status: u16, ctype: &str, body: &[u8]) -> std::io::Result<()> {
+    let reason = match status {
+        200 => "OK",
+        400 => "Bad Request",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        411 => "Length Required",
+        413 => "Payload Too Large",
+        431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
+        505 => "HTTP Version Not Supported",
+        _ => "Error",
+    };
+    let head = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)?;
+    stream.flush()
+}
+
+type Reply = (&'static str, Vec<u8>);
+
+fn route(req: &Request, shared: &Shared) -> Result<Reply, HttpError> {
+    let path = req.path.split('?').next().unwrap_or("");
+    let allow = |m: &str| -> Result<(), HttpError> {
+        if req.method == m {
+            Ok(())
+        } else {
+            Err(HttpError(
+                405,
+                format!("{path} takes {m}, not {}", req.method),
+            ))
+        }
+    };
+    match path {
+        "/" | "/index.html" => {
+            allow("GET")?;
+            Ok(("text/html; charset=utf-8", INDEX_HTML.as_bytes().to_vec()))
+        }
+        "/app.js" => {
+            allow("GET")?;
+            Ok(("text/javascript; charset=utf-8", APP_JS.as_bytes().to_vec()))
+        }
+        "/api/scene" => {
+            allow("GET")?;
+            let world = lock(shared)?;
+            let doc = json!({
+                "label": shared.label,
+                "bodies": world.bodies.iter().map(body_json).collect::<Vec<_>>(),
+                "state": state_json(&world),
+            });
+            Ok(json_reply(&doc))
+        }
+        "/api/pose" => {
+            allow("POST")?;
+            let v: Value = serde_json::from_slice(&req.body)
+                .map_err(|e| bad(format!("the body is not JSON: {e}")))?;
+            let mut world = lock(shared)?;
+            apply_pose(&mut world, &v)?;
+            Ok(json_reply(&state_json(&world)))
+        }
+        "/api/reset" => {
+            allow("POST")?;
+            let mut world = lock(shared)?;
+            *world = shared.initial.clone();
+            Ok(json_reply(&state_json(&world)))
+        }
+        _ => Err(HttpError(404, format!("no such page: {path}"))),
+    }
+}
+
+fn lock(shared: &Shared) -> Result<std::sync::MutexGuard<'_, World>, HttpError> {
+    // A panic while holding the lock would poison it; the world is still whole (poses are
+    // written in one assignment), so keep serving it.
+    Ok(shared.world.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+fn json_reply(v: &Value) -> Reply {
+    ("application/json", v.to_string().into_bytes())
+}
+
+/// `[x, y, z]` of finite numbers.
+fn vec3_field(v: &Value, field: &str) -> Result<Option<Vec3>, HttpError> {
+    let Some(x) = v.get(field) else {
+        return Ok(None);
+    };
+    let arr: Option<Vec<f32>> = x
+        .as_array()
+        .filter(|a| a.len() == 3)
+        .and_then(|a| a.iter().map(|e| e.as_f64().map(|f| f as f32)).collect());
+    match arr {
+        Some(a) if a.iter().all(|c| c.is_finite()) => Ok(Some(Vec3::new(a[0], a[1], a[2]))),
+        _ => Err(bad(format!(
+            "{field}: expected [x, y, z] of finite numbers"
+        ))),
+    }
+}
+
+/// Moves one body: `{"body": NAME, "position": [..], "rotation": [x, y, z, w]}`.
+fn apply_pose(world: &mut World, v: &Value) -> Result<(), HttpError> {
+    let name = v.get("body").and_then(Value::as_str).ok_or_else(|| {
+        bad("expected {\"body\": NAME, \"position\": [x,y,z], \"rotation\": [x,y,z,w]}")
+    })?;
+    let i = world
+        .find(name)
+        .ok_or_else(|| HttpError(404, format!("no body named {name:?}")))?;
+    let position = vec3_field(v, "position")?;
+    let rotation = match v.get("rotation") {
+        None => None,
+        Some(r) => {
+            let q: Option<Vec<f32>> = r
+                .as_array()
+                .filter(|a| a.len() == 4)
+                .and_then(|a| a.iter().map(|e| e.as_f64().map(|f| f as f32)).collect());
+            let q = q
+                .map(|q| Quat::from_xyzw(q[0], q[1], q[2], q[3]))
+                .filter(|q| q.is_finite() && q.length() > 1e-6)
+                .ok_or_else(|| bad("rotation: expected [x, y, z, w], finite and non-zero"))?;
+            Some(q.normalize())
+        }
+    };
+    let b = &mut world.bodies[i];
+    if let Some(p) = position {
+        b.position = p;
+    }
+    if let Some(q) = rotation {
+        b.rotation = q;
+    }
+    Ok(())
+}
+
+fn mesh_json(m: &TriList) -> Value {
+    json!({
+        "positions": m.positions.iter().flat_map(|p| [num(p.x), num(p.y), num(p.z)]).collect::<Vec<_>>(),
+        "triangles": m.triangles.iter().flatten().copied().collect::<Vec<_>>(),
+    })
+}
+
+fn body_json(b: &Body) -> Value {
+    json!({
+        "name": b.name,
+        "kind": b.kind,
+        "mesh": mesh_json(&b.display),
+        "hulls": b.hulls.iter().map(mesh_json).collect::<Vec<_>>(),
+        "closed": b.kind != "mesh",
+        "radius": num(b.rest_sphere.radius),
+    })
+}
+
+fn aabb_json(a: &Aabb) -> Value {
+    json!({ "min": v3(a.min), "max": v3(a.max) })
+}
+
+fn obb_json(o: &Obb) -> Value {
+    json!({
+        "center": v3(o.center),
+        "axes": [v3(o.axes.x_axis), v3(o.axes.y_axis), v3(o.axes.z_axis)],
+        "half_extents": v3(o.half_extents),
+    })
+}
+
+fn sphere_json(s: &Sphere) -> Value {
+    json!({ "center": v3(s.center), "radius": num(s.radius) })
+}
+
+/// Every body's pose and volumes, and every pair worth showing.
+pub fn state_json(world: &World) -> Value {
+    let reports = scene_eval::analyze(world);
+    let vols: Vec<_> = world.bodies.iter().map(Body::volumes).collect();
+    let colliding = |i: usize| {
+        reports
+            .iter()
+            .any(|r| r.colliding && (r.a == i || r.b == i))
+    };
+    let bodies: Vec<Value> = world
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            json!({
+                "name": b.name,
+                "position": v3(b.position),
+                "velocity": v3(b.velocity),
+                "rotation": [num(b.rotation.x), num(b.rotation.y), num(b.rotation.z), num(b.rotation.w)],
+                "colliding": colliding(i),
+                "aabb_fast": aabb_json(&vols[i].aabb_fast),
+                "aabb_tight": aabb_json(&vols[i].aabb_tight),
+                "obb": obb_json(&vols[i].obb),
+                "sphere": sphere_json(&vols[i].sphere),
+            })
+        })
+        .collect();
+    let pairs: Vec<Value> = reports
+        .iter()
+        .filter(|r| r.aabb_overlap || r.colliding)
+        .map(|r| pair_json(world, &vols, r))
+        .collect();
+    json!({ "bodies": bodies, "pairs": pairs })
+}
+
+fn pair_json(world: &World, vols: &[scene_eval::Volumes], r: &PairReport) -> Value {
+    use collide::overlap as o;
+    let (va, vb) = (&vols[r.a], &vols[r.b]);
+    json!({
+        "a": world.bodies[r.a].name,
+        "b": world.bodies[r.b].name,
+        "colliding": r.colliding,
+        "volumes_overlap": r.volumes_overlap,
+        // Which volume tests pass: the cheap filters in the order a game would try them.
+        "tests": {
+            "aabb_fast": o::aabb_aabb(&va.aabb_fast, &vb.aabb_fast),
+            "aabb_tight": o::aabb_aabb(&va.aabb_tight, &vb.aabb_tight),
+            "obb": o::obb_obb(&va.obb, &vb.obb),
+            "sphere": o::sphere_sphere(&va.sphere, &vb.sphere),
+            "exact": r.contact.is_some(),
+        },
+        "contact": r.contact.as_ref().map(|c| json!({
+            "normal": v3(c.normal),
+            "depth": num(c.depth),
+            "points": c.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+        })),
+        "plane": r.separating_plane.map(|p| json!({ "normal": v3(p.normal), "d": num(p.d) })),
+        "impact": r.impact.map(|i| json!({ "toi": num(i.toi), "normal": v3(i.normal), "point": v3(i.point) })),
+    })
 }

@@ -1,1 +1,507 @@
 //! Closest points between a point, segments, boxes and triangles.
+//!
+//! Every function here is exact up to `f32` rounding and never panics. Shapes are closed
+//! (the boundary belongs to the shape), so a point inside a box or on a triangle is its own
+//! closest point and its squared distance is `0`.
+//!
+//! Results: a plain `Vec3` when the point is all there is; a small struct when the caller also
+//! needs the parameter along a segment ([`OnSegment`], [`SegmentPair`]).
+//!
+//! Degenerate shapes are answered as the shape they are: a zero-length segment is a point
+//! (parameter `0`), a flat or point-like box is a box, a triangle whose corners are collinear
+//! or coincident is the segment or point they span. Non-finite input never panics; NaN in
+//! gives NaN (or an unspecified point) out, and the squared-distance helpers give NaN, which
+//! every comparison in [`crate::overlap`] treats as "no contact".
+//!
+//! References: Ericson, *Real-Time Collision Detection* (RTCD) §5.1.2–§5.1.5, §5.1.9;
+//! Arvo, *Graphics Gems* 1990 (the squared distance to a box).
+
+use crate::math::{Vec3, DEGENERATE_EPSILON};
+use crate::shapes::{Aabb, Obb, Segment, Triangle};
+
+/// The point of a segment closest to a query point, and its parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OnSegment {
+    /// The closest point, `segment.a + u (segment.b - segment.a)`.
+    pub point: Vec3,
+    /// Its parameter along the segment, in `[0, 1]` (`0` for a zero-length segment).
+    pub u: f32,
+}
+
+/// The closest pair of points between two segments, and their parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SegmentPair {
+    /// The point on the first segment, `first.a + s (first.b - first.a)`.
+    pub on_first: Vec3,
+    /// The point on the second segment, `second.a + t (second.b - second.a)`.
+    pub on_second: Vec3,
+    /// Parameter of `on_first` along the first segment, in `[0, 1]`.
+    pub s: f32,
+    /// Parameter of `on_second` along the second segment, in `[0, 1]`.
+    pub t: f32,
+}
+
+impl SegmentPair {
+    /// Squared distance between the two points (the squared distance between the segments).
+    #[inline]
+    #[must_use]
+    pub fn distance_squared(&self) -> f32 {
+        self.on_first.distance_squared(self.on_second)
+    }
+}
+
+/// The point of the box closest to `p`: `p` itself when inside or on the boundary.
+///
+/// Each coordinate is clamped to `[min, max]` (RTCD §5.1.3). A flat box is fine; an empty box
+/// (`min > max` on some axis) gives `max` on that axis. A NaN in `p` gives the box's `min` on
+/// that axis (use [`distance_squared_point_aabb`], which is NaN then).
+#[inline]
+#[must_use]
+pub fn point_aabb(p: Vec3, aabb: &Aabb) -> Vec3 {
+    // `max` then `min` instead of `clamp`: never asserts on an empty box.
+    p.max(aabb.min).min(aabb.max)
+}
+
+/// Squared distance from `p` to the box; `0` inside or on the boundary, NaN for NaN input.
+///
+/// Arvo's loop (Gomez 1999, listing 5): the excess of each coordinate beyond the slab,
+/// squared and summed.
+#[inline]
+#[must_use]
+pub fn distance_squared_point_aabb(p: Vec3, aabb: &Aabb) -> f32 {
+    // Per axis: below the slab, min - p > 0; above it, p - max > 0; inside, both <= 0. At
+    // most one is positive for a non-empty box; the max with 0 keeps it (NaN propagates
+    // through the subtraction of `p`, then `max(NaN, 0)` would hide it, so add it back below).
+    let below = (aabb.min - p).max(Vec3::ZERO);
+    let above = (p - aabb.max).max(Vec3::ZERO);
+    let excess = below + above;
+    let d2 = excess.length_squared();
+    if p.is_nan() || aabb.min.is_nan() || aabb.max.is_nan() {
+        f32::NAN
+    } else {
+        d2
+    }
+}
+
+/// The point of the oriented box closest to `p`: `p` itself when inside or on the boundary.
+///
+/// `p` goes into box space, each coordinate is clamped to `[-e_i, e_i]`, and the result comes
+/// back to world space (RTCD §5.1.4). Zero half-extents are fine (a flat box, a segment, a
+/// point). NaN input gives NaN.
+#[inline]
+#[must_use]
+pub fn point_obb(p: Vec3, obb: &Obb) -> Vec3 {
+    let e = obb.half_extents;
+    let q = obb.to_local(p);
+    let clamped = q.max(-e).min(e);
+    let out = obb.to_world(clamped);
+    if q.is_nan() {
+        Vec3::NAN
+    } else {
+        out
+    }
+}
+
+/// Squared distance from `p` to the oriented box; `0` inside or on the boundary, NaN for NaN
+/// input.
+///
+/// Arvo's sum in box space (Gomez 1999: "transform the center of the sphere to the box's local
+/// coordinate frame").
+#[inline]
+#[must_use]
+pub fn distance_squared_point_obb(p: Vec3, obb: &Obb) -> f32 {
+    let e = obb.half_extents;
+    let q = obb.to_local(p);
+    // Excess of |q_i| beyond e_i, zero inside the slab.
+    let excess = (q.abs() - e).max(Vec3::ZERO);
+    if q.is_nan() || e.is_nan() {
+        f32::NAN
+    } else {
+        excess.length_squared()
+    }
+}
+
+/// The point of the segment closest to `p`, with its parameter `u ∈ [0, 1]`.
+///
+/// Projection onto the line, `u = (p - a)·(b - a) / |b - a|²`, clamped to the segment
+/// (RTCD §5.1.2). A zero-length segment gives `a` with `u = 0`. NaN input gives NaN.
+#[inline]
+#[must_use]
+pub fn point_segment(p: Vec3, segment: &Segment) -> OnSegment {
+    let (a, ab) = (segment.a, segment.b - segment.a);
+    let len2 = ab.length_squared();
+    // `len2 > 0` is false for a point and for NaN; for a tiny segment the quotient may
+    // overflow to ±inf, which the clamp maps to an end point.
+    let u = if len2 > 0.0 {
+        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+    } else if len2.is_nan() || p.is_nan() {
+        f32::NAN
+    } else {
+        0.0
+    };
+    OnSegment {
+        point: a + u * ab,
+        u,
+    }
+}
+
+/// Squared distance from `p` to the segment; NaN for NaN input.
+#[inline]
+#[must_use]
+pub fn distance_squared_point_segment(p: Vec3, segment: &Segment) -> f32 {
+    p.distance_squared(point_segment(p, segment).point)
+}
+
+/// The point of the triangle (a closed, filled triangle) closest to `p`.
+///
+/// Ericson's Voronoi-region walk (RTCD §5.1.5): vertex regions, then edge regions, then the
+/// face, with barycentric coordinates from dot products only. A degenerate triangle
+/// (collinear or coincident corners; cross product below `DEGENERATE_EPSILON` relative to its
+/// edges) is the segment or point it spans: the closest of its three edges' closest points.
+/// NaN input gives NaN.
+#[must_use]
+pub fn point_triangle(p: Vec3, tri: &Triangle) -> Vec3 {
+    let (a, b, c) = (tri.a, tri.b, tri.c);
+    let ab = b - a;
+    let ac = c - a;
+
+    // Degenerate: |ab × ac| <= eps |ab| |ac|, compared squared to avoid two square roots.
+    // NaN fails `>` and takes this branch too, where it propagates.
+    let n2 = ab.cross(ac).length_squared();
+    let scale2 = ab.length_squared() * ac.length_squared();
+    let has_area = n2 > DEGENERATE_EPSILON * DEGENERATE_EPSILON * scale2;
+    if !has_area {
+        return closest_on_edges(p, tri);
+    }
+
+    // Vertex region A: ab·ap <= 0 and ac·ap <= 0.
+    let ap = p - a;
+    let d1 = ab.dot(ap);
+    let d2 = ac.dot(ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+
+    // Vertex region B: ab·bp >= 0 and ac·bp <= ab·bp.
+    let bp = p - b;
+    let d3 = ab.dot(bp);
+    let d4 = ac.dot(bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+
+    // Edge region AB: vc = (ab × ac)·(ap × bp) (the barycentric weight of C, scaled) <= 0,
+    // with p projecting inside the edge: d1 >= 0, d3 <= 0. Then v = d1 / (d1 - d3), where
+    // d1 - d3 = ab·ab > 0 for a non-degenerate triangle.
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let v = d1 / (d1 - d3);
+        return a + v * ab;
+    }
+
+    // Vertex region C: ac·cp >= 0 and ab·cp <= ac·cp.
+    let cp = p - c;
+    let d5 = ab.dot(cp);
+    let d6 = ac.dot(cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+
+    // Edge region AC: vb <= 0, d2 >= 0, d6 <= 0; w = d2 / (d2 - d6), d2 - d6 = ac·ac > 0.
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let w = d2 / (d2 - d6);
+        return a + w * ac;
+    }
+
+    // Edge region BC: va <= 0, (d4 - d3) >= 0, (d5 - d6) >= 0; w along b→c.
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return b + w * (c - b);
+    }
+
+    // Face region: barycentric (u, v, w) = (va, vb, vc) / (va + vb + vc); all three are
+    // positive here, so the denominator is too.
+    let denom = (va + vb + vc).recip();
+    let v = vb * denom;
+    let w = vc * denom;
+    a + ab * v + ac * w
+}
+
+/// The closest of the three edges' closest points: the answer for a degenerate triangle.
+/// NaN in gives NaN out (the `<` below would otherwise skip a NaN edge).
+fn closest_on_edges(p: Vec3, tri: &Triangle) -> Vec3 {
+    if p.is_nan() || tri.a.is_nan() || tri.b.is_nan() || tri.c.is_nan() {
+        return Vec3::NAN;
+    }
+    let edges = [
+        Segment::new(tri.a, tri.b),
+        Segment::new(tri.b, tri.c),
+        Segment::new(tri.c, tri.a),
+    ];
+    let mut best = point_segment(p, &edges[0]).point;
+    let mut best_d2 = p.distance_squared(best);
+    for e in &edges[1..] {
+        let q = point_segment(p, e).point;
+        let d2 = p.distance_squared(q);
+        if d2 < best_d2 {
+            best = q;
+            best_d2 = d2;
+        }
+    }
+    best
+}
+
+/// Squared distance from `p` to the triangle; NaN for NaN input.
+#[inline]
+#[must_use]
+pub fn distance_squared_point_triangle(p: Vec3, tri: &Triangle) -> f32 {
+    p.distance_squared(point_triangle(p, tri))
+}
+
+/// The closest points of two segments, with their parameters `s`, `t` in `[0, 1]`.
+///
+/// Ericson's clamped solution of the 2×2 normal equations (RTCD §5.1.9): the unclamped line
+/// parameters, `s` clamped, `t` from `s` and clamped, and `s` recomputed when `t` was clamped.
+/// Robust for every input:
+/// - parallel (or nearly parallel) segments: the 2×2 determinant is zero and `s = 0` is
+///   taken; the recomputation then gives a correct closest pair (one of many);
+/// - zero-length segments: a point against a segment is [`point_segment`], two points are
+///   themselves, parameter `0`;
+/// - intersecting segments give the intersection point twice.
+///
+/// NaN input gives NaN.
+#[must_use]
+pub fn segment_segment(first: &Segment, second: &Segment) -> SegmentPair {
+    let (p1, p2) = (first.a, second.a);
+    let d1 = first.b - first.a; // direction of the first segment
+    let d2 = second.b - second.a; // direction of the second segment
+    let r = p1 - p2;
+    let a = d1.length_squared(); // |d1|²
+    let e = d2.length_squared(); // |d2|²
+    let f = d2.dot(r);
+
+    // A NaN anywhere: NaN out, never a clamp of NaN bounds.
+    if a.is_nan() || e.is_nan() || r.is_nan() {
+        return SegmentPair {
+            on_first: Vec3::NAN,
+            on_second: Vec3::NAN,
+            s: f32::NAN,
+            t: f32::NAN,
+        };
+    }
+
+    let (s, t);
+    if a <= 0.0 && e <= 0.0 {
+        // Both are points.
+        s = 0.0;
+        t = 0.0;
+    } else if a <= 0.0 {
+        // The first is a point: t = (d2·(p1 - p2)) / |d2|², clamped.
+        s = 0.0;
+        t = (f / e).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if e <= 0.0 {
+            // The second is a point: s = -(d1·(p1 - p2)) / |d1|², clamped.
+            t = 0.0;
+            s = (-c / a).clamp(0.0, 1.0);
+        } else {
+            // General case. Minimise |p1 + s d1 - p2 - t d2|²:
+            //   a s - b t = -c,   b s - e t = -f   with b = d1·d2,
+            // determinant denom = a e - b² = |d1 × d2|² >= 0.
+            let b = d1.dot(d2);
+            let denom = a * e - b * b;
+            let s0 = if denom > 0.0 {
+                ((b * f - c * e) / denom).clamp(0.0, 1.0)
+            } else {
+                // Parallel: any s works for the line pair; 0 is recomputed below if needed.
+                0.0
+            };
+            // The point of the second line closest to first(s): t = (b s + f) / e.
+            let t0 = (b * s0 + f) / e;
+            if t0 < 0.0 {
+                // Clamp t to 0 and recompute s for second(0): s = -c / a.
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                // Clamp t to 1 and recompute s for second(1): s = (b - c) / a.
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    SegmentPair {
+        on_first: p1 + d1 * s,
+        on_second: p2 + d2 * t,
+        s,
+        t,
+    }
+}
+
+/// Squared distance between two segments; NaN for NaN input.
+#[inline]
+#[must_use]
+pub fn distance_squared_segment_segment(first: &Segment, second: &Segment) -> f32 {
+    segment_segment(first, second).distance_squared()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert_near;
+    use crate::math::Quat;
+
+    #[test]
+    fn point_aabb_inside_outside_corner() {
+        let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        // Inside: the point itself, distance 0.
+        assert_eq!(point_aabb(Vec3::splat(0.5), &b), Vec3::splat(0.5));
+        assert_eq!(distance_squared_point_aabb(Vec3::splat(0.5), &b), 0.0);
+        // Beyond a face: projected onto it.
+        assert_eq!(
+            point_aabb(Vec3::new(3.0, 0.5, 0.5), &b),
+            Vec3::new(1.0, 0.5, 0.5)
+        );
+        assert_near!(
+            distance_squared_point_aabb(Vec3::new(3.0, 0.5, 0.5), &b),
+            4.0
+        );
+        // Beyond a corner: the corner, distance² 1 + 1 + 1.
+        assert_eq!(point_aabb(Vec3::splat(-1.0), &b), Vec3::ZERO);
+        assert_near!(distance_squared_point_aabb(Vec3::splat(-1.0), &b), 3.0);
+        assert!(distance_squared_point_aabb(Vec3::NAN, &b).is_nan());
+    }
+
+    #[test]
+    fn point_obb_rotated_box() {
+        // A unit cube turned 45° about z: its corner +x+y lies on the world +y axis at √2.
+        let o = Obb::new(
+            Vec3::ZERO,
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_4),
+            Vec3::ONE,
+        );
+        let q = point_obb(Vec3::new(0.0, 5.0, 0.0), &o);
+        assert_near!(q, Vec3::new(0.0, 2f32.sqrt(), 0.0), 1e-5);
+        assert_near!(
+            distance_squared_point_obb(Vec3::new(0.0, 5.0, 0.0), &o),
+            (5.0 - 2f32.sqrt()).powi(2),
+            1e-4
+        );
+        assert_eq!(
+            distance_squared_point_obb(Vec3::new(0.1, 0.2, 0.3), &o),
+            0.0
+        );
+        assert!(point_obb(Vec3::NAN, &o).is_nan());
+    }
+
+    #[test]
+    fn point_segment_clamps_and_points() {
+        let s = Segment::new(Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0));
+        // Beside the middle: projected, u = 1/2.
+        let r = point_segment(Vec3::new(1.0, 3.0, 0.0), &s);
+        assert_near!(r.point, Vec3::X);
+        assert_near!(r.u, 0.5);
+        // Past either end: the end point.
+        assert_eq!(point_segment(Vec3::new(-4.0, 1.0, 0.0), &s).u, 0.0);
+        assert_eq!(point_segment(Vec3::new(9.0, 1.0, 0.0), &s).u, 1.0);
+        // Zero-length segment: its point, u = 0.
+        let z = Segment::new(Vec3::ONE, Vec3::ONE);
+        assert_eq!(
+            point_segment(Vec3::ZERO, &z),
+            OnSegment {
+                point: Vec3::ONE,
+                u: 0.0
+            }
+        );
+        assert!(point_segment(Vec3::NAN, &s).u.is_nan());
+        assert!(
+            distance_squared_point_segment(Vec3::ZERO, &Segment::new(Vec3::NAN, Vec3::ONE))
+                .is_nan()
+        );
+    }
+
+    #[test]
+    fn point_triangle_each_voronoi_region() {
+        let t = Triangle::new(Vec3::ZERO, Vec3::X * 2.0, Vec3::Y * 2.0);
+        // Vertex regions.
+        assert_eq!(point_triangle(Vec3::new(-1.0, -1.0, 1.0), &t), t.a);
+        assert_eq!(point_triangle(Vec3::new(3.0, -1.0, 1.0), &t), t.b);
+        assert_eq!(point_triangle(Vec3::new(-1.0, 3.0, 1.0), &t), t.c);
+        // Edge regions AB, AC, BC.
+        assert_near!(point_triangle(Vec3::new(1.0, -1.0, 1.0), &t), Vec3::X);
+        assert_near!(point_triangle(Vec3::new(-1.0, 1.0, 1.0), &t), Vec3::Y);
+        assert_near!(
+            point_triangle(Vec3::new(2.0, 2.0, 0.0), &t),
+            Vec3::new(1.0, 1.0, 0.0)
+        );
+        // Face: straight down onto the plane.
+        assert_near!(
+            point_triangle(Vec3::new(0.5, 0.5, 3.0), &t),
+            Vec3::new(0.5, 0.5, 0.0)
+        );
+        assert_near!(
+            distance_squared_point_triangle(Vec3::new(0.5, 0.5, -3.0), &t),
+            9.0
+        );
+    }
+
+    #[test]
+    fn point_triangle_degenerate() {
+        // Collinear corners: the segment from (0,0,0) to (3,0,0).
+        let t = Triangle::new(Vec3::ZERO, Vec3::X * 3.0, Vec3::X);
+        assert_near!(point_triangle(Vec3::new(2.0, 1.0, 0.0), &t), Vec3::X * 2.0);
+        assert_near!(point_triangle(Vec3::new(5.0, 1.0, 0.0), &t), Vec3::X * 3.0);
+        // All corners coincide: the point.
+        let p = Triangle::new(Vec3::ONE, Vec3::ONE, Vec3::ONE);
+        assert_eq!(point_triangle(Vec3::ZERO, &p), Vec3::ONE);
+        assert!(point_triangle(Vec3::NAN, &p).is_nan());
+    }
+
+    #[test]
+    fn segment_segment_crossing_skew_parallel() {
+        // Crossing at (1, 0, 0).
+        let s1 = Segment::new(Vec3::ZERO, Vec3::X * 2.0);
+        let s2 = Segment::new(Vec3::new(1.0, -1.0, 0.0), Vec3::new(1.0, 1.0, 0.0));
+        let r = segment_segment(&s1, &s2);
+        assert_near!(r.on_first, Vec3::X);
+        assert_near!(r.on_second, Vec3::X);
+        assert_near!(r.s, 0.5);
+        assert_near!(r.t, 0.5);
+        // Skew: the second lifted by 2 in z.
+        let s3 = Segment::new(Vec3::new(1.0, -1.0, 2.0), Vec3::new(1.0, 1.0, 2.0));
+        assert_near!(distance_squared_segment_segment(&s1, &s3), 4.0);
+        // Parallel, overlapping in x, 1 apart: distance 1.
+        let s4 = Segment::new(Vec3::new(1.0, 1.0, 0.0), Vec3::new(5.0, 1.0, 0.0));
+        let r = segment_segment(&s1, &s4);
+        assert_near!(r.distance_squared(), 1.0);
+        // Parallel, disjoint in x: end to end, s = 1, t = 0.
+        let s5 = Segment::new(Vec3::new(4.0, 1.0, 0.0), Vec3::new(6.0, 1.0, 0.0));
+        let r = segment_segment(&s1, &s5);
+        assert_near!(r.s, 1.0);
+        assert_near!(r.t, 0.0);
+        assert_near!(r.distance_squared(), 5.0);
+    }
+
+    #[test]
+    fn segment_segment_zero_length() {
+        let s = Segment::new(Vec3::ZERO, Vec3::X * 2.0);
+        let p = Segment::new(Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0));
+        let r = segment_segment(&p, &s);
+        assert_near!(r.on_second, Vec3::X);
+        assert_near!(r.s, 0.0);
+        assert_near!(r.t, 0.5);
+        let r = segment_segment(&s, &p);
+        assert_near!(r.s, 0.5);
+        assert_near!(r.t, 0.0);
+        let r = segment_segment(&p, &p);
+        assert_eq!(r.distance_squared(), 0.0);
+        let n = Segment::new(Vec3::NAN, Vec3::ZERO);
+        assert!(segment_segment(&n, &s).distance_squared().is_nan());
+        assert!(segment_segment(&s, &n).distance_squared().is_nan());
+    }
+}

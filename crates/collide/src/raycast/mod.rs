@@ -1,1 +1,470 @@
 //! Ray casts: the first point where a ray meets a shape, with its normal.
+//!
+//! Every cast is `raycast::shape(&ray, &shape, max_t) -> Option<RayHit>` and finds the smallest
+//! `t` in `[0, max_t]` with `ray.origin + t · ray.dir` on the (closed, solid) shape. `t` is in
+//! units of `|dir|`: with `dir = b - a` and `max_t = 1` the ray is the segment `a`–`b`.
+//!
+//! Shared rules, for every cast:
+//! - **Touching counts**: a ray that grazes a surface, an edge or a corner hits it.
+//! - **Starting inside** (or on the surface): `t = 0`, `point = origin`, and the normal is
+//!   `-dir / |dir|` (facing back along the ray), or `+Z` when `dir` is zero. A ray with a zero
+//!   direction is a point and hits only when it starts inside.
+//! - **Normal**: unit, the outward surface normal at the hit (for the two-sided plane and the
+//!   triangle, the side facing the ray's origin).
+//! - **Bad input**: NaN anywhere (ray, shape or `max_t`), an infinite coordinate, or a negative
+//!   `max_t` gives `None`. `max_t = f32::INFINITY` is an unbounded ray.
+//!
+//! Spheres, capsules and triangles are solved in `f64` from the `f32` input (exact widening),
+//! so grazing hits keep their accuracy; boxes use the `f32` slab test with a precomputed
+//! inverse direction ([`RayInv`]), robust at grazing angles by the `1 + 2γ₃` widening of
+//! Pharr, Jakob & Humphreys (*PBRT* 3rd ed., §3.9.2).
+
+pub(crate) mod kernel;
+
+use crate::math::Vec3;
+use crate::shapes::{Aabb, Capsule, Obb, Plane, Ray, Sphere, Triangle};
+
+/// Where a ray first meets a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayHit {
+    /// Ray parameter of the hit, in `[0, max_t]`, in units of `|dir|`.
+    pub t: f32,
+    /// The hit point, `origin + t · dir`.
+    pub point: Vec3,
+    /// Unit surface normal at the hit (see the module docs for a ray starting inside).
+    pub normal: Vec3,
+}
+
+/// A ray with its inverse direction precomputed, for casting one ray against many boxes.
+///
+/// `inv_dir[i] = 1 / dir[i]` (`±inf` for a zero component, which [`aabb_inv`] handles as a
+/// ray parallel to that slab).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayInv {
+    /// Start point.
+    pub origin: Vec3,
+    /// Direction (any length).
+    pub dir: Vec3,
+    /// Component-wise reciprocal of `dir`.
+    pub inv_dir: Vec3,
+}
+
+impl RayInv {
+    /// Precomputes the inverse direction of `ray`.
+    #[inline]
+    #[must_use]
+    pub fn new(ray: &Ray) -> RayInv {
+        RayInv {
+            origin: ray.origin,
+            dir: ray.dir,
+            inv_dir: ray.dir.recip(),
+        }
+    }
+}
+
+impl From<&Ray> for RayInv {
+    fn from(ray: &Ray) -> RayInv {
+        RayInv::new(ray)
+    }
+}
+
+/// `1 + 2γ₃` with `γₙ = n ε / (1 - n ε)`, `ε = 2⁻²⁴`: widening the far slab distance by this
+/// factor makes the `f32` slab test conservative, so grazing rays count as hits (PBRT §3.9.2).
+const SLAB_WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f32::EPSILON * 0.5);
+
+/// The normal for a ray that starts inside: `-dir / |dir|`, or `+Z` for a zero direction.
+#[inline]
+fn inside_normal(dir: Vec3) -> Vec3 {
+    (-dir).try_normalize().unwrap_or(Vec3::Z)
+}
+
+/// `true` when `max_t` is a usable bound (not NaN, not negative).
+#[inline]
+fn valid_max_t(max_t: f32) -> bool {
+    max_t >= 0.0
+}
+
+/// The hit at parameter `t` with the given normal.
+#[inline]
+fn hit(ray: &Ray, t: f32, normal: Vec3) -> RayHit {
+    RayHit {
+        t,
+        point: ray.at(t),
+        normal,
+    }
+}
+
+/// Ray against a two-sided plane: the first `t` with `signed_distance(origin + t dir) = 0`.
+///
+/// Touching: an origin on the plane gives `t = 0`. A ray parallel to the plane and off it
+/// misses. Normal: the plane normal on the origin's side (`±n`); for an origin on the plane,
+/// the side facing against `dir` (`+n` when `dir` lies in the plane). NaN plane → `None`.
+/// Gomez 1999, listing 1 (`d = n·p + D`, linear in `t`).
+#[must_use]
+pub fn plane(ray: &Ray, plane: &Plane, max_t: f32) -> Option<RayHit> {
+    if !(ray.is_finite() && plane.is_finite() && valid_max_t(max_t)) {
+        return None;
+    }
+    let n = plane.normal.as_dvec3();
+    let d0 = n.dot(ray.origin.as_dvec3()) + f64::from(plane.d);
+    let w = n.dot(ray.dir.as_dvec3());
+    if d0 == 0.0 {
+        let side = if w > 0.0 { -1.0 } else { 1.0 };
+        return Some(hit(ray, 0.0, plane.normal * side));
+    }
+    // d0 + t w = 0 → t = -d0 / w, which must be >= 0 (moving toward the plane).
+    if w == 0.0 || (d0 > 0.0) == (w > 0.0) {
+        return None;
+    }
+    let t = (-d0 / w) as f32;
+    if t > max_t {
+        return None;
+    }
+    let side = if d0 > 0.0 { 1.0 } else { -1.0 };
+    Some(hit(ray, t, plane.normal * side))
+}
+
+/// Ray against a solid sphere.
+///
+/// Touching (a tangent ray) counts. Starting inside: `t = 0` (module rule). A zero radius is a
+/// point. NaN → `None`. Solved in `f64` with the cancellation-free discriminant
+/// `r²|d|² - |f × d|²` and the stable root `c / q` (Gomez 1999, listing 2; ERRATA 2.3).
+#[must_use]
+pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
+    if !(ray.is_finite() && sphere.is_finite() && valid_max_t(max_t)) {
+        return None;
+    }
+    let (p, d, c) = (
+        ray.origin.as_dvec3(),
+        ray.dir.as_dvec3(),
+        sphere.center.as_dvec3(),
+    );
+    let r = f64::from(sphere.radius.abs());
+    let t = kernel::ray_sphere(p, d, c, r, f64::from(max_t))?;
+    if t == 0.0 {
+        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+    }
+    let q = p + t * d;
+    let normal = (q - c).try_normalize().map_or(Vec3::Z, |v| v.as_vec3());
+    Some(hit(ray, t as f32, normal))
+}
+
+/// Ray against a solid AABB: the slab test (Kay & Kajiya 1986; Ericson, RTCD §5.3.3).
+///
+/// Touching (a ray along a face, through an edge or a corner) counts. Starting inside: `t = 0`.
+/// Normal: the outward normal of the face entered (the slab whose entry is last). A flat box
+/// works; an empty box ([`Aabb::EMPTY`]) and NaN give `None`. For many boxes, build a
+/// [`RayInv`] once and call [`aabb_inv`].
+#[inline]
+#[must_use]
+pub fn aabb(ray: &Ray, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
+    if !ray.is_finite() {
+        return None;
+    }
+    aabb_inv(&RayInv::new(ray), aabb, max_t)
+}
+
+/// [`aabb`] with the ray's inverse direction precomputed (the form for loops over boxes).
+///
+/// Per axis the ray is inside the slab `min_i <= o_i + t d_i <= max_i` for `t` between
+/// `(min_i - o_i) / d_i` and `(max_i - o_i) / d_i`; the box is the intersection of the three
+/// slab intervals with `[0, max_t]`. A zero `d_i` (parallel to the slab) constrains nothing
+/// when `min_i <= o_i <= max_i` and misses otherwise. The far distance is widened by `1 + 2γ₃`
+/// so that rounding never loses a grazing hit (PBRT §3.9.2).
+#[inline]
+#[must_use]
+pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
+    if !(valid_max_t(max_t) && aabb.is_finite() && ray.origin.is_finite() && ray.dir.is_finite())
+        || aabb.is_empty()
+    {
+        return None;
+    }
+    let (o, d) = (ray.origin, ray.dir);
+    let mut t_near = 0.0_f32;
+    let mut t_far = max_t;
+    let mut axis = usize::MAX; // the slab entered last (none: the origin is inside)
+    for i in 0..3 {
+        if d[i] == 0.0 {
+            if o[i] < aabb.min[i] || o[i] > aabb.max[i] {
+                return None;
+            }
+            continue;
+        }
+        let inv = ray.inv_dir[i];
+        let (ta, tb) = ((aabb.min[i] - o[i]) * inv, (aabb.max[i] - o[i]) * inv);
+        let (lo, hi) = if inv >= 0.0 { (ta, tb) } else { (tb, ta) };
+        if lo > t_near {
+            t_near = lo;
+            axis = i;
+        }
+        t_far = t_far.min(hi * SLAB_WIDEN);
+    }
+    if t_near > t_far {
+        return None;
+    }
+    if axis == usize::MAX {
+        return Some(RayHit {
+            t: 0.0,
+            point: o,
+            normal: inside_normal(d),
+        });
+    }
+    let mut normal = Vec3::ZERO;
+    normal[axis] = if d[axis] > 0.0 { -1.0 } else { 1.0 };
+    Some(RayHit {
+        t: t_near,
+        point: o + t_near * d,
+        normal,
+    })
+}
+
+/// Ray against a solid OBB: the slab test in the box's frame.
+///
+/// The ray is moved into box space (`R^T (o - c)`, `R^T d`; the same `t`), cast against the
+/// AABB `[-e, e]`, and the normal rotated back. Touching counts; starting inside gives `t = 0`
+/// (module rule); a flat box works; NaN (also a NaN rotation) → `None`.
+#[must_use]
+pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
+    if !(ray.is_finite() && obb.is_finite()) {
+        return None;
+    }
+    let rt = obb.axes.transpose();
+    let local = Ray::new(rt * (ray.origin - obb.center), rt * ray.dir);
+    let e = obb.half_extents.abs();
+    let h = aabb(&local, &Aabb { min: -e, max: e }, max_t)?;
+    if h.t == 0.0 {
+        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+    }
+    Some(hit(ray, h.t, (obb.axes * h.normal).normalize_or(Vec3::Z)))
+}
+
+/// Ray against a solid capsule (the points within `radius` of segment `a`–`b`).
+///
+/// Touching counts; starting inside gives `t = 0` (module rule). `a == b` is a sphere; radius
+/// zero is a segment (hit only by rays that cross it exactly). NaN → `None`. The earliest of the
+/// cylinder wall (inside the segment's span) and the two end spheres, in `f64`
+/// (Ericson, RTCD §5.3.7). Normal: from the closest point of the core segment to the hit.
+#[must_use]
+pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
+    if !(ray.is_finite() && capsule.is_finite() && valid_max_t(max_t)) {
+        return None;
+    }
+    let (p, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+    let (a, b) = (capsule.a.as_dvec3(), capsule.b.as_dvec3());
+    let t = kernel::ray_capsule(
+        p,
+        d,
+        a,
+        b,
+        f64::from(capsule.radius.abs()),
+        f64::from(max_t),
+    )?;
+    if t == 0.0 {
+        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+    }
+    let q = p + t * d;
+    let m = b - a;
+    let mm = m.length_squared();
+    let s = if mm > 0.0 {
+        ((q - a).dot(m) / mm).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let normal = (q - (a + s * m))
+        .try_normalize()
+        .map_or(Vec3::Z, |v| v.as_vec3());
+    Some(hit(ray, t as f32, normal))
+}
+
+/// Relative barycentric tolerance of [`triangle`]: a hit within this fraction of the
+/// triangle's size outside an edge still counts, so that a ray through an edge shared by two
+/// triangles never slips between them.
+pub const TRIANGLE_EDGE_TOLERANCE: f64 = 1e-12;
+
+/// Ray against a triangle: Möller–Trumbore (1997), in `f64`.
+///
+/// Edge rule: edges and corners count as hits (barycentrics `u, v >= 0`, `u + v <= 1`, with
+/// [`TRIANGLE_EDGE_TOLERANCE`] of slack), so a ray through an edge shared by two triangles
+/// hits at least one of them. Both faces hit; the normal is the unit geometric normal
+/// `(b - a) × (c - a)` flipped to face the ray's origin. An origin on the triangle (with `dir`
+/// not parallel to it) gives `t = 0`. A ray parallel to the triangle's plane misses (even one
+/// lying in it: seen edge-on, a triangle has no area). A degenerate triangle (collinear or
+/// coincident corners, relative to `DEGENERATE_EPSILON`) and NaN give `None`.
+#[must_use]
+pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
+    if !(ray.is_finite() && tri.is_finite() && valid_max_t(max_t)) {
+        return None;
+    }
+    let (a, b, c) = (tri.a.as_dvec3(), tri.b.as_dvec3(), tri.c.as_dvec3());
+    let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+    let e1 = b - a;
+    let e2 = c - a;
+    let n = e1.cross(e2);
+    let eps = f64::from(crate::math::DEGENERATE_EPSILON);
+    let nlen = n.length();
+    if nlen == 0.0 || nlen <= eps * e1.length() * e2.length() {
+        return None;
+    }
+    // Solve o + t d = a + u e1 + v e2 by Cramer's rule: det = -d·(e1 × e2) = (d × e2)·e1.
+    let pvec = d.cross(e2);
+    let det = e1.dot(pvec);
+    // Parallel to the plane: |d·n| tiny relative to |d||n|.
+    if det.abs() <= 1e-12 * d.length() * nlen {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let tvec = o - a;
+    let u = tvec.dot(pvec) * inv;
+    let qvec = tvec.cross(e1);
+    let v = d.dot(qvec) * inv;
+    let tol = TRIANGLE_EDGE_TOLERANCE;
+    if u < -tol || v < -tol || u + v > 1.0 + tol {
+        return None;
+    }
+    let t = e2.dot(qvec) * inv;
+    if t < 0.0 || t > f64::from(max_t) {
+        return None;
+    }
+    let mut normal = (n / nlen).as_vec3();
+    if normal.dot(ray.dir) > 0.0 {
+        normal = -normal;
+    }
+    let t = t as f32;
+    Some(hit(ray, t.min(max_t), normal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert_near;
+
+    #[test]
+    fn plane_both_sides_and_parallel() {
+        // Plane y = 0; from y = 5 down: t = 5/|d|·... with d = (0,-2,0) → t = 2.5, normal +y.
+        let p = Plane::from_point_normal(Vec3::ZERO, Vec3::Y);
+        let h = plane(
+            &Ray::new(Vec3::new(0.0, 5.0, 0.0), -2.0 * Vec3::Y),
+            &p,
+            10.0,
+        )
+        .unwrap();
+        assert_near!(h.t, 2.5);
+        assert_near!(h.normal, Vec3::Y);
+        // From below, upward: normal -y.
+        let h = plane(&Ray::new(Vec3::new(1.0, -3.0, 0.0), Vec3::Y), &p, 10.0).unwrap();
+        assert_near!(h.t, 3.0);
+        assert_near!(h.normal, -Vec3::Y);
+        // Parallel, off the plane: miss; moving away: miss; too short: miss.
+        assert!(plane(&Ray::new(Vec3::Y, Vec3::X), &p, 10.0).is_none());
+        assert!(plane(&Ray::new(Vec3::Y, Vec3::Y), &p, 10.0).is_none());
+        assert!(plane(&Ray::new(Vec3::Y * 5.0, -Vec3::Y), &p, 4.9).is_none());
+    }
+
+    #[test]
+    fn sphere_front_tangent_inside() {
+        // Unit sphere at the origin, ray from x = -5 along +x: hits at t = 4, normal -x.
+        let s = Sphere::new(Vec3::ZERO, 1.0);
+        let h = sphere(&Ray::new(Vec3::new(-5.0, 0.0, 0.0), Vec3::X), &s, 10.0).unwrap();
+        assert_near!(h.t, 4.0);
+        assert_near!(h.normal, -Vec3::X);
+        // Tangent at y = 1: touches.
+        let h = sphere(&Ray::new(Vec3::new(-5.0, 1.0, 0.0), Vec3::X), &s, 10.0).unwrap();
+        assert_near!(h.t, 5.0);
+        // Inside: t = 0, normal against the ray.
+        let h = sphere(&Ray::new(Vec3::ZERO, Vec3::X), &s, 10.0).unwrap();
+        assert_eq!(h.t, 0.0);
+        assert_near!(h.normal, -Vec3::X);
+        // Behind: miss.
+        assert!(sphere(&Ray::new(Vec3::new(5.0, 0.0, 0.0), Vec3::X), &s, 10.0).is_none());
+    }
+
+    #[test]
+    fn aabb_faces_edges_parallel() {
+        let b = Aabb::new(Vec3::splat(-1.0), Vec3::ONE);
+        // From -z toward the box: enters the z = -1 face at t = 4, normal -z.
+        let h = aabb(&Ray::new(Vec3::new(0.2, 0.3, -5.0), Vec3::Z), &b, 10.0).unwrap();
+        assert_near!(h.t, 4.0);
+        assert_near!(h.normal, -Vec3::Z);
+        // Along the face plane x = 1 (parallel): touching counts.
+        assert!(aabb(&Ray::new(Vec3::new(1.0, 0.0, -5.0), Vec3::Z), &b, 10.0).is_some());
+        // Just outside that plane: miss.
+        assert!(aabb(&Ray::new(Vec3::new(1.001, 0.0, -5.0), Vec3::Z), &b, 10.0).is_none());
+        // Through the edge (1, 1, z) diagonally in xy: touching counts.
+        let r = Ray::new(Vec3::new(0.0, 2.0, 0.0), Vec3::new(1.0, -1.0, 0.0));
+        assert!(aabb(&r, &b, 10.0).is_some());
+        // Empty box: miss.
+        assert!(aabb(&Ray::new(Vec3::ZERO, Vec3::X), &Aabb::EMPTY, 10.0).is_none());
+    }
+
+    #[test]
+    fn obb_rotated_face() {
+        // Box rotated 45° about z; a ray along -x from x = 5 hits its corner edge at x = √2.
+        let o = Obb::new(
+            Vec3::ZERO,
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_4),
+            Vec3::ONE,
+        );
+        let h = obb(&Ray::new(Vec3::new(5.0, 0.0, 0.0), -Vec3::X), &o, 10.0).unwrap();
+        assert_near!(h.t, 5.0 - 2f32.sqrt(), 1e-5);
+    }
+
+    use crate::math::Quat;
+
+    #[test]
+    fn capsule_side_cap_and_degenerate() {
+        let c = Capsule::new(Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), 1.0);
+        let h = capsule(&Ray::new(Vec3::new(2.0, 5.0, 0.0), -Vec3::Y), &c, 10.0).unwrap();
+        assert_near!(h.t, 4.0);
+        assert_near!(h.normal, Vec3::Y);
+        let h = capsule(&Ray::new(Vec3::new(9.0, 0.0, 0.0), -Vec3::X), &c, 10.0).unwrap();
+        assert_near!(h.t, 4.0);
+        assert_near!(h.normal, Vec3::X);
+        // a == b: a sphere.
+        let s = Capsule::new(Vec3::ZERO, Vec3::ZERO, 1.0);
+        let h = capsule(&Ray::new(Vec3::new(0.0, 0.0, 3.0), -Vec3::Z), &s, 10.0).unwrap();
+        assert_near!(h.t, 2.0);
+    }
+
+    #[test]
+    fn triangle_interior_edge_degenerate_parallel() {
+        let t = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y);
+        // Interior from above: t = 2, normal +z (facing the origin of the ray).
+        let h = triangle(&Ray::new(Vec3::new(0.2, 0.2, 2.0), -Vec3::Z), &t, 10.0).unwrap();
+        assert_near!(h.t, 2.0);
+        assert_near!(h.normal, Vec3::Z);
+        // From below: normal -z.
+        let h = triangle(&Ray::new(Vec3::new(0.2, 0.2, -2.0), Vec3::Z), &t, 10.0).unwrap();
+        assert_near!(h.normal, -Vec3::Z);
+        // Exactly on the hypotenuse and on a corner: hits.
+        assert!(triangle(&Ray::new(Vec3::new(0.5, 0.5, 1.0), -Vec3::Z), &t, 10.0).is_some());
+        assert!(triangle(&Ray::new(Vec3::new(1.0, 0.0, 1.0), -Vec3::Z), &t, 10.0).is_some());
+        // Outside: miss. Parallel in-plane: miss. Degenerate: miss.
+        assert!(triangle(&Ray::new(Vec3::new(0.6, 0.6, 1.0), -Vec3::Z), &t, 10.0).is_none());
+        assert!(triangle(&Ray::new(Vec3::new(-1.0, 0.1, 0.0), Vec3::X), &t, 10.0).is_none());
+        let deg = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::X * 2.0);
+        assert!(triangle(&Ray::new(Vec3::new(0.5, 0.0, 1.0), -Vec3::Z), &deg, 10.0).is_none());
+    }
+
+    #[test]
+    fn nan_and_negative_max_t_give_none() {
+        let s = Sphere::new(Vec3::ZERO, 1.0);
+        let r = Ray::new(Vec3::new(-5.0, 0.0, 0.0), Vec3::X);
+        assert!(sphere(&r, &s, f32::NAN).is_none());
+        assert!(sphere(&r, &s, -1.0).is_none());
+        assert!(sphere(&Ray::new(Vec3::NAN, Vec3::X), &s, 1.0).is_none());
+        assert!(aabb(
+            &Ray::new(Vec3::NAN, Vec3::X),
+            &Aabb::new(Vec3::ZERO, Vec3::ONE),
+            9.0
+        )
+        .is_none());
+        let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        assert!(aabb(
+            &Ray::new(Vec3::new(0.5, 0.5, -1.0), Vec3::new(0.0, 0.0, f32::NAN)),
+            &b,
+            9.0
+        )
+        .is_none());
+        assert!(plane(&r, &Plane::from_point_normal(Vec3::ZERO, Vec3::ZERO), 9.0).is_none());
+    }
+}

@@ -8,6 +8,7 @@
 
 mod aabb;
 mod capsule;
+mod mesh;
 mod obb;
 mod plane;
 mod ray;
@@ -17,6 +18,7 @@ mod triangle;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;
+pub use mesh::{MeshError, TriMesh};
 pub use obb::Obb;
 pub use plane::Plane;
 pub use ray::Ray;

@@ -1,0 +1,202 @@
+use super::{fill_mask, for_each_bit, LANES};
+use crate::math::Vec3;
+use crate::shapes::Sphere;
+
+/// Eight spheres, one array per coordinate and one for the radii.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Chunk {
+    x: [f32; LANES],
+    y: [f32; LANES],
+    z: [f32; LANES],
+    r: [f32; LANES],
+}
+
+impl Chunk {
+    /// All lanes NaN: the padding of the last chunk, which no query hits.
+    const PADDING: Chunk = Chunk {
+        x: [f32::NAN; LANES],
+        y: [f32::NAN; LANES],
+        z: [f32::NAN; LANES],
+        r: [f32::NAN; LANES],
+    };
+
+    #[inline(always)]
+    fn set(&mut self, lane: usize, s: &Sphere) {
+        self.x[lane] = s.center.x;
+        self.y[lane] = s.center.y;
+        self.z[lane] = s.center.z;
+        self.r[lane] = s.radius;
+    }
+
+    #[inline(always)]
+    fn get(&self, lane: usize) -> Sphere {
+        Sphere {
+            center: Vec3::new(self.x[lane], self.y[lane], self.z[lane]),
+            radius: self.r[lane],
+        }
+    }
+
+    /// Bit `l` set when lane `l` touches the query sphere: `|c - q|² <= (r + r_q)²`, the
+    /// squared form of `|c - q| <= r + r_q` (no square root). NaN anywhere makes the compare
+    /// false.
+    #[inline(always)]
+    fn overlap_bits(&self, q: &Sphere) -> u32 {
+        let mut bits = 0u32;
+        for l in 0..LANES {
+            let dx = self.x[l] - q.center.x;
+            let dy = self.y[l] - q.center.y;
+            let dz = self.z[l] - q.center.z;
+            let rs = self.r[l] + q.radius;
+            bits |= u32::from(dx * dx + dy * dy + dz * dz <= rs * rs) << l;
+        }
+        bits
+    }
+}
+
+/// Many spheres in structure-of-arrays chunks of [`LANES`], for one-against-many tests.
+///
+/// Element `i` lives in lane `i % 8` of chunk `i / 8`; lanes after the last sphere are NaN
+/// and never hit. Radii are stored as given: build spheres with [`Sphere::new`] (which takes
+/// the absolute value) so they are `>= 0`.
+///
+/// ```
+/// use collide::batch::SphereSoa;
+/// use collide::shapes::Sphere;
+/// use collide::Vec3;
+///
+/// let soa = SphereSoa::from_spheres(&[
+///     Sphere::new(Vec3::ZERO, 1.0),
+///     Sphere::new(Vec3::X * 3.0, 1.0),
+///     Sphere::new(Vec3::X * 6.0, 1.0),
+/// ]);
+/// let mut hits = Vec::new();
+/// soa.for_each_overlap(&Sphere::new(Vec3::X * 4.5, 0.5), |i| hits.push(i));
+/// assert_eq!(hits, [1, 2]); // both touch at exactly distance 1.5
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SphereSoa {
+    chunks: Vec<Chunk>,
+    len: usize,
+}
+
+impl SphereSoa {
+    /// An empty set.
+    #[must_use]
+    pub fn new() -> SphereSoa {
+        SphereSoa::default()
+    }
+
+    /// An empty set with room for `n` spheres.
+    #[must_use]
+    pub fn with_capacity(n: usize) -> SphereSoa {
+        SphereSoa {
+            chunks: Vec::with_capacity(n.div_ceil(LANES)),
+            len: 0,
+        }
+    }
+
+    /// The spheres of a slice, in order (index `i` is `spheres[i]`).
+    #[must_use]
+    pub fn from_spheres(spheres: &[Sphere]) -> SphereSoa {
+        let mut soa = SphereSoa::with_capacity(spheres.len());
+        for s in spheres {
+            soa.push(s);
+        }
+        soa
+    }
+
+    /// Number of spheres.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `true` when there are no spheres.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Removes every sphere (keeps the memory).
+    pub fn clear(&mut self) {
+        self.chunks.clear();
+        self.len = 0;
+    }
+
+    /// Appends a sphere and returns its index.
+    pub fn push(&mut self, s: &Sphere) -> usize {
+        let i = self.len;
+        if i % LANES == 0 {
+            self.chunks.push(Chunk::PADDING);
+        }
+        // The chunk exists: one was pushed above whenever `i` starts a new chunk.
+        let last = self.chunks.len() - 1;
+        self.chunks[last].set(i % LANES, s);
+        self.len += 1;
+        i
+    }
+
+    /// Sphere `i`, or `None` past the end.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, i: usize) -> Option<Sphere> {
+        (i < self.len).then(|| self.chunks[i / LANES].get(i % LANES))
+    }
+
+    /// Replaces sphere `i`; returns `false` (and changes nothing) when `i` is past the end.
+    pub fn set(&mut self, i: usize, s: &Sphere) -> bool {
+        if i >= self.len {
+            return false;
+        }
+        self.chunks[i / LANES].set(i % LANES, s);
+        true
+    }
+
+    /// Checks the layout invariants: enough chunks for `len`, NaN in every lane past `len`.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.chunks.len() != self.len.div_ceil(LANES) {
+            return Err(format!(
+                "{} chunks for {} spheres",
+                self.chunks.len(),
+                self.len
+            ));
+        }
+        for i in self.len..self.chunks.len() * LANES {
+            let s = self.chunks[i / LANES].get(i % LANES);
+            if !(s.center.is_nan() && s.radius.is_nan()) {
+                return Err(format!("padding lane {i} is {s:?}, not NaN"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Tests every sphere against `query` into a bitmask (bit `i % 64` of `mask[i / 64]` for
+    /// sphere `i`; touching counts) and returns the number of overlaps. Mask sizing as
+    /// [`AabbSoa::overlap_mask`](super::AabbSoa::overlap_mask). NaN in `query` gives none.
+    pub fn overlap_mask(&self, query: &Sphere, mask: &mut [u64]) -> usize {
+        let q = *query;
+        fill_mask(self.chunks.len(), mask, |c| self.chunks[c].overlap_bits(&q))
+    }
+
+    /// Calls `f(i)` for every sphere `i` that touches `query`, in increasing order, without
+    /// allocating.
+    pub fn for_each_overlap(&self, query: &Sphere, mut f: impl FnMut(usize)) {
+        let q = *query;
+        for (c, chunk) in self.chunks.iter().enumerate() {
+            for_each_bit(c, chunk.overlap_bits(&q), &mut f);
+        }
+    }
+
+    /// The number of spheres that touch `query`.
+    #[must_use]
+    pub fn count_overlaps(&self, query: &Sphere) -> usize {
+        let q = *query;
+        self.chunks
+            .iter()
+            .map(|chunk| chunk.overlap_bits(&q).count_ones() as usize)
+            .sum()
+    }
+}

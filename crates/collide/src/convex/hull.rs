@@ -1,0 +1,980 @@
+//! Quickhull: the convex hull of a point cloud as polygons with planes and an edge list.
+//!
+//! Barber, Dobkin and Huhdanpaa, *The Quickhull algorithm for convex hulls* (ACM TOMS 1996),
+//! with the robustness measures of D. Gregorius, *Implementing Quickhull* (GDC 2014): a
+//! tolerance scaled to the input, points within it of a face count as on the face, and coplanar
+//! triangles merged into polygons at the end.
+//!
+//! The hull is built in `f64` from the (exactly representable) `f32` input. Three distances
+//! steer it, all scaled by `s = max|x| + max|y| + max|z|` of the input:
+//! - `eps = 3 · FLT_EPSILON · s` (Gregorius): a point must be more than `eps` outside a face to
+//!   be added; closer points count as inside. It is the resolution of `f32` coordinates of that
+//!   magnitude, so nothing finer is meaningful in the input.
+//! - `eps / 64`: a face is removed when the new point is more than this above it. Small enough
+//!   that the triangulated hull stays convex to far below `eps`, large enough above `f64`
+//!   round-off that a new triangle `(a, b, eye)` always has height `>= eps / 64` over its base
+//!   (the eye is that far above a plane through `ab`), so its normal is accurate.
+//! - `eps` again when merging: adjacent triangles whose vertices all lie within `eps` of the
+//!   seed triangle's plane become one polygon; vertices left with only two faces (points in the
+//!   middle of an edge) are dropped.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use glam::DVec3;
+
+use crate::math::Vec3;
+use crate::shapes::Plane;
+
+/// Why [`ConvexHull::try_new`] could not build a hull.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HullError {
+    /// No points were given.
+    Empty,
+    /// The point at `index` has a NaN or infinite coordinate.
+    NonFinite {
+        /// Index of the first offending point in the input.
+        index: usize,
+    },
+    /// All points are within `tolerance` of one point.
+    Coincident {
+        /// The distance below which points count as the same.
+        tolerance: f32,
+    },
+    /// All points are within `tolerance` of one line.
+    Collinear {
+        /// The distance below which points count as on the line.
+        tolerance: f32,
+    },
+    /// All points are within `tolerance` of one plane.
+    Coplanar {
+        /// The distance below which points count as on the plane.
+        tolerance: f32,
+    },
+    /// The input defeated the algorithm's numerical safeguards (not observed in testing).
+    Unstable,
+}
+
+impl fmt::Display for HullError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HullError::Empty => write!(
+                f,
+                "no points: a convex hull needs at least 4 points that span a volume"
+            ),
+            HullError::NonFinite { index } => write!(
+                f,
+                "point {index} has a NaN or infinite coordinate: remove or fix it before building a hull"
+            ),
+            HullError::Coincident { tolerance } => write!(
+                f,
+                "all points coincide (within {tolerance:e}): use a sphere, or give at least 4 points that span a volume"
+            ),
+            HullError::Collinear { tolerance } => write!(
+                f,
+                "all points lie on one line (within {tolerance:e}): use a segment or capsule, or add points off the line"
+            ),
+            HullError::Coplanar { tolerance } => write!(
+                f,
+                "all points lie in one plane (within {tolerance:e}): the hull would be flat; give the shape some thickness"
+            ),
+            HullError::Unstable => write!(
+                f,
+                "the point set is too degenerate for the hull builder: weld near-duplicate points or recentre the points near the origin"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HullError {}
+
+/// A face of a [`ConvexHull`]: a convex polygon, counter-clockwise seen from outside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HullFace {
+    /// The face's plane; the normal points out of the hull, every hull vertex is on or below it
+    /// (within the hull's tolerance).
+    pub plane: Plane,
+    /// Index of the face's first vertex index in [`ConvexHull::face_indices`].
+    pub first: u32,
+    /// Number of vertices of the polygon (at least 3).
+    pub count: u32,
+}
+
+/// An edge of a [`ConvexHull`] and the two faces that meet at it.
+///
+/// The edge runs `vertices[0] → vertices[1]` counter-clockwise in `faces[0]` and the other way
+/// in `faces[1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HullEdge {
+    /// Vertex indices of the two ends.
+    pub vertices: [u32; 2],
+    /// The face on each side.
+    pub faces: [u32; 2],
+}
+
+/// A closed convex polyhedron: vertices, polygonal faces with outward planes, unique edges.
+///
+/// Built by [`ConvexHull::try_new`]; [`ConvexHull::validate`] checks every invariant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvexHull {
+    vertices: Vec<Vec3>,
+    faces: Vec<HullFace>,
+    face_indices: Vec<u32>,
+    edges: Vec<HullEdge>,
+    tolerance: f32,
+}
+
+/// A triangle of the hull under construction.
+#[derive(Clone, Debug)]
+struct Tri {
+    v: [usize; 3],
+    /// Neighbour across edge `v[i] → v[i+1]`.
+    nb: [usize; 3],
+    n: DVec3,
+    d: f64,
+    outside: Vec<usize>,
+    /// Points within `eps` of the hull near this face (Barber et al.'s "coplanar points"):
+    /// rechecked when the face is replaced and at the end, since a later face beside a sharp
+    /// edge can leave them outside.
+    near: Vec<usize>,
+    alive: bool,
+}
+
+impl Tri {
+    fn dist(&self, p: DVec3) -> f64 {
+        self.n.dot(p) - self.d
+    }
+}
+
+/// Unit normal and offset of triangle `(a, b, c)`, counter-clockwise seen from the normal.
+///
+/// The cross product is taken at the vertex opposite the longest edge (the largest angle), whose
+/// relative error is smallest: `|δn| / |n| ≈ ε_64 · L / h` for base `L` and height `h`.
+fn tri_plane(a: DVec3, b: DVec3, c: DVec3) -> Option<(DVec3, f64)> {
+    let (ab, bc, ca) = (b - a, c - b, a - c);
+    let (lab, lbc, lca) = (
+        ab.length_squared(),
+        bc.length_squared(),
+        ca.length_squared(),
+    );
+    // Largest angle is opposite the longest edge; cross the two edges leaving that vertex.
+    let n = if lab >= lbc && lab >= lca {
+        // opposite c: edges c→a and c→b; (a - c) × (b - c) has the same orientation as ab × ac.
+        (a - c).cross(b - c)
+    } else if lbc >= lca {
+        // opposite a.
+        ab.cross(c - a)
+    } else {
+        // opposite b: (c - b) × (a - b).
+        bc.cross(a - b)
+    };
+    let n = n.try_normalize()?;
+    let d = n.dot((a + b + c) / 3.0);
+    Some((n, d))
+}
+
+impl ConvexHull {
+    /// The convex hull of `points`, with coplanar faces merged into polygons.
+    ///
+    /// Duplicate and near-duplicate points, points inside, and points within the tolerance of a
+    /// face are accepted and left out of the hull's vertices. The tolerance is
+    /// `3 · FLT_EPSILON · (max|x| + max|y| + max|z|)` (Gregorius 2014), so recentre data that sit
+    /// far from the origin. Degenerate input gives a typed error, never a panic:
+    /// [`HullError::Empty`], [`HullError::NonFinite`], or fewer than 4 points that span a
+    /// volume: [`HullError::Coincident`], [`HullError::Collinear`], [`HullError::Coplanar`].
+    pub fn try_new(points: &[Vec3]) -> Result<ConvexHull, HullError> {
+        if points.is_empty() {
+            return Err(HullError::Empty);
+        }
+        if let Some(index) = points.iter().position(|p| !p.is_finite()) {
+            return Err(HullError::NonFinite { index });
+        }
+        let pts: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
+        let mut max_abs = DVec3::ZERO;
+        for p in &pts {
+            max_abs = max_abs.max(p.abs());
+        }
+        let scale = max_abs.x + max_abs.y + max_abs.z;
+        // Gregorius 2014: the f32 resolution of coordinates of this magnitude.
+        let eps = 3.0 * f64::from(f32::EPSILON) * scale;
+        let tolerance = eps as f32;
+        if scale == 0.0 {
+            return Err(HullError::Coincident { tolerance });
+        }
+        let simplex = initial_simplex(&pts, eps, tolerance)?;
+        let tris = quickhull(&pts, simplex, eps)?;
+        Ok(build_polygons(&pts, &tris, eps))
+    }
+
+    /// The hull's vertices (a subset of the input points).
+    #[inline]
+    #[must_use]
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The faces: convex polygons, counter-clockwise from outside, with outward planes.
+    #[inline]
+    #[must_use]
+    pub fn faces(&self) -> &[HullFace] {
+        &self.faces
+    }
+
+    /// Vertex indices of all faces, concatenated; a face's are `first .. first + count`.
+    #[inline]
+    #[must_use]
+    pub fn face_indices(&self) -> &[u32] {
+        &self.face_indices
+    }
+
+    /// Vertex indices of face `f`, counter-clockwise from outside.
+    #[inline]
+    #[must_use]
+    pub fn face_vertices(&self, f: usize) -> &[u32] {
+        let face = &self.faces[f];
+        &self.face_indices[face.first as usize..(face.first + face.count) as usize]
+    }
+
+    /// The unique edges, each with its two faces.
+    #[inline]
+    #[must_use]
+    pub fn edges(&self) -> &[HullEdge] {
+        &self.edges
+    }
+
+    /// The build tolerance `3 · FLT_EPSILON · (max|x| + max|y| + max|z|)` of the input.
+    ///
+    /// Input points lie at most `3 · tolerance` above any face plane (`eps` when dropped, up to
+    /// `eps` more when coplanar triangles merge, plus rounding to `f32`); faces are flat and the
+    /// hull convex to within `2 · tolerance` (the bound [`ConvexHull::validate`] checks).
+    #[inline]
+    #[must_use]
+    pub fn tolerance(&self) -> f32 {
+        self.tolerance
+    }
+
+    /// Largest signed distance of `p` to a face plane: `<= 0` inside, `> 0` outside.
+    ///
+    /// This is the true distance for points inside or outside a face's region, and a lower
+    /// bound of it near edges and corners. NaN input gives NaN.
+    #[must_use]
+    pub fn signed_distance_bound(&self, p: Vec3) -> f32 {
+        self.faces
+            .iter()
+            .map(|f| f.plane.signed_distance(p))
+            .fold(
+                f32::NEG_INFINITY,
+                |a, b| if b.is_nan() { b } else { a.max(b) },
+            )
+    }
+
+    /// `true` when `p` is inside or within `tolerance` of the hull's surface.
+    #[inline]
+    #[must_use]
+    pub fn contains_point(&self, p: Vec3, tolerance: f32) -> bool {
+        self.signed_distance_bound(p) <= tolerance
+    }
+
+    /// Mean of the vertices (strictly inside the hull, which has volume).
+    #[must_use]
+    pub fn vertex_centroid(&self) -> Vec3 {
+        let sum: DVec3 = self.vertices.iter().map(|v| v.as_dvec3()).sum();
+        (sum / self.vertices.len() as f64).as_vec3()
+    }
+
+    /// Volume, by the divergence theorem over the faces' fan triangles.
+    #[must_use]
+    pub fn volume(&self) -> f32 {
+        let c = self.vertex_centroid().as_dvec3();
+        let mut six_v = 0.0;
+        for f in 0..self.faces.len() {
+            let idx = self.face_vertices(f);
+            let a = self.vertices[idx[0] as usize].as_dvec3() - c;
+            for w in idx[1..].windows(2) {
+                let b = self.vertices[w[0] as usize].as_dvec3() - c;
+                let d = self.vertices[w[1] as usize].as_dvec3() - c;
+                six_v += a.dot(b.cross(d));
+            }
+        }
+        (six_v / 6.0) as f32
+    }
+
+    /// Checks every invariant, returning the first violation found.
+    ///
+    /// Closed 2-manifold with consistent winding (every directed edge once, its reverse once),
+    /// every vertex used, polygons of at least 3 distinct vertices, unit normals agreeing with
+    /// the winding, faces flat and every vertex below every face plane within
+    /// `2 · tolerance + 1e-6 · scale`, the edge list matching the faces, and Euler's formula
+    /// `V − E + F = 2`.
+    pub fn validate(&self) -> Result<(), String> {
+        let nv = self.vertices.len();
+        let nf = self.faces.len();
+        if nv < 4 || nf < 4 {
+            return Err(format!("too small: {nv} vertices, {nf} faces"));
+        }
+        if let Some(i) = self.vertices.iter().position(|v| !v.is_finite()) {
+            return Err(format!("vertex {i} is not finite"));
+        }
+        let scale = self
+            .vertices
+            .iter()
+            .fold(0.0_f32, |m, v| m.max(v.abs().max_element()));
+        let tol = 2.0 * self.tolerance + 1e-6 * scale;
+        let mut used = vec![false; nv];
+        let mut directed: HashMap<(u32, u32), u32> = HashMap::new();
+        for f in 0..nf {
+            let face = self.faces[f];
+            if face.count < 3 {
+                return Err(format!("face {f} has {} vertices", face.count));
+            }
+            if (face.first + face.count) as usize > self.face_indices.len() {
+                return Err(format!("face {f} indexes past the index list"));
+            }
+            let idx = self.face_vertices(f);
+            let n = face.plane.normal;
+            if !n.is_finite() || (n.length() - 1.0).abs() > 1e-4 {
+                return Err(format!("face {f} normal {n} is not unit length"));
+            }
+            let mut newell = DVec3::ZERO;
+            for (k, &a) in idx.iter().enumerate() {
+                let b = idx[(k + 1) % idx.len()];
+                if a as usize >= nv {
+                    return Err(format!("face {f} uses vertex {a} out of range"));
+                }
+                if idx.iter().filter(|&&x| x == a).count() > 1 {
+                    return Err(format!("face {f} repeats vertex {a}"));
+                }
+                used[a as usize] = true;
+                if directed.insert((a, b), f as u32).is_some() {
+                    return Err(format!("directed edge {a}->{b} appears twice"));
+                }
+                let (pa, pb) = (
+                    self.vertices[a as usize].as_dvec3(),
+                    self.vertices[b as usize].as_dvec3(),
+                );
+                newell += pa.cross(pb);
+                let dist = face.plane.signed_distance(self.vertices[a as usize]);
+                if dist.abs() > tol {
+                    return Err(format!(
+                        "face {f} is not flat: vertex {a} is {dist} from its plane (tol {tol})"
+                    ));
+                }
+            }
+            if newell.dot(n.as_dvec3()) <= 0.0 {
+                return Err(format!("face {f} winding disagrees with its normal"));
+            }
+        }
+        if let Some(i) = used.iter().position(|u| !u) {
+            return Err(format!("vertex {i} is used by no face"));
+        }
+        for &(a, b) in directed.keys() {
+            if !directed.contains_key(&(b, a)) {
+                return Err(format!(
+                    "edge {a}->{b} has no opposite: the hull is not closed"
+                ));
+            }
+        }
+        let ne = directed.len() / 2;
+        if self.edges.len() != ne {
+            return Err(format!(
+                "edge list has {} edges, the faces have {ne}",
+                self.edges.len()
+            ));
+        }
+        for (i, e) in self.edges.iter().enumerate() {
+            let [a, b] = e.vertices;
+            if directed.get(&(a, b)) != Some(&e.faces[0])
+                || directed.get(&(b, a)) != Some(&e.faces[1])
+            {
+                return Err(format!("edge {i} does not match the faces beside it"));
+            }
+        }
+        let euler = nv as i64 - ne as i64 + nf as i64;
+        if euler != 2 {
+            return Err(format!("Euler characteristic V - E + F = {euler}, not 2"));
+        }
+        for (f, face) in self.faces.iter().enumerate() {
+            for (i, v) in self.vertices.iter().enumerate() {
+                let dist = face.plane.signed_distance(*v);
+                if dist > tol {
+                    return Err(format!(
+                        "not convex: vertex {i} is {dist} above face {f} (tol {tol})"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The hull as Wavefront OBJ text (`v` lines, then one `f` line per polygon, 1-based).
+    #[must_use]
+    pub fn to_obj(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "# convex hull written by collide");
+        for v in &self.vertices {
+            let _ = writeln!(s, "v {} {} {}", v.x, v.y, v.z);
+        }
+        for f in 0..self.faces.len() {
+            s.push('f');
+            for &i in self.face_vertices(f) {
+                let _ = write!(s, " {}", i + 1);
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// Four points spanning a volume, as indices, or the error saying why none exist.
+fn initial_simplex(pts: &[DVec3], eps: f64, tolerance: f32) -> Result<[usize; 4], HullError> {
+    // The extreme points along each axis; the farthest pair of them is the first edge.
+    let mut ext = [0usize; 6];
+    for (i, p) in pts.iter().enumerate() {
+        for k in 0..3 {
+            if p[k] < pts[ext[2 * k]][k] {
+                ext[2 * k] = i;
+            }
+            if p[k] > pts[ext[2 * k + 1]][k] {
+                ext[2 * k + 1] = i;
+            }
+        }
+    }
+    let (mut i0, mut i1, mut best) = (0, 0, -1.0);
+    for &a in &ext {
+        for &b in &ext {
+            let d = pts[a].distance_squared(pts[b]);
+            if d > best {
+                (i0, i1, best) = (a, b, d);
+            }
+        }
+    }
+    if best.sqrt() <= eps {
+        return Err(HullError::Coincident { tolerance });
+    }
+    // Farthest point from the line i0 i1: |(p - a) × u| with u the unit direction.
+    let (a, u) = (pts[i0], (pts[i1] - pts[i0]).normalize());
+    let (mut i2, mut best) = (0, -1.0);
+    for (i, p) in pts.iter().enumerate() {
+        let d = (*p - a).cross(u).length_squared();
+        if d > best {
+            (i2, best) = (i, d);
+        }
+    }
+    if best.sqrt() <= eps {
+        return Err(HullError::Collinear { tolerance });
+    }
+    // Farthest point from the plane i0 i1 i2.
+    let Some((n, d)) = tri_plane(pts[i0], pts[i1], pts[i2]) else {
+        return Err(HullError::Collinear { tolerance });
+    };
+    let (mut i3, mut best) = (0, -1.0);
+    for (i, p) in pts.iter().enumerate() {
+        let dist = (n.dot(*p) - d).abs();
+        if dist > best {
+            (i3, best) = (i, dist);
+        }
+    }
+    if best <= eps {
+        return Err(HullError::Coplanar { tolerance });
+    }
+    Ok([i0, i1, i2, i3])
+}
+
+/// Runs Quickhull from the simplex; returns the triangles (dead ones flagged).
+fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullError> {
+    let eps_vis = eps / 64.0;
+    // Orient the tetrahedron so that s[3] is below the plane of (s[0], s[1], s[2]).
+    let (n, d) = tri_plane(pts[s[0]], pts[s[1]], pts[s[2]]).ok_or(HullError::Unstable)?;
+    let [a, b, c, t] = if n.dot(pts[s[3]]) - d > 0.0 {
+        [s[0], s[2], s[1], s[3]]
+    } else {
+        s
+    };
+    // Faces (CCW from outside): abc, then for each edge of abc reversed, with the apex t.
+    // Face 0 = (a,b,c); face 1 = (b,a,t); face 2 = (c,b,t); face 3 = (a,c,t).
+    let verts = [[a, b, c], [b, a, t], [c, b, t], [a, c, t]];
+    // Neighbours across v[i] → v[i+1].
+    let nbs = [[1, 2, 3], [0, 3, 2], [0, 1, 3], [0, 2, 1]];
+    let mut tris: Vec<Tri> = Vec::with_capacity(64);
+    for (v, nb) in verts.iter().zip(nbs) {
+        let (n, d) = tri_plane(pts[v[0]], pts[v[1]], pts[v[2]]).ok_or(HullError::Unstable)?;
+        tris.push(Tri {
+            v: *v,
+            nb,
+            n,
+            d,
+            outside: Vec::new(),
+            near: Vec::new(),
+            alive: true,
+        });
+    }
+    // Each remaining point goes to the face it is farthest above: to its outside set if more
+    // than eps, to its near set if within eps; points more than eps inside are done with.
+    for i in 0..pts.len() {
+        if !s.contains(&i) {
+            assign(&mut tris, 0, pts, i, eps);
+        }
+    }
+    let mut pending: Vec<usize> = (0..4).filter(|&f| !tris[f].outside.is_empty()).collect();
+    // Per-face marks of the current iteration: 1 = visible, 2 = not visible.
+    let mut stamp: Vec<(usize, u8)> = vec![(usize::MAX, 0); tris.len()];
+    let mut horizon: Vec<(usize, usize, usize)> = Vec::new();
+    let mut visible: Vec<usize> = Vec::new();
+    let mut stack: Vec<(usize, usize, usize)> = Vec::new();
+    // Per-face mark of the depth-first pass that reached it.
+    let mut dfs: Vec<usize> = vec![0; tris.len()];
+    let (mut iter, mut pass) = (0usize, 0usize);
+    loop {
+        while let Some(f0) = pending.pop() {
+            if !tris[f0].alive || tris[f0].outside.is_empty() {
+                continue;
+            }
+            iter += 1;
+            // The eye: the point farthest above the face.
+            let (mut eye, mut far) = (usize::MAX, f64::NEG_INFINITY);
+            for &i in &tris[f0].outside {
+                let dist = tris[f0].dist(pts[i]);
+                if dist > far {
+                    (eye, far) = (i, dist);
+                }
+            }
+            let pe = pts[eye];
+            // Ordered depth-first search of the visible faces; the horizon comes out as a
+            // counter-clockwise loop of edges (a, b, face beyond) when the visible set is a disk.
+            // Then every new face (a, b, eye) must make a convex edge with the face beyond: if that
+            // face's third vertex is not clearly below the new face (the eye is on or barely above
+            // the face beyond, or round-off folded it), the face beyond is visible too and the
+            // search runs again. This keeps the triangulation strictly convex (Gregorius 2014).
+            stamp.resize(tris.len(), (usize::MAX, 0));
+            dfs.resize(tris.len(), 0);
+            stamp[f0] = (iter, 1);
+            loop {
+                pass += 1;
+                horizon.clear();
+                visible.clear();
+                stack.clear();
+                dfs[f0] = pass;
+                visible.push(f0);
+                stack.push((f0, 0, 0));
+                while let Some(top) = stack.last_mut() {
+                    let (f, entry, k) = *top;
+                    if k == 3 {
+                        stack.pop();
+                        continue;
+                    }
+                    top.2 += 1;
+                    let e = (entry + k) % 3;
+                    let g = tris[f].nb[e];
+                    if dfs[g] == pass {
+                        continue;
+                    }
+                    let vis = if stamp[g].0 == iter {
+                        stamp[g].1 == 1
+                    } else {
+                        let vis = tris[g].dist(pe) > eps_vis;
+                        stamp[g] = (iter, if vis { 1 } else { 2 });
+                        vis
+                    };
+                    let (ea, eb) = (tris[f].v[e], tris[f].v[(e + 1) % 3]);
+                    if vis {
+                        dfs[g] = pass;
+                        visible.push(g);
+                        // Enter g through its copy of the edge (b → a).
+                        let Some(eg) =
+                            (0..3).find(|&j| tris[g].v[j] == eb && tris[g].v[(j + 1) % 3] == ea)
+                        else {
+                            return Err(HullError::Unstable);
+                        };
+                        stack.push((g, eg, 0));
+                    } else {
+                        horizon.push((ea, eb, g));
+                    }
+                }
+                let mut grew = false;
+                for &(ha, hb, g) in &horizon {
+                    let c = tris[g].v.iter().copied().find(|&v| v != ha && v != hb);
+                    // Convex when c is below the new face. Only faces the eye is not clearly
+                    // below may be removed: that bounds how far the hull can retreat (eps / 64).
+                    let convex = match (c, tri_plane(pts[ha], pts[hb], pe)) {
+                        (Some(c), Some((n, d))) => n.dot(pts[c]) - d < 0.0,
+                        _ => false,
+                    };
+                    if !convex && tris[g].dist(pe) > -eps_vis {
+                        stamp[g] = (iter, 1);
+                        grew = true;
+                    }
+                }
+                if !grew {
+                    break;
+                }
+            }
+            // The horizon must be one simple closed loop.
+            let nh = horizon.len();
+            let simple = nh >= 3 && (0..nh).all(|i| horizon[i].1 == horizon[(i + 1) % nh].0) && {
+                let mut starts: Vec<usize> = horizon.iter().map(|h| h.0).collect();
+                starts.sort_unstable();
+                starts.windows(2).all(|w| w[0] != w[1])
+            };
+            if !simple {
+                return Err(HullError::Unstable);
+            }
+            // New faces (a, b, eye), linked to the face beyond the horizon and to each other.
+            let base = tris.len();
+            for (i, &(ha, hb, g)) in horizon.iter().enumerate() {
+                let (n, d) = tri_plane(pts[ha], pts[hb], pe).ok_or(HullError::Unstable)?;
+                let next = base + (i + 1) % nh;
+                let prev = base + (i + nh - 1) % nh;
+                tris.push(Tri {
+                    v: [ha, hb, eye],
+                    nb: [g, next, prev],
+                    n,
+                    d,
+                    outside: Vec::new(),
+                    near: Vec::new(),
+                    alive: true,
+                });
+                let Some(j) = (0..3).find(|&j| tris[g].v[j] == hb && tris[g].v[(j + 1) % 3] == ha)
+                else {
+                    return Err(HullError::Unstable);
+                };
+                tris[g].nb[j] = base + i;
+            }
+            // Hand the visible faces' points to the new faces (Barber et al.: a point above a
+            // removed face and outside the new hull is above one of the new faces).
+            let mut orphans: Vec<usize> = Vec::new();
+            for &f in &visible {
+                tris[f].alive = false;
+                orphans.append(&mut tris[f].outside);
+                orphans.append(&mut tris[f].near);
+            }
+            for i in orphans {
+                if i != eye {
+                    assign(&mut tris, base, pts, i, eps);
+                }
+            }
+            pending.extend((base..tris.len()).filter(|&f| !tris[f].outside.is_empty()));
+        }
+        // A near point may have ended up more than eps above a face built later (near a sharp
+        // edge the plane distances understate the distance to the hull): check each against
+        // every face when that costs at most ~1e8 plane tests, else hill-climb from its own
+        // face; resume the hull with any point found more than eps outside.
+        let alive: Vec<usize> = (0..tris.len()).filter(|&f| tris[f].alive).collect();
+        let n_near: usize = alive.iter().map(|&f| tris[f].near.len()).sum();
+        let brute = n_near.saturating_mul(alive.len()) <= 100_000_000;
+        for &f in &alive {
+            if tris[f].near.is_empty() {
+                continue;
+            }
+            let near = std::mem::take(&mut tris[f].near);
+            for i in near {
+                let p = pts[i];
+                let (mut best, mut at) = (tris[f].dist(p), f);
+                if brute {
+                    for &g in &alive {
+                        let dist = tris[g].dist(p);
+                        if dist > best {
+                            (best, at) = (dist, g);
+                        }
+                    }
+                } else {
+                    loop {
+                        let mut moved = false;
+                        for g in tris[at].nb {
+                            let dist = tris[g].dist(p);
+                            if dist > best {
+                                (best, at, moved) = (dist, g, true);
+                            }
+                        }
+                        if !moved {
+                            break;
+                        }
+                    }
+                }
+                if best > eps {
+                    tris[at].outside.push(i);
+                    pending.push(at);
+                } else {
+                    tris[f].near.push(i);
+                }
+            }
+        }
+        if pending.is_empty() {
+            break;
+        }
+    }
+    Ok(tris)
+}
+
+/// Puts point `i` in the outside or near set of the face among `tris[first..]` it is farthest
+/// above (alive faces only), or drops it when it is more than `eps` inside all of them.
+fn assign(tris: &mut [Tri], first: usize, pts: &[DVec3], i: usize, eps: f64) {
+    let mut best = (f64::NEG_INFINITY, usize::MAX);
+    for (f, tri) in tris.iter().enumerate().skip(first) {
+        if !tri.alive {
+            continue;
+        }
+        let dist = tri.dist(pts[i]);
+        if dist > best.0 {
+            best = (dist, f);
+        }
+    }
+    if best.1 == usize::MAX || best.0 <= -eps {
+        return;
+    }
+    if best.0 > eps {
+        tris[best.1].outside.push(i);
+    } else {
+        tris[best.1].near.push(i);
+    }
+}
+
+/// Merges coplanar triangles into polygons, drops mid-edge vertices, converts to `f32`.
+fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
+    let alive: Vec<usize> = (0..tris.len()).filter(|&f| tris[f].alive).collect();
+    // Seeds in order of decreasing area, so big flat regions take their slivers.
+    let area = |f: usize| {
+        let [a, b, c] = tris[f].v;
+        (pts[b] - pts[a]).cross(pts[c] - pts[a]).length()
+    };
+    let mut order = alive.clone();
+    order.sort_by(|&x, &y| area(y).total_cmp(&area(x)));
+    let mut region = vec![usize::MAX; tris.len()];
+    let mut polygons: Vec<Vec<usize>> = Vec::new();
+    let mut members: Vec<usize> = Vec::new();
+    for &seed in &order {
+        if region[seed] != usize::MAX {
+            continue;
+        }
+        let r = polygons.len();
+        let (n, d) = (tris[seed].n, tris[seed].d);
+        members.clear();
+        members.push(seed);
+        region[seed] = r;
+        let mut k = 0;
+        while k < members.len() {
+            let f = members[k];
+            k += 1;
+            for &g in &tris[f].nb {
+                if region[g] != usize::MAX || tris[g].n.dot(n) <= 0.0 {
+                    continue;
+                }
+                if tris[g].v.iter().all(|&v| (n.dot(pts[v]) - d).abs() <= eps) {
+                    region[g] = r;
+                    members.push(g);
+                }
+            }
+        }
+        // Boundary loop: the members' edges whose neighbour is outside the region.
+        let mut next: HashMap<usize, usize> = HashMap::new();
+        let mut pinched = false;
+        for &f in &members {
+            for e in 0..3 {
+                if region[tris[f].nb[e]] != r {
+                    pinched |= next.insert(tris[f].v[e], tris[f].v[(e + 1) % 3]).is_some();
+                }
+            }
+        }
+        let mut lp = Vec::with_capacity(next.len());
+        if !pinched {
+            let start = tris[members[0]].v[0];
+            let start = if next.contains_key(&start) {
+                start
+            } else {
+                *next.keys().next().unwrap_or(&start)
+            };
+            let mut v = start;
+            while lp.len() <= next.len() {
+                lp.push(v);
+                match next.get(&v) {
+                    Some(&w) if w != start => v = w,
+                    Some(_) => break,
+                    None => {
+                        pinched = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if pinched || lp.len() != next.len() || lp.len() < 3 {
+            // Not a disk (round-off made a ring or a pinch): keep the triangles as faces.
+            for (j, &f) in members.iter().enumerate() {
+                let rr = if j == 0 { r } else { polygons.len() };
+                region[f] = rr;
+                polygons.push(tris[f].v.to_vec());
+            }
+        } else {
+            polygons.push(lp);
+        }
+    }
+    // Vertices with only two faces lie in the middle of an edge: drop them.
+    let mut degree: HashMap<usize, u32> = HashMap::new();
+    for p in &polygons {
+        for &v in p {
+            *degree.entry(v).or_insert(0) += 1;
+        }
+    }
+    let mid_edge: Vec<usize> = degree
+        .iter()
+        .filter(|&(_, &c)| c == 2)
+        .map(|(&v, _)| v)
+        .collect();
+    for v in mid_edge {
+        let holders: Vec<usize> = (0..polygons.len())
+            .filter(|&p| polygons[p].contains(&v))
+            .collect();
+        if holders.len() == 2 && holders.iter().all(|&p| polygons[p].len() > 3) {
+            for p in holders {
+                polygons[p].retain(|&w| w != v);
+            }
+        }
+    }
+    // Compact the vertex indices; planes from Newell's normal, offset through the farthest
+    // vertex so every polygon vertex is on or below its plane.
+    let mut remap: HashMap<usize, u32> = HashMap::new();
+    let mut vertices: Vec<Vec3> = Vec::new();
+    let mut faces = Vec::with_capacity(polygons.len());
+    let mut face_indices = Vec::new();
+    for p in &polygons {
+        let mut newell = DVec3::ZERO;
+        for (k, &a) in p.iter().enumerate() {
+            newell += pts[a].cross(pts[p[(k + 1) % p.len()]]);
+        }
+        let n = newell.normalize_or_zero().as_vec3().normalize_or_zero();
+        let d = p
+            .iter()
+            .map(|&v| n.as_dvec3().dot(pts[v]))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let first = face_indices.len() as u32;
+        for &v in p {
+            let idx = *remap.entry(v).or_insert_with(|| {
+                vertices.push(pts[v].as_vec3());
+                (vertices.len() - 1) as u32
+            });
+            face_indices.push(idx);
+        }
+        faces.push(HullFace {
+            plane: Plane {
+                normal: n,
+                d: -(d as f32),
+            },
+            first,
+            count: p.len() as u32,
+        });
+    }
+    let mut edge_of: HashMap<(u32, u32), usize> = HashMap::new();
+    let mut edges: Vec<HullEdge> = Vec::new();
+    for (f, face) in faces.iter().enumerate() {
+        let idx = &face_indices[face.first as usize..(face.first + face.count) as usize];
+        for (k, &a) in idx.iter().enumerate() {
+            let b = idx[(k + 1) % idx.len()];
+            if let Some(&e) = edge_of.get(&(b, a)) {
+                edges[e].faces[1] = f as u32;
+            } else {
+                edge_of.insert((a, b), edges.len());
+                edges.push(HullEdge {
+                    vertices: [a, b],
+                    faces: [f as u32, u32::MAX],
+                });
+            }
+        }
+    }
+    ConvexHull {
+        vertices,
+        faces,
+        face_indices,
+        edges,
+        tolerance: eps as f32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube_corners() -> Vec<Vec3> {
+        (0..8)
+            .map(|i| {
+                Vec3::new(
+                    if i & 1 == 0 { -1.0 } else { 1.0 },
+                    if i & 2 == 0 { -1.0 } else { 1.0 },
+                    if i & 4 == 0 { -1.0 } else { 1.0 },
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cube_has_six_quads() {
+        // The 8 corners of a cube: 6 square faces, 12 edges, volume 8.
+        let h = ConvexHull::try_new(&cube_corners()).unwrap();
+        h.validate().unwrap();
+        assert_eq!(
+            (h.vertices().len(), h.faces().len(), h.edges().len()),
+            (8, 6, 12)
+        );
+        assert!(h.faces().iter().all(|f| f.count == 4));
+        crate::assert_near!(h.volume(), 8.0, 1e-5);
+    }
+
+    #[test]
+    fn tetrahedron() {
+        // Four points: 4 triangles, 6 edges, all outward.
+        let p = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+        let h = ConvexHull::try_new(&p).unwrap();
+        h.validate().unwrap();
+        assert_eq!(
+            (h.vertices().len(), h.faces().len(), h.edges().len()),
+            (4, 4, 6)
+        );
+        crate::assert_near!(h.volume(), 1.0 / 6.0, 1e-6);
+    }
+
+    #[test]
+    fn typed_errors() {
+        // Each degenerate input names its defect.
+        assert_eq!(ConvexHull::try_new(&[]), Err(HullError::Empty));
+        assert_eq!(
+            ConvexHull::try_new(&[Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0)]),
+            Err(HullError::NonFinite { index: 1 })
+        );
+        assert!(matches!(
+            ConvexHull::try_new(&[Vec3::ONE; 9]),
+            Err(HullError::Coincident { .. })
+        ));
+        assert!(matches!(
+            ConvexHull::try_new(&[Vec3::ZERO; 9]),
+            Err(HullError::Coincident { .. })
+        ));
+        assert!(matches!(
+            ConvexHull::try_new(&[Vec3::ZERO, Vec3::X, Vec3::X * 2.0, Vec3::X * 3.0]),
+            Err(HullError::Collinear { .. })
+        ));
+        assert!(matches!(
+            ConvexHull::try_new(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::ONE.with_z(0.0)]),
+            Err(HullError::Coplanar { .. })
+        ));
+        assert!(HullError::Coplanar { tolerance: 1e-7 }
+            .to_string()
+            .contains("thickness"));
+    }
+
+    #[test]
+    fn interior_and_mid_edge_points_are_dropped() {
+        // Cube corners plus its centre, face centres and edge midpoints: still the 8 corners.
+        let mut p = cube_corners();
+        p.push(Vec3::ZERO);
+        for axis in [Vec3::X, Vec3::Y, Vec3::Z] {
+            p.push(axis);
+            p.push(-axis);
+        }
+        for i in 0..8 {
+            for j in 0..8 {
+                p.push((p[i] + p[j]) * 0.5);
+            }
+        }
+        let h = ConvexHull::try_new(&p).unwrap();
+        h.validate().unwrap();
+        assert_eq!((h.vertices().len(), h.faces().len()), (8, 6));
+    }
+}

@@ -1,0 +1,504 @@
+//! The separating-axis test between two convex polyhedra, with a per-pair cache.
+//!
+//! Lander (1999): two convex objects are apart exactly when a plane separates them, and the
+//! candidates are the face planes of each and planes built from an edge of each (ERRATA
+//! Lander 3: the complete set is the face normals of A and of B plus the cross products of
+//! one edge of each). Only edge pairs whose Gauss-map arcs cross form a face of the Minkowski
+//! difference and can give a separating or minimum-translation axis; the others are skipped
+//! (D. Gregorius, *The Separating Axis Test between Convex Polyhedra*, GDC 2013). The
+//! feature that separated last frame is tried first (ERRATA Lander 4): most frames it still
+//! separates and the test is one pass over one shape's vertices.
+//!
+//! All work is done in A's local frame (B's pose relative to A), which keeps round-off relative
+//! to A's size, as Box2D and parry do.
+
+use super::polyhedron::ConvexPolyhedron;
+use crate::math::{Mat3, Vec3};
+use crate::shapes::Plane;
+
+/// Answer of [`sat`] / [`sat_cached`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SatResult {
+    /// A plane separates the shapes by a positive gap.
+    Separated {
+        /// World plane with unit normal pointing from A toward B, halfway across the gap: A is
+        /// at signed distance `<= -distance / 2`, B at `>= distance / 2`.
+        plane: Plane,
+        /// Width of the gap along the plane's normal, `> 0`; a lower bound of the true
+        /// distance (equal to it when the closest features are a face and a vertex or two
+        /// edges). NaN or infinite poses give `INFINITY` and a NaN plane ("no contact").
+        distance: f32,
+    },
+    /// No separating plane: the shapes touch or overlap.
+    Penetrating {
+        /// World unit normal pointing from A toward B: moving B by `depth · normal` leaves
+        /// the shapes touching (the minimum translation).
+        normal: Vec3,
+        /// Penetration depth `>= 0`; exactly touching shapes give `0` (touching counts as
+        /// overlapping).
+        depth: f32,
+    },
+}
+
+impl SatResult {
+    /// `true` for [`SatResult::Penetrating`] (touching included).
+    #[inline]
+    #[must_use]
+    pub fn is_penetrating(&self) -> bool {
+        matches!(self, SatResult::Penetrating { .. })
+    }
+}
+
+/// The feature whose plane (or axis) decided the last query of a pair.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SepFeature {
+    /// Nothing cached yet.
+    #[default]
+    None,
+    /// Face `i` of A.
+    FaceA(u32),
+    /// Face `i` of B.
+    FaceB(u32),
+    /// Edge `i` of A and edge `j` of B (the axis is their cross product).
+    Edges(u32, u32),
+}
+
+/// Per-pair cache of [`sat_cached`]: the feature that separated (or best separated) last time,
+/// and hit/miss counters.
+///
+/// Zero-initialise it (`SepCache::default()`) and pass the same cache for the same ordered pair
+/// every frame. A hit is a query answered by the cached feature alone; a stale cache (other
+/// shapes, indices out of range) only costs a miss, never a wrong answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SepCache {
+    /// The feature tried first next time.
+    pub feature: SepFeature,
+    /// Queries answered by the cached feature.
+    pub hits: u64,
+    /// Queries that needed the full search.
+    pub misses: u64,
+}
+
+impl SepCache {
+    /// `hits / (hits + misses)`, `0` before the first query.
+    #[must_use]
+    pub fn hit_rate(&self) -> f64 {
+        let n = self.hits + self.misses;
+        if n == 0 {
+            0.0
+        } else {
+            self.hits as f64 / n as f64
+        }
+    }
+}
+
+/// Everything one query learned: the answer, the deciding feature and the best of each kind.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SatDetail {
+    pub result: SatResult,
+    pub feature: SepFeature,
+    /// Best separation over A's faces and its face (`NEG_INFINITY` when not searched).
+    pub face_a: (f32, u32),
+    /// Best separation over B's faces and its face.
+    pub face_b: (f32, u32),
+    /// Best separation over Minkowski edge pairs, the edges, and the axis in A's frame.
+    pub edge: (f32, u32, u32, Vec3),
+}
+
+/// Separating-axis test of two convex polyhedra, full search.
+///
+/// `Separated` with a separating plane when one exists (the first found: faces of A, faces of
+/// B, then edge pairs), else `Penetrating` with the minimum-translation normal and depth over
+/// all candidate axes. Touching (gap exactly 0) is `Penetrating` with depth 0. NaN or infinite
+/// poses give `Separated` with `distance = INFINITY` and a NaN plane ("no contact").
+/// Lander 1999; Gregorius 2013; Ericson, RTCD §5.5.
+#[must_use]
+pub fn sat(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> SatResult {
+    sat_detail(a, b, &mut SepCache::default()).result
+}
+
+/// [`sat`], trying the cached feature first and updating the cache (same answer up to which
+/// separating plane is reported).
+#[must_use]
+pub fn sat_cached(a: &ConvexPolyhedron, b: &ConvexPolyhedron, cache: &mut SepCache) -> SatResult {
+    sat_detail(a, b, cache).result
+}
+
+/// Gap of B over the face plane `(n, d)` of A, with B's vertices `R v + t` (A's frame):
+/// `min_v n · (R v + t) + d = min_v (Rᵀ n) · v + n · t + d`.
+#[inline]
+fn face_separation(n: Vec3, d: f32, r: &Mat3, t: Vec3, verts_b: &[Vec3]) -> f32 {
+    let dir = r.transpose() * n;
+    let mut m = f32::INFINITY;
+    for v in verts_b {
+        m = m.min(dir.dot(*v));
+    }
+    m + n.dot(t) + d
+}
+
+/// `(max over A of axis · x, min over B of axis · x)` with A's vertices local and B's as
+/// `R v + t`.
+#[inline]
+fn projections(axis: Vec3, verts_a: &[Vec3], r: &Mat3, t: Vec3, verts_b: &[Vec3]) -> (f32, f32) {
+    let mut max_a = f32::NEG_INFINITY;
+    for v in verts_a {
+        max_a = max_a.max(axis.dot(*v));
+    }
+    let dir = r.transpose() * axis;
+    let mut min_b = f32::INFINITY;
+    for v in verts_b {
+        min_b = min_b.min(dir.dot(*v));
+    }
+    (max_a, min_b + axis.dot(t))
+}
+
+/// The query behind [`sat_cached`], with the per-kind bests the contact manifold needs.
+pub(crate) fn sat_detail(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    cache: &mut SepCache,
+) -> SatDetail {
+    let none = SatDetail {
+        result: SatResult::Separated {
+            plane: Plane {
+                normal: Vec3::NAN,
+                d: f32::NAN,
+            },
+            distance: f32::INFINITY,
+        },
+        feature: SepFeature::None,
+        face_a: (f32::NEG_INFINITY, 0),
+        face_b: (f32::NEG_INFINITY, 0),
+        edge: (f32::NEG_INFINITY, 0, 0, Vec3::ZERO),
+    };
+    if !a.is_finite() || !b.is_finite() {
+        return none;
+    }
+    let (ha, hb) = (&*a.hull, &*b.hull);
+    let (va, vb) = (ha.vertices(), hb.vertices());
+    let (fa, fb) = (ha.faces(), hb.faces());
+    let (ea, eb) = (ha.edges(), hb.edges());
+    // B in A's frame: x_A = R x_B + t.
+    let ra_t = a.rotation.transpose();
+    let r = ra_t * b.rotation;
+    let t = ra_t * (b.translation - a.translation);
+    // World normal from an A-frame axis, and the world plane halfway across a gap `s` along
+    // an A-frame axis whose A-side support value is `h_a` (max over A of axis · x).
+    let world = |axis: Vec3, h_a: f32, s: f32| {
+        let normal = a.rotation * axis;
+        // A-frame plane axis · x = h_a + s/2 → world: normal · (x_w − t_a) = h_a + s/2.
+        Plane {
+            normal,
+            d: -(h_a + 0.5 * s) - normal.dot(a.translation),
+        }
+    };
+    let separated = |plane: Plane, s: f32| SatResult::Separated { plane, distance: s };
+    let mut detail = none;
+    detail.result = SatResult::Penetrating {
+        normal: Vec3::ZERO,
+        depth: 0.0,
+    };
+
+    // 1. The cached feature, when it is still a valid index and still separates.
+    let cached = match cache.feature {
+        SepFeature::FaceA(i) if (i as usize) < fa.len() => {
+            let p = fa[i as usize].plane;
+            let s = face_separation(p.normal, p.d, &r, t, vb);
+            (s > 0.0).then(|| separated(world(p.normal, -p.d, s), s))
+        }
+        SepFeature::FaceB(j) if (j as usize) < fb.len() => {
+            let p = fb[j as usize].plane;
+            // Axis in A's frame pointing from A to B: −R n_B.
+            let axis = -(r * p.normal);
+            let (max_a, min_b) = projections(axis, va, &r, t, vb);
+            let s = min_b - max_a;
+            (s > 0.0).then(|| separated(world(axis, max_a, s), s))
+        }
+        SepFeature::Edges(i, j) if (i as usize) < ea.len() && (j as usize) < eb.len() => {
+            let e1 = ea[i as usize].vertices;
+            let e2 = eb[j as usize].vertices;
+            let da = va[e1[1] as usize] - va[e1[0] as usize];
+            let db = r * (vb[e2[1] as usize] - vb[e2[0] as usize]);
+            match da.cross(db).try_normalize() {
+                Some(axis) => {
+                    // Either orientation may separate: one pass over each shape gives both.
+                    let (max_a, min_b) = projections(axis, va, &r, t, vb);
+                    let (max_na, min_nb) = projections(-axis, va, &r, t, vb);
+                    let (s1, s2) = (min_b - max_a, min_nb - max_na);
+                    if s1 > 0.0 {
+                        Some(separated(world(axis, max_a, s1), s1))
+                    } else if s2 > 0.0 {
+                        Some(separated(world(-axis, max_na, s2), s2))
+                    } else {
+                        None
+                    }
+                }
+                None => None,
+            }
+        }
+        _ => None,
+    };
+    if let Some(result) = cached {
+        cache.hits += 1;
+        detail.result = result;
+        detail.feature = cache.feature;
+        return detail;
+    }
+    cache.misses += 1;
+
+    // 2. Faces of A: the gap of B over each face plane.
+    let mut best = (f32::NEG_INFINITY, SepFeature::None, Vec3::ZERO);
+    for (i, face) in fa.iter().enumerate() {
+        let p = face.plane;
+        let s = face_separation(p.normal, p.d, &r, t, vb);
+        if s > detail.face_a.0 {
+            detail.face_a = (s, i as u32);
+        }
+        if s > 0.0 {
+            cache.feature = SepFeature::FaceA(i as u32);
+            detail.feature = cache.feature;
+            detail.result = separated(world(p.normal, -p.d, s), s);
+            return detail;
+        }
+    }
+    if detail.face_a.0 > best.0 {
+        let n = fa[detail.face_a.1 as usize].plane.normal;
+        best = (detail.face_a.0, SepFeature::FaceA(detail.face_a.1), n);
+    }
+
+    // 3. Faces of B: the gap of A under each face plane of B, in B's frame:
+    //    x_B = Rᵀ (x_A − t), so n_B · x_B + d_B = (R n_B) · x_A − (R n_B) · t + d_B.
+    for (j, face) in fb.iter().enumerate() {
+        let p = face.plane;
+        let n = r * p.normal;
+        let mut m = f32::INFINITY;
+        for v in va {
+            m = m.min(n.dot(*v));
+        }
+        let s = m - n.dot(t) + p.d;
+        if s > detail.face_b.0 {
+            detail.face_b = (s, j as u32);
+        }
+        if s > 0.0 {
+            cache.feature = SepFeature::FaceB(j as u32);
+            detail.feature = cache.feature;
+            // Axis from A to B is −n; max over A of (−n) · x = −m.
+            detail.result = separated(world(-n, -m, s), s);
+            return detail;
+        }
+    }
+    if detail.face_b.0 > best.0 {
+        let n = -(r * fb[detail.face_b.1 as usize].plane.normal);
+        best = (detail.face_b.0, SepFeature::FaceB(detail.face_b.1), n);
+    }
+
+    // 4. Edge pairs that form a face of the Minkowski difference A − B. On the Gauss map an
+    //    edge is the arc between its two face normals; A's arc (a, b) and the arc of −B,
+    //    (c, d) = (−n_B1, −n_B2), cross when c and d are on opposite sides of the plane of
+    //    (a, b), a and b on opposite sides of the plane of (c, d), and both arcs lie in one
+    //    hemisphere (Gregorius 2013: CBA·DBA < 0, ADC·BDC < 0, CBA·BDC > 0).
+    let eb_a: Vec<(Vec3, Vec3, Vec3, Vec3)> = eb
+        .iter()
+        .map(|e| {
+            let p0 = r * vb[e.vertices[0] as usize] + t;
+            let p1 = r * vb[e.vertices[1] as usize] + t;
+            let c = -(r * fb[e.faces[0] as usize].plane.normal);
+            let d = -(r * fb[e.faces[1] as usize].plane.normal);
+            (p0, p1 - p0, c, d)
+        })
+        .collect();
+    for (i, e) in ea.iter().enumerate() {
+        let pa = va[e.vertices[0] as usize];
+        let da = va[e.vertices[1] as usize] - pa;
+        let na = fa[e.faces[0] as usize].plane.normal;
+        let nb = fa[e.faces[1] as usize].plane.normal;
+        let bxa = nb.cross(na);
+        let outward = na + nb;
+        for (j, &(pb, db, c, d)) in eb_a.iter().enumerate() {
+            let cba = c.dot(bxa);
+            let dba = d.dot(bxa);
+            if cba * dba >= 0.0 {
+                continue;
+            }
+            let dxc = d.cross(c);
+            let adc = na.dot(dxc);
+            let bdc = nb.dot(dxc);
+            if adc * bdc >= 0.0 || cba * bdc <= 0.0 {
+                continue;
+            }
+            // Axis ⟂ both edges; skip (nearly) parallel edges, whose plane the face normals
+            // already cover.
+            let axis = da.cross(db);
+            let len = axis.length();
+            if len <= 1e-5 * da.length() * db.length() || !len.is_finite() {
+                continue;
+            }
+            // Orient it inside A's arc (away from A): axis · (n_a + n_b) > 0.
+            let axis = if axis.dot(outward) < 0.0 {
+                -axis / len
+            } else {
+                axis / len
+            };
+            // Both edges support their shapes along ±axis, so the gap is the distance between
+            // the edges' lines along it.
+            let mut s = axis.dot(pb - pa);
+            if s > detail.edge.0 || s > 0.0 {
+                // Confirm with the shapes' full projections (guards a round-off Gauss test).
+                let (max_a, min_b) = projections(axis, va, &r, t, vb);
+                s = min_b - max_a;
+                if s > 0.0 {
+                    cache.feature = SepFeature::Edges(i as u32, j as u32);
+                    detail.feature = cache.feature;
+                    detail.edge = (s, i as u32, j as u32, axis);
+                    detail.result = separated(world(axis, max_a, s), s);
+                    return detail;
+                }
+                if s > detail.edge.0 {
+                    detail.edge = (s, i as u32, j as u32, axis);
+                }
+            }
+        }
+    }
+    if detail.edge.0 > best.0 {
+        best = (
+            detail.edge.0,
+            SepFeature::Edges(detail.edge.1, detail.edge.2),
+            detail.edge.3,
+        );
+    }
+
+    // 5. No separating axis: the least-overlapping axis is the minimum translation.
+    cache.feature = best.1;
+    detail.feature = best.1;
+    detail.result = SatResult::Penetrating {
+        normal: (a.rotation * best.2).normalize_or_zero(),
+        depth: (-best.0).max(0.0),
+    };
+    detail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert_near;
+    use crate::math::Quat;
+
+    fn cube(pos: Vec3, rot: Quat) -> ConvexPolyhedron {
+        ConvexPolyhedron::cuboid(Vec3::ONE)
+            .unwrap()
+            .with_pose(rot, pos)
+    }
+
+    #[test]
+    fn face_separated_cubes() {
+        // Unit cubes (half-extent 1) 3 apart on x: gap 1 along +x, plane at x = 1.5.
+        let r = sat(
+            &cube(Vec3::ZERO, Quat::IDENTITY),
+            &cube(Vec3::X * 3.0, Quat::IDENTITY),
+        );
+        let SatResult::Separated { plane, distance } = r else {
+            panic!("{r:?}")
+        };
+        assert_near!(distance, 1.0);
+        assert_near!(plane.normal, Vec3::X);
+        assert_near!(plane.signed_distance(Vec3::new(1.5, 7.0, -3.0)), 0.0);
+    }
+
+    #[test]
+    fn overlapping_cubes_minimum_translation() {
+        // Cubes 1.8 apart on y overlap by 0.2 along +y.
+        let r = sat(
+            &cube(Vec3::ZERO, Quat::IDENTITY),
+            &cube(Vec3::Y * 1.8, Quat::IDENTITY),
+        );
+        let SatResult::Penetrating { normal, depth } = r else {
+            panic!("{r:?}")
+        };
+        assert_near!(depth, 0.2, 1e-5);
+        assert_near!(normal, Vec3::Y);
+    }
+
+    #[test]
+    fn touching_is_penetrating_with_zero_depth() {
+        // Faces exactly in contact at x = 1.
+        let r = sat(
+            &cube(Vec3::ZERO, Quat::IDENTITY),
+            &cube(Vec3::X * 2.0, Quat::IDENTITY),
+        );
+        assert_eq!(
+            r,
+            SatResult::Penetrating {
+                normal: Vec3::X,
+                depth: 0.0
+            }
+        );
+    }
+
+    #[test]
+    fn edge_edge_separation() {
+        // Two cubes turned 45° about perpendicular axes meet edge to edge; moved apart along
+        // the line of centres, only the edge-pair axis separates them.
+        let qa = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+        let qb = Quat::from_rotation_x(std::f32::consts::FRAC_PI_4);
+        let s2 = std::f32::consts::SQRT_2;
+        // A's edge tip along +x is at √2, B's edge tip along −x is... B rotated about x keeps
+        // x faces; use y: A tip on +y at √2, B tip on −y at −√2 relative to its centre.
+        let gap = 0.1;
+        let b_pos = Vec3::Y * (2.0 * s2 + gap);
+        let r = sat(&cube(Vec3::ZERO, qa), &cube(b_pos, qb));
+        let SatResult::Separated { plane, distance } = r else {
+            panic!("{r:?}")
+        };
+        assert_near!(distance, gap, 1e-5);
+        assert_near!(plane.normal, Vec3::Y, 1e-5);
+        let mut cache = SepCache::default();
+        let _ = sat_cached(&cube(Vec3::ZERO, qa), &cube(b_pos, qb), &mut cache);
+        assert!(matches!(cache.feature, SepFeature::Edges(..)));
+    }
+
+    #[test]
+    fn cache_hits_on_the_next_frame() {
+        // The same pair moved slightly: the cached face still separates.
+        let mut cache = SepCache::default();
+        let a = cube(Vec3::ZERO, Quat::IDENTITY);
+        for k in 0..10 {
+            let b = cube(
+                Vec3::new(3.0, 0.01 * k as f32, 0.0),
+                Quat::from_rotation_y(0.01 * k as f32),
+            );
+            assert!(!sat_cached(&a, &b, &mut cache).is_penetrating());
+        }
+        assert_eq!((cache.hits, cache.misses), (9, 1));
+        assert_near!(cache.hit_rate(), 0.9, 1e-9);
+    }
+
+    #[test]
+    fn stale_cache_never_changes_the_answer() {
+        // A cache naming features that do not exist is just a miss.
+        let a = cube(Vec3::ZERO, Quat::IDENTITY);
+        let b = cube(Vec3::X * 1.5, Quat::IDENTITY);
+        for feature in [
+            SepFeature::FaceA(99),
+            SepFeature::FaceB(7),
+            SepFeature::Edges(50, 0),
+            SepFeature::FaceA(0),
+        ] {
+            let mut cache = SepCache {
+                feature,
+                hits: 0,
+                misses: 0,
+            };
+            assert_eq!(sat_cached(&a, &b, &mut cache), sat(&a, &b));
+        }
+    }
+
+    #[test]
+    fn nan_pose_is_no_contact() {
+        // A NaN translation: separated at infinite distance.
+        let r = sat(
+            &cube(Vec3::NAN, Quat::IDENTITY),
+            &cube(Vec3::ZERO, Quat::IDENTITY),
+        );
+        assert!(matches!(r, SatResult::Separated { distance, .. } if distance == f32::INFINITY));
+    }
+}

@@ -1,0 +1,449 @@
+//! Support mappings: the one query GJK and EPA ask of a convex shape.
+//!
+//! The support point of a convex set `S` in direction `d` is a point of `S` farthest along `d`:
+//! `s(d) ∈ argmax_{x ∈ S} d·x` (Ericson, RTCD §9.5.1; van den Bergen 2003, §4.3.1). The
+//! direction need not be normalised. When several points tie (a face or an edge facing `d`)
+//! any of them is a correct answer; every implementation here documents which one it returns so
+//! that results are deterministic. A zero direction makes every point of the shape a
+//! maximiser; the implementations return a fixed point of the shape (named per shape). A NaN
+//! direction or a shape with NaN coordinates gives NaN or an arbitrary point of the shape;
+//! GJK checks every support point it receives and reports "no contact" for non-finite ones.
+//!
+//! Shapes with a rounded surface (sphere, capsule) also describe themselves as a *core* (a
+//! point, a segment) swept by a ball of radius [`SupportMap::margin`]. GJK-based contact
+//! generation runs on the cores and adds the radii back, which is exact for the rounded part
+//! and avoids running EPA on a curved surface (the approach of Jolt's `ConvexShape` "convex
+//! radius" and Bullet's margins).
+
+use crate::math::{Mat3, Quat, Vec3};
+use crate::shapes::{Aabb, Capsule, Obb, Segment, Sphere, Triangle};
+
+/// A convex shape that can report its farthest point in any direction.
+///
+/// Implement [`SupportMap::support`]; the other methods have correct defaults (no margin,
+/// core = the whole shape).
+pub trait SupportMap {
+    /// A point of the shape farthest in direction `dir` (which need not be normalised).
+    ///
+    /// Ties (a face or edge facing `dir`) may return any of the tied points; a zero `dir`
+    /// returns some point of the shape. Implementations must return a point of the shape
+    /// (within rounding), never a point outside it, for finite input.
+    fn support(&self, dir: Vec3) -> Vec3;
+
+    /// Radius of the ball swept around the core ([`SupportMap::core_support`]); `0` for shapes
+    /// with sharp corners. `support(d) = core_support(d) + margin() · d / |d|`.
+    #[inline]
+    fn margin(&self) -> f32 {
+        0.0
+    }
+
+    /// Support point of the core shape (the shape shrunk by [`SupportMap::margin`]): the
+    /// centre of a sphere, the axis segment of a capsule, the shape itself otherwise.
+    #[inline]
+    fn core_support(&self, dir: Vec3) -> Vec3 {
+        self.support(dir)
+    }
+
+    /// Some point inside (or on) the shape, used to pick GJK's first search direction.
+    ///
+    /// Defaults to the midpoint of the support points along `±x`, which is in the shape by
+    /// convexity. Shapes override it with their centre.
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        (self.core_support(Vec3::X) + self.core_support(Vec3::NEG_X)) * 0.5
+    }
+}
+
+/// `d / |d|`, or zero when `d` is zero or not finite. Scales by the largest component first so
+/// that directions of any magnitude (1e-30 or 1e30) normalise without underflow or overflow.
+#[inline]
+#[must_use]
+pub(crate) fn unit_or_zero(d: Vec3) -> Vec3 {
+    let m = d.abs().max_element();
+    // NaN or infinite components, or a zero vector: no direction.
+    if !m.is_finite() || m <= 0.0 {
+        return Vec3::ZERO;
+    }
+    let s = d / m;
+    s / s.length()
+}
+
+/// Per-axis choice `d_i >= 0 ? hi_i : lo_i` (ties choose `hi`).
+#[inline]
+fn select_ge0(d: Vec3, lo: Vec3, hi: Vec3) -> Vec3 {
+    Vec3::select(d.cmpge(Vec3::ZERO), hi, lo)
+}
+
+/// A shape seen through a reference supports like the shape: lets `Posed<&S>` move a borrowed
+/// shape without copying it.
+impl<T: SupportMap + ?Sized> SupportMap for &T {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        (**self).support(dir)
+    }
+    #[inline]
+    fn margin(&self) -> f32 {
+        (**self).margin()
+    }
+    #[inline]
+    fn core_support(&self, dir: Vec3) -> Vec3 {
+        (**self).core_support(dir)
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        (**self).interior_point()
+    }
+}
+
+/// A single point is the degenerate convex set `{p}`: every direction returns `p`.
+impl SupportMap for Vec3 {
+    #[inline]
+    fn support(&self, _dir: Vec3) -> Vec3 {
+        *self
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        *self
+    }
+}
+
+/// `center + radius · dir/|dir|`; a zero direction returns the centre (the core point).
+impl SupportMap for Sphere {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.center + self.radius * unit_or_zero(dir)
+    }
+    #[inline]
+    fn margin(&self) -> f32 {
+        self.radius
+    }
+    #[inline]
+    fn core_support(&self, _dir: Vec3) -> Vec3 {
+        self.center
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.center
+    }
+}
+
+/// The corner chosen per axis by the sign of `dir`; ties (`dir_i = 0`) choose `max_i`, so a
+/// zero direction returns `max`. An empty box ([`Aabb::EMPTY`]) returns infinite coordinates,
+/// which GJK reports as "no contact".
+impl SupportMap for Aabb {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        select_ge0(dir, self.min, self.max)
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.center()
+    }
+}
+
+/// The corner `center + Σ sign(dir·axis_i) e_i axis_i`; ties choose the `+` side, so a zero
+/// direction returns the `+ + +` corner.
+impl SupportMap for Obb {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        // Local direction: components of `dir` along the box axes (axesᵀ · dir).
+        let local = self.axes.transpose() * dir;
+        let e = self.half_extents;
+        self.center + self.axes * select_ge0(local, -e, e)
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.center
+    }
+}
+
+/// The end point farther along `dir`; a tie (segment perpendicular to `dir`, or zero `dir`)
+/// returns `a`.
+impl SupportMap for Segment {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        if (self.b - self.a).dot(dir) > 0.0 {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.midpoint()
+    }
+}
+
+/// The farther cap centre plus `radius · dir/|dir|`; ties return the `a` cap, and a zero
+/// direction returns `a` itself (a point of the core segment).
+impl SupportMap for Capsule {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.core_support(dir) + self.radius * unit_or_zero(dir)
+    }
+    #[inline]
+    fn margin(&self) -> f32 {
+        self.radius
+    }
+    #[inline]
+    fn core_support(&self, dir: Vec3) -> Vec3 {
+        if (self.b - self.a).dot(dir) > 0.0 {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        (self.a + self.b) * 0.5
+    }
+}
+
+/// The corner farthest along `dir`; ties return the first of `a`, `b`, `c` among the tied, so
+/// a zero direction returns `a`. Degenerate triangles are the segment or point they are.
+impl SupportMap for Triangle {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        let (da, db, dc) = (self.a.dot(dir), self.b.dot(dir), self.c.dot(dir));
+        if da >= db && da >= dc {
+            self.a
+        } else if db >= dc {
+            self.b
+        } else {
+            self.c
+        }
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.centroid()
+    }
+}
+
+/// The convex hull of a point cloud: the point with the largest `dir·p`, the first of the
+/// tied ones (so a zero direction returns the first point). An empty slice returns NaN, which
+/// every GJK query reports as "no contact". Cost: one pass over the points.
+impl SupportMap for [Vec3] {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        let mut best = Vec3::NAN;
+        let mut best_dot = f32::NEG_INFINITY;
+        for &p in self {
+            let d = p.dot(dir);
+            // `>` keeps the first of tied points; a NaN dot never wins, so a NaN point is
+            // skipped unless every point is NaN.
+            if d > best_dot {
+                best_dot = d;
+                best = p;
+            }
+        }
+        if best_dot == f32::NEG_INFINITY {
+            // Empty slice, or every dot NaN/-inf: return the first point (NaN when empty).
+            return self.first().copied().unwrap_or(Vec3::NAN);
+        }
+        best
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.first().copied().unwrap_or(Vec3::NAN)
+    }
+}
+
+/// Same as the slice: the hull of the points.
+impl SupportMap for Vec<Vec3> {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.as_slice().support(dir)
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.as_slice().interior_point()
+    }
+}
+
+/// A borrowed point cloud seen as its convex hull (a named wrapper for `&[Vec3]`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvexPoints<'a>(pub &'a [Vec3]);
+
+impl SupportMap for ConvexPoints<'_> {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.0.support(dir)
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.0.interior_point()
+    }
+}
+
+/// A shape given in its local frame, placed in the world by a rotation and a translation.
+///
+/// World point = `rotation · local + translation`. The support of the moved shape is
+/// `R · s(Rᵀ · d) + t`, so the shape is never copied or re-transformed (van den Bergen 2003,
+/// §4.3.2). `rotation` must be orthonormal (a rotation, as built by [`Posed::new`]); a scaled
+/// matrix still gives correct support points but the shape's [`SupportMap::margin`] would no
+/// longer be a radius. A zero or NaN quaternion gives NaN support points: "no contact".
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Posed<S> {
+    /// The shape in its local frame.
+    pub shape: S,
+    /// Local-to-world rotation (orthonormal columns).
+    pub rotation: Mat3,
+    /// Local-to-world translation.
+    pub translation: Vec3,
+}
+
+impl<S> Posed<S> {
+    /// The shape rotated by `rotation` (normalised here) then moved by `translation`.
+    #[inline]
+    #[must_use]
+    pub fn new(shape: S, rotation: Quat, translation: Vec3) -> Posed<S> {
+        let len2 = rotation.length_squared();
+        let rotation = if len2 > 0.0 && len2.is_finite() {
+            Mat3::from_quat(rotation * len2.sqrt().recip())
+        } else {
+            Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN)
+        };
+        Posed {
+            shape,
+            rotation,
+            translation,
+        }
+    }
+
+    /// The shape moved by `translation` only.
+    #[inline]
+    #[must_use]
+    pub fn translated(shape: S, translation: Vec3) -> Posed<S> {
+        Posed {
+            shape,
+            rotation: Mat3::IDENTITY,
+            translation,
+        }
+    }
+
+    /// Local point → world point.
+    #[inline]
+    #[must_use]
+    pub fn to_world(&self, p: Vec3) -> Vec3 {
+        self.rotation * p + self.translation
+    }
+}
+
+/// `R · s(Rᵀ d) + t`, with the wrapped shape's tie and zero-direction rules in its local frame.
+impl<S: SupportMap> SupportMap for Posed<S> {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.to_world(self.shape.support(self.rotation.transpose() * dir))
+    }
+    #[inline]
+    fn margin(&self) -> f32 {
+        self.shape.margin()
+    }
+    #[inline]
+    fn core_support(&self, dir: Vec3) -> Vec3 {
+        self.to_world(self.shape.core_support(self.rotation.transpose() * dir))
+    }
+    #[inline]
+    fn interior_point(&self) -> Vec3 {
+        self.to_world(self.shape.interior_point())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert_near;
+
+    // Brute-force check: the support point maximises `d·x` over the listed extreme points.
+    fn assert_is_max(s: Vec3, pts: &[Vec3], d: Vec3) {
+        let best = pts
+            .iter()
+            .map(|p| p.dot(d))
+            .fold(f32::NEG_INFINITY, f32::max);
+        assert!(
+            (s.dot(d) - best).abs() <= 1e-5 * (1.0 + best.abs()),
+            "{s} not a maximiser"
+        );
+    }
+
+    #[test]
+    fn sphere_support_any_scale_of_direction() {
+        // Scenario: the direction's length (tiny, huge) must not change the answer.
+        let s = Sphere::new(Vec3::new(1.0, 2.0, 3.0), 2.0);
+        for k in [1e-30_f32, 1e-3, 1.0, 1e30] {
+            assert_near!(s.support(Vec3::new(0.0, k, 0.0)), Vec3::new(1.0, 4.0, 3.0));
+        }
+        assert_eq!(s.support(Vec3::ZERO), s.center);
+    }
+
+    #[test]
+    fn box_supports_are_corners() {
+        // Scenario: AABB and OBB support points are the corners maximising d·x.
+        let a = Aabb::new(Vec3::new(-1.0, 0.0, 2.0), Vec3::new(3.0, 0.5, 2.5));
+        let o = Obb::new(
+            Vec3::ONE,
+            Quat::from_rotation_z(0.6),
+            Vec3::new(1.0, 2.0, 0.5),
+        );
+        for d in [
+            Vec3::X,
+            Vec3::new(-1.0, 2.0, -0.3),
+            Vec3::new(0.1, -0.1, 5.0),
+        ] {
+            assert_is_max(a.support(d), &a.corners(), d);
+            assert_is_max(o.support(d), &o.corners(), d);
+        }
+        assert_eq!(a.support(Vec3::ZERO), a.max);
+    }
+
+    #[test]
+    fn capsule_segment_triangle_points() {
+        // Scenario: support of rounded and flat shapes against their defining points.
+        let c = Capsule::new(Vec3::ZERO, Vec3::new(0.0, 2.0, 0.0), 0.5);
+        assert_near!(c.support(Vec3::Y), Vec3::new(0.0, 2.5, 0.0));
+        assert_near!(c.support(Vec3::NEG_X), Vec3::new(-0.5, 0.0, 0.0));
+        let s = Segment::new(Vec3::ZERO, Vec3::X);
+        assert_eq!(s.support(Vec3::Y), s.a, "tie returns a");
+        let t = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y);
+        assert_eq!(
+            t.support(Vec3::new(1.0, 1.0, 0.0)),
+            t.b,
+            "tie returns the first"
+        );
+        let pts = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+        assert_eq!(pts[..].support(Vec3::new(0.0, 0.2, 1.0)), Vec3::Z);
+        let empty: &[Vec3] = &[];
+        assert!(empty.support(Vec3::X).is_nan());
+    }
+
+    #[test]
+    fn posed_matches_moved_shape() {
+        // Scenario: a posed local box supports like the equivalent world OBB.
+        let q = Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 2.0);
+        let t = Vec3::new(5.0, -3.0, 1.0);
+        let e = Vec3::new(1.0, 0.5, 2.0);
+        let posed = Posed::new(Aabb::from_center_half_extents(Vec3::ZERO, e), q, t);
+        let world = Obb::new(t, q, e);
+        for d in [
+            Vec3::X,
+            Vec3::new(-1.0, 2.0, -0.3),
+            Vec3::new(0.1, -0.1, 5.0),
+        ] {
+            assert_is_max(posed.support(d), &world.corners(), d);
+        }
+        assert!(
+            Posed::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Vec3::ZERO)
+                .support(Vec3::X)
+                .is_nan()
+        );
+    }
+
+    #[test]
+    fn unit_or_zero_extremes() {
+        // Scenario: normalising extreme and invalid directions.
+        assert_near!(unit_or_zero(Vec3::new(1e-38, 0.0, 0.0)), Vec3::X);
+        assert_near!(unit_or_zero(Vec3::new(3e38, 3e38, 0.0)).length(), 1.0);
+        assert_eq!(unit_or_zero(Vec3::NAN), Vec3::ZERO);
+        assert_eq!(unit_or_zero(Vec3::new(f32::INFINITY, 0.0, 0.0)), Vec3::ZERO);
+    }
+}

@@ -1,0 +1,749 @@
+//! Scene files: bodies with a shape, a pose, a velocity and the checks to run on them.
+//!
+//! A scene is JSON, or a glTF file (`.gltf`, `.glb`) in which every node with a mesh is a body
+//! (see [`Scene::from_gltf`]). A JSON body has a unique `name`, a `shape`, a pose and optional
+//! motion and choices:
+//!
+//! ```json
+//! {
+//!   "bodies": [
+//!     { "name": "crate", "shape": { "box": { "half_extents": [1, 0.5, 1] } },
+//!       "position": [0, 0.5, 0], "rotation": { "euler_deg": [0, 30, 0] } },
+//!     { "name": "ball", "shape": { "sphere": { "radius": 0.5 } },
+//!       "position": [3, 0.5, 0], "velocity": [-4, 0, 0], "bounding": "sphere" },
+//!     { "name": "pill", "shape": { "capsule": { "half_height": 1, "radius": 0.25 } },
+//!       "position": [0, 2, 0], "rotation": { "quat": [0, 0, 0.7071, 0.7071] } },
+//!     { "name": "bunny", "shape": { "mesh": { "path": "bunny.obj", "convex": "hull", "scale": 10 } },
+//!       "position": [-3, 0, 0], "test": "volume" }
+//!   ]
+//! }
+//! ```
+//!
+//! - `shape`: `sphere {radius}`, `box {half_extents}`, `capsule {half_height, radius}` (its
+//!   core segment runs along the body's local `y` axis from `-half_height` to `+half_height`),
+//!   or `mesh {path, convex, scale, part, origin}` where `path` (OBJ, STL, glTF) is relative
+//!   to the scene file, `convex` is `"hull"` (one convex hull of every vertex, the default) or
+//!   `"pieces"` (one hull per object/group of the file, for concave objects already split into
+//!   convex parts), `scale` (default 1) multiplies every vertex, `part` (optional) keeps only
+//!   the part of that name (glTF parts `name#k` of a multi-primitive mesh count as `name`), and
+//!   `origin` (default `[0, 0, 0]`) is the model-space point placed at the body's `position`.
+//! - `position`: `[x, y, z]` (default origin). `rotation`: `{"quat": [x, y, z, w]}` (need not
+//!   be normalised) or `{"euler_deg": [x, y, z]}` — degrees about the world `x`, then `y`, then
+//!   `z` axis, i.e. `q = Rz · Ry · Rx` (default identity).
+//! - `velocity`: `[x, y, z]` units per frame (default zero); a body that moves is swept over
+//!   the frame `u ∈ [0, 1]` to find its time of impact.
+//! - `bounding`: the volume the broad phase compares — `"aabb"` (the rest box transformed:
+//!   fast, default), `"tight_aabb"` (every vertex transformed), `"obb"` or `"sphere"`.
+//! - `test`: what decides a collision — `"exact"` (the shapes themselves, default) or
+//!   `"volume"` (the bounding volumes alone, as in Lander 1999's sample program).
+//!
+//! Every error names the file, the line and column when the JSON is at fault, and what was
+//! expected; unknown fields are errors (a misspelt `"velocty"` would otherwise be silently
+//! ignored).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::math::{Quat, Vec3};
+
+/// A scene: a list of bodies with unique names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// The bodies, in file order.
+    pub bodies: Vec<BodyDesc>,
+}
+
+/// One body of a scene file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDesc {
+    /// Unique name.
+    pub name: String,
+    /// Collision geometry in the body's rest frame.
+    pub shape: ShapeDesc,
+    /// World position of the rest frame's origin.
+    pub position: Vec3,
+    /// World rotation of the rest frame (unit quaternion).
+    pub rotation: Quat,
+    /// Motion over one frame (`u ∈ [0, 1]`), world units.
+    pub velocity: Vec3,
+    /// The bounding volume the broad phase compares.
+    pub bounding: BoundingChoice,
+    /// What decides a collision.
+    pub test: TestChoice,
+}
+
+/// The collision geometry of a body, in its rest frame.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeDesc {
+    /// A sphere of this radius (`> 0`) around the origin.
+    Sphere {
+        /// Radius.
+        radius: f32,
+    },
+    /// A box centred on the origin with these half-extents (each `> 0`).
+    Box {
+        /// Half-extent along each local axis.
+        half_extents: Vec3,
+    },
+    /// A capsule whose core segment runs along local `y` from `-half_height` to `+half_height`.
+    Capsule {
+        /// Half the length of the core segment (`>= 0`).
+        half_height: f32,
+        /// Radius (`> 0`).
+        radius: f32,
+    },
+    /// A mesh file (OBJ, STL, glTF) whose vertices, times `scale`, are the geometry.
+    Mesh {
+        /// The file, resolved against the scene file's directory.
+        path: PathBuf,
+        /// One hull or one hull per part.
+        convex: ConvexMode,
+        /// Uniform scale applied to every vertex (`> 0`).
+        scale: f32,
+        /// Only the part of this name (and its `name#k` primitives), or every part.
+        part: Option<String>,
+        /// The model-space point that sits at the body's position (before scaling).
+        origin: Vec3,
+    },
+}
+
+/// How a mesh becomes convex collision geometry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConvexMode {
+    /// One convex hull of every vertex of the file.
+    Hull,
+    /// One convex hull per part (object or group) of the file.
+    Pieces,
+}
+
+/// The bounding volume the broad phase compares.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoundingChoice {
+    /// The rest-pose box transformed (Arvo 1990): fast, a little loose.
+    #[default]
+    Aabb,
+    /// The box of every transformed vertex: tight, costs a pass over the vertices.
+    TightAabb,
+    /// An oriented box fitted to the geometry and moved with the body.
+    Obb,
+    /// A bounding sphere moved with the body.
+    Sphere,
+}
+
+/// What decides whether two bodies collide.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestChoice {
+    /// The shapes themselves (primitives, convex hulls).
+    #[default]
+    Exact,
+    /// The bounding volumes alone.
+    Volume,
+}
+
+/// Why a scene could not be read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneError {
+    /// The file could not be read.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's message.
+        message: String,
+    },
+    /// The JSON is malformed or does not describe a scene; `line` and `column` are 1-based.
+    Parse {
+        /// The file (or `<scene>` for text without a file).
+        path: PathBuf,
+        /// Line of the error.
+        line: usize,
+        /// Column of the error.
+        column: usize,
+        /// What was found and what was expected.
+        message: String,
+    },
+    /// A glTF scene's file could not be loaded (the message names the file).
+    Mesh {
+        /// The loader's message.
+        message: String,
+    },
+    /// The JSON is well formed but the scene is not valid (duplicate names, ...).
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong and what to do.
+        message: String,
+    },
+}
+
+impl fmt::Display for SceneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SceneError::Io { path, message } => {
+                write!(f, "{}: cannot read: {message}", path.display())
+            }
+            SceneError::Parse {
+                path,
+                line,
+                column,
+                message,
+            } => write!(f, "{}:{line}:{column}: {message}", path.display()),
+            SceneError::Mesh { message } => f.write_str(message),
+            SceneError::Invalid { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for SceneError {}
+
+impl Scene {
+    /// Reads a scene file: glTF (`.gltf`, `.glb`: see [`Scene::from_gltf`]) or else JSON, whose
+    /// mesh paths are resolved against the file's directory.
+    ///
+    /// Errors: [`SceneError::Io`] when the file cannot be read, [`SceneError::Parse`] with
+    /// line and column for malformed JSON or wrong fields, [`SceneError::Invalid`] for a scene
+    /// that parses but is inconsistent. Never panics.
+    pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if matches!(ext.as_deref(), Some("gltf" | "glb")) {
+            return Scene::from_gltf(path);
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let base = path.parent().unwrap_or_else(|| Path::new(""));
+        Scene::from_json_str(&text, path, base)
+    }
+
+    /// Parses scene JSON; `path` names the text in errors, `base` resolves relative mesh paths.
+    ///
+    /// Same errors as [`Scene::load`] minus `Io`. Never panics.
+    pub fn from_json_str(text: &str, path: &Path, base: &Path) -> Result<Scene, SceneError> {
+        let raw: RawScene = serde_json::from_str(text).map_err(|e| SceneError::Parse {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: if e.is_eof() {
+                format!(
+                    "{}: the file ends early (is a `]` or `}}` missing?)",
+                    strip_position(&e.to_string())
+                )
+            } else {
+                strip_position(&e.to_string())
+            },
+        })?;
+        let mut bodies = Vec::with_capacity(raw.bodies.len());
+        for (i, b) in raw.bodies.into_iter().enumerate() {
+            if bodies.iter().any(|o: &BodyDesc| o.name == b.name) {
+                return Err(SceneError::Invalid {
+                    path: path.to_path_buf(),
+                    message: format!(
+                        "body {i}: the name {:?} is already used; every body needs a unique name",
+                        b.name
+                    ),
+                });
+            }
+            let shape = match b.shape {
+                RawShape::Sphere { radius } => ShapeDesc::Sphere { radius },
+                RawShape::Box { half_extents } => ShapeDesc::Box {
+                    half_extents: Vec3::from_array(half_extents),
+                },
+                RawShape::Capsule {
+                    half_height,
+                    radius,
+                } => ShapeDesc::Capsule {
+                    half_height,
+                    radius,
+                },
+                RawShape::Mesh {
+                    path: p,
+                    convex,
+                    scale,
+                    part,
+                    origin,
+                } => ShapeDesc::Mesh {
+                    path: base.join(p),
+                    convex,
+                    scale,
+                    part,
+                    origin: Vec3::from_array(origin),
+                },
+            };
+            bodies.push(BodyDesc {
+                name: b.name,
+                shape,
+                position: Vec3::from_array(b.position),
+                rotation: b.rotation.0,
+                velocity: Vec3::from_array(b.velocity),
+                bounding: b.bounding,
+                test: b.test,
+            });
+        }
+        Ok(Scene { bodies })
+    }
+}
+
+impl Scene {
+    /// A glTF file as a scene: every node with a mesh is a body named after the node.
+    ///
+    /// The loader ([`crate::io::load`]) gives one part per primitive, in model space (node
+    /// transforms applied) and named after the node (`name#k` for the k-th primitive of a
+    /// mesh with several); the primitives of one node make one body. Each body's position is
+    /// the centre of its part's box (so it turns about itself), rotation identity, no
+    /// velocity, one convex hull, fast AABB, exact test. Names are made unique by appending
+    /// `.2`, `.3`, ... Errors: [`SceneError::Mesh`] with the loader's message.
+    pub fn from_gltf(path: &Path) -> Result<Scene, SceneError> {
+        let model = crate::io::load(path).map_err(|e| SceneError::Mesh {
+            message: e.to_string(),
+        })?;
+        let mut bodies: Vec<BodyDesc> = Vec::new();
+        let mut seen: Vec<String> = Vec::new();
+        for p in &model.parts {
+            let node = part_base_name(&p.name);
+            if seen.iter().any(|n| n == node) {
+                continue;
+            }
+            seen.push(node.to_string());
+            let mut bounds = crate::shapes::Aabb::EMPTY;
+            for q in model
+                .parts
+                .iter()
+                .filter(|q| part_base_name(&q.name) == node)
+            {
+                if let Some(b) = q.mesh.aabb() {
+                    bounds = bounds.union(&b);
+                }
+            }
+            let center = if bounds.is_empty() {
+                Vec3::ZERO
+            } else {
+                bounds.center()
+            };
+            let mut name = node.to_string();
+            let mut k = 2;
+            while bodies.iter().any(|b| b.name == name) {
+                name = format!("{node}.{k}");
+                k += 1;
+            }
+            bodies.push(BodyDesc {
+                name,
+                shape: ShapeDesc::Mesh {
+                    path: path.to_path_buf(),
+                    convex: ConvexMode::Hull,
+                    scale: 1.0,
+                    part: Some(node.to_string()),
+                    origin: center,
+                },
+                position: center,
+                rotation: Quat::IDENTITY,
+                velocity: Vec3::ZERO,
+                bounding: BoundingChoice::Aabb,
+                test: TestChoice::Exact,
+            });
+        }
+        Ok(Scene { bodies })
+    }
+}
+
+/// The node name of a loaded part: `name` for `name#k` (k a number), else the whole name.
+#[must_use]
+pub fn part_base_name(name: &str) -> &str {
+    match name.rsplit_once('#') {
+        Some((base, k)) if !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) => base,
+        _ => name,
+    }
+}
+
+/// serde_json's message without its trailing " at line L column C" (we print those first).
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+// ---- The JSON as written, validated field by field so errors carry line and column. ----
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScene {
+    bodies: Vec<RawBody>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBody {
+    name: String,
+    shape: RawShape,
+    #[serde(default)]
+    position: [f32; 3],
+    #[serde(default)]
+    rotation: Rotation,
+    #[serde(default)]
+    velocity: [f32; 3],
+    #[serde(default)]
+    bounding: BoundingChoice,
+    #[serde(default)]
+    test: TestChoice,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "RawShapeUnchecked")]
+enum RawShape {
+    Sphere {
+        radius: f32,
+    },
+    Box {
+        half_extents: [f32; 3],
+    },
+    Capsule {
+        half_height: f32,
+        radius: f32,
+    },
+    Mesh {
+        path: PathBuf,
+        convex: ConvexMode,
+        scale: f32,
+        part: Option<String>,
+        origin: [f32; 3],
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum RawShapeUnchecked {
+    Sphere {
+        radius: f32,
+    },
+    Box {
+        half_extents: [f32; 3],
+    },
+    Capsule {
+        half_height: f32,
+        radius: f32,
+    },
+    Mesh {
+        path: PathBuf,
+        #[serde(default = "default_convex")]
+        convex: ConvexMode,
+        #[serde(default = "one")]
+        scale: f32,
+        #[serde(default)]
+        part: Option<String>,
+        #[serde(default)]
+        origin: [f32; 3],
+    },
+}
+
+fn default_convex() -> ConvexMode {
+    ConvexMode::Hull
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+/// `Ok(())` when `v` is finite and `> 0` (or `>= 0` when `allow_zero`).
+fn check_size(what: &str, v: f32, allow_zero: bool) -> Result<(), String> {
+    let ok = v.is_finite() && (v > 0.0 || (allow_zero && v == 0.0));
+    if ok {
+        Ok(())
+    } else if allow_zero {
+        Err(format!("{what} must be a finite number >= 0, found {v}"))
+    } else {
+        Err(format!("{what} must be a finite number > 0, found {v}"))
+    }
+}
+
+impl TryFrom<RawShapeUnchecked> for RawShape {
+    type Error = String;
+
+    fn try_from(s: RawShapeUnchecked) -> Result<RawShape, String> {
+        Ok(match s {
+            RawShapeUnchecked::Sphere { radius } => {
+                check_size("sphere radius", radius, false)?;
+                RawShape::Sphere { radius }
+            }
+            RawShapeUnchecked::Box { half_extents } => {
+                for (axis, v) in ["x", "y", "z"].iter().zip(half_extents) {
+                    check_size(&format!("box half_extents.{axis}"), v, false)?;
+                }
+                RawShape::Box { half_extents }
+            }
+            RawShapeUnchecked::Capsule {
+                half_height,
+                radius,
+            } => {
+                check_size("capsule half_height", half_height, true)?;
+                check_size("capsule radius", radius, false)?;
+                RawShape::Capsule {
+                    half_height,
+                    radius,
+                }
+            }
+            RawShapeUnchecked::Mesh {
+                path,
+                convex,
+                scale,
+                part,
+                origin,
+            } => {
+                check_size("mesh scale", scale, false)?;
+                if path.as_os_str().is_empty() {
+                    return Err("mesh path must not be empty".to_string());
+                }
+                RawShape::Mesh {
+                    path,
+                    convex,
+                    scale,
+                    part,
+                    origin,
+                }
+            }
+        })
+    }
+}
+
+/// A rotation written as a quaternion or as Euler angles in degrees.
+struct Rotation(Quat);
+
+impl Default for Rotation {
+    fn default() -> Rotation {
+        Rotation(Quat::IDENTITY)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+enum RawRotation {
+    Quat([f32; 4]),
+    EulerDeg([f32; 3]),
+}
+
+impl<'de> Deserialize<'de> for Rotation {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Rotation, D::Error> {
+        use serde::de::Error;
+        match RawRotation::deserialize(d)? {
+            RawRotation::Quat([x, y, z, w]) => {
+                let q = Quat::from_xyzw(x, y, z, w);
+                let len = q.length();
+                // A zero quaternion has no direction; an overflowing one has no finite length.
+                if !(len.is_finite() && len > 1e-6) {
+                    return Err(D::Error::custom(format!(
+                        "rotation quat [{x}, {y}, {z}, {w}] must be non-zero and finite"
+                    )));
+                }
+                Ok(Rotation(q / len))
+            }
+            RawRotation::EulerDeg([x, y, z]) => {
+                if !(x.is_finite() && y.is_finite() && z.is_finite()) {
+                    return Err(D::Error::custom("rotation euler_deg must be finite"));
+                }
+                // About world x first, then y, then z: q = Rz · Ry · Rx.
+                let q = Quat::from_rotation_z(z.to_radians())
+                    * Quat::from_rotation_y(y.to_radians())
+                    * Quat::from_rotation_x(x.to_radians());
+                Ok(Rotation(q.normalize()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert_near;
+
+    fn parse(text: &str) -> Result<Scene, SceneError> {
+        Scene::from_json_str(text, Path::new("s.json"), Path::new("dir"))
+    }
+
+    // Every field given: values land where they should, mesh path joined to the base.
+    #[test]
+    fn full_body_parses() {
+        let s = parse(
+            r#"{"bodies": [
+              {"name": "a", "shape": {"box": {"half_extents": [1, 2, 3]}},
+               "position": [1, 2, 3], "rotation": {"euler_deg": [0, 90, 0]},
+               "velocity": [0, -1, 0], "bounding": "obb", "test": "volume"},
+              {"name": "m", "shape": {"mesh": {"path": "x.obj", "convex": "pieces", "scale": 2, "part": "p", "origin": [1, 0, 0]}}}
+            ]}"#,
+        )
+        .unwrap();
+        let a = &s.bodies[0];
+        assert_eq!(
+            a.shape,
+            ShapeDesc::Box {
+                half_extents: Vec3::new(1.0, 2.0, 3.0)
+            }
+        );
+        assert_eq!(a.position, Vec3::new(1.0, 2.0, 3.0));
+        assert_near!(a.rotation * Vec3::X, -Vec3::Z, 1e-6);
+        assert_eq!(a.velocity, -Vec3::Y);
+        assert_eq!(a.bounding, BoundingChoice::Obb);
+        assert_eq!(a.test, TestChoice::Volume);
+        assert_eq!(
+            s.bodies[1].shape,
+            ShapeDesc::Mesh {
+                path: PathBuf::from("dir/x.obj"),
+                convex: ConvexMode::Pieces,
+                scale: 2.0,
+                part: Some("p".into()),
+                origin: Vec3::new(1.0, 0.0, 0.0),
+            }
+        );
+    }
+
+    // Only name and shape: identity pose, no motion, fast AABB, exact test, hull, scale 1.
+    #[test]
+    fn defaults() {
+        let s =
+            parse(r#"{"bodies": [{"name": "m", "shape": {"mesh": {"path": "x.obj"}}}]}"#).unwrap();
+        let b = &s.bodies[0];
+        assert_eq!(b.position, Vec3::ZERO);
+        assert_eq!(b.rotation, Quat::IDENTITY);
+        assert_eq!(b.velocity, Vec3::ZERO);
+        assert_eq!(b.bounding, BoundingChoice::Aabb);
+        assert_eq!(b.test, TestChoice::Exact);
+        assert!(matches!(
+            b.shape,
+            ShapeDesc::Mesh {
+                convex: ConvexMode::Hull,
+                scale: 1.0,
+                ..
+            }
+        ));
+    }
+
+    // Euler angles compose as Rz·Ry·Rx; quaternions are normalised.
+    #[test]
+    fn rotations() {
+        let s = parse(
+            r#"{"bodies": [
+              {"name": "e", "shape": {"sphere": {"radius": 1}}, "rotation": {"euler_deg": [90, 0, 90]}},
+              {"name": "q", "shape": {"sphere": {"radius": 1}}, "rotation": {"quat": [0, 0, 2, 2]}}
+            ]}"#,
+        )
+        .unwrap();
+        // Rx(90) takes y to z, then Rz(90) leaves z alone; x goes to y under Rz(90).
+        let e = s.bodies[0].rotation;
+        assert_near!(e * Vec3::Y, Vec3::Z, 1e-6);
+        assert_near!(e * Vec3::X, Vec3::Y, 1e-6);
+        let q = s.bodies[1].rotation;
+        assert_near!(q.length(), 1.0, 1e-6);
+        assert_near!(q * Vec3::X, Vec3::Y, 1e-6);
+    }
+
+    fn parse_err(text: &str) -> (usize, usize, String) {
+        match parse(text) {
+            Err(SceneError::Parse {
+                line,
+                column,
+                message,
+                ..
+            }) => (line, column, message),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    // A misspelt shape kind: the error points at it and lists the kinds.
+    #[test]
+    fn unknown_shape_names_line_and_alternatives() {
+        let (line, _col, msg) =
+            parse_err("{\"bodies\": [\n {\"name\": \"a\",\n  \"shape\": {\"sphre\": {}}}]}");
+        assert_eq!(line, 3);
+        assert!(msg.contains("sphre") && msg.contains("sphere"), "{msg}");
+    }
+
+    // Negative and zero sizes are rejected with the field named.
+    #[test]
+    fn bad_sizes() {
+        let (_, _, msg) =
+            parse_err(r#"{"bodies": [{"name": "a", "shape": {"sphere": {"radius": -1}}}]}"#);
+        assert!(msg.contains("sphere radius"), "{msg}");
+        let (_, _, msg) = parse_err(
+            r#"{"bodies": [{"name": "a", "shape": {"box": {"half_extents": [1, 0, 1]}}}]}"#,
+        );
+        assert!(msg.contains("half_extents.y"), "{msg}");
+        let (_, _, msg) = parse_err(
+            r#"{"bodies": [{"name": "a", "shape": {"sphere": {"radius": 1}}, "rotation": {"quat": [0,0,0,0]}}]}"#,
+        );
+        assert!(msg.contains("non-zero"), "{msg}");
+        // 1e999 overflows f32 and f64: serde_json refuses it rather than produce infinity.
+        let (_, _, _) =
+            parse_err(r#"{"bodies": [{"name": "a", "shape": {"sphere": {"radius": 1e999}}}]}"#);
+    }
+
+    // Misspelt field names are errors, not silently ignored.
+    #[test]
+    fn unknown_field() {
+        let (_, _, msg) = parse_err(
+            r#"{"bodies": [{"name": "a", "shape": {"sphere": {"radius": 1}}, "velocty": [1,0,0]}]}"#,
+        );
+        assert!(msg.contains("velocty"), "{msg}");
+    }
+
+    // Truncated JSON: the line and column of the end.
+    #[test]
+    fn truncated() {
+        let (line, col, msg) = parse_err("{\"bodies\": [\n");
+        assert_eq!((line, col), (2, 0));
+        assert!(msg.contains("ends early"), "{msg}");
+    }
+
+    // Two bodies of one name: an Invalid error naming it.
+    #[test]
+    fn duplicate_names() {
+        let e = parse(
+            r#"{"bodies": [{"name": "a", "shape": {"sphere": {"radius": 1}}},
+                           {"name": "a", "shape": {"sphere": {"radius": 1}}}]}"#,
+        )
+        .unwrap_err();
+        assert!(matches!(e, SceneError::Invalid { .. }));
+        assert!(e.to_string().contains("\"a\""));
+    }
+
+    // The display form is one line: file:line:column: message.
+    #[test]
+    fn display_is_one_line() {
+        let e = parse("{\"bodies\": 3}").unwrap_err();
+        let s = e.to_string();
+        assert!(s.starts_with("s.json:1:"), "{s}");
+        assert!(!s.contains('\n'));
+    }
+
+    // Part names: `name#k` belongs to node `name`; other `#` stay in the name.
+    #[test]
+    fn part_names() {
+        assert_eq!(part_base_name("wheel#2"), "wheel");
+        assert_eq!(part_base_name("wheel"), "wheel");
+        assert_eq!(part_base_name("a#b"), "a#b");
+        assert_eq!(part_base_name("a#"), "a#");
+    }
+
+    // A glTF that does not exist or is not glTF: a Mesh error naming the file.
+    #[test]
+    fn gltf_errors_name_the_file() {
+        let e = Scene::load(Path::new("/nonexistent/x.gltf")).unwrap_err();
+        assert!(matches!(e, SceneError::Mesh { .. }));
+        assert!(e.to_string().contains("/nonexistent/x.gltf"), "{e}");
+    }
+
+    // A missing file: an Io error naming it.
+    #[test]
+    fn missing_file() {
+        let e = Scene::load(Path::new("/nonexistent/scene.json")).unwrap_err();
+        assert!(matches!(e, SceneError::Io { .. }));
+        assert!(e
+            .to_string()
+            .starts_with("/nonexistent/scene.json: cannot read"));
+    }
+}

@@ -1,0 +1,370 @@
+//! `f64` kernels shared by the ray casts and the sweeps: first hit of a moving point against a
+//! sphere, a capsule, a rounded box and a rounded triangle, and the closest points they need.
+//!
+//! Every input is an `f32` value widened to `f64` (exactly), so the only rounding left is that
+//! of the few `f64` operations below; near-grazing contacts, whose times are ill-conditioned
+//! (a square root of a cancelling difference), keep about eight digits instead of two.
+//!
+//! Convention: a point moves as `p + t d`; "first hit" is the smallest `t` in `[0, t_max]`
+//! at which it touches the (closed) solid, `Some(0)` when it starts inside or on it.
+
+use glam::{DMat3, DVec3};
+
+/// Relative slack on a discriminant `r² A - (...)²`: a tangency lost to `f64` rounding still
+/// counts as touching. In distance this is a slack of about `1e-12 · r`.
+const DISC_SLACK: f64 = 2e-12;
+
+/// Squared distance from `p` to the segment `a`–`b` (a point when `a == b`).
+///
+/// Project onto the line and clamp the parameter to `[0, 1]` (Ericson, RTCD §5.1.2).
+#[inline]
+pub(crate) fn dist2_point_segment(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+    let ab = b - a;
+    let ap = p - a;
+    let mm = ab.length_squared();
+    let s = if mm > 0.0 {
+        (ap.dot(ab) / mm).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (ap - s * ab).length_squared()
+}
+
+/// The point of the axis-aligned box `[-e, e]` closest to `p` (clamp each coordinate).
+#[inline]
+pub(crate) fn closest_point_box(p: DVec3, e: DVec3) -> DVec3 {
+    p.clamp(-e, e)
+}
+
+/// The point of the triangle `a, b, c` closest to `p`; a degenerate triangle is treated as the
+/// segment or point it is.
+///
+/// Voronoi regions of the vertices, then the edges, then the face (Ericson, RTCD §5.1.5).
+pub(crate) fn closest_point_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
+    let ab = b - a;
+    let ac = c - a;
+    let n = ab.cross(ac);
+    if n.length_squared() <= 1e-28 * ab.length_squared() * ac.length_squared() || n == DVec3::ZERO {
+        // Degenerate: the closest of the three edges.
+        let cands = [(a, b), (b, c), (c, a)];
+        let mut best = a;
+        let mut best_d = f64::INFINITY;
+        for (s, e) in cands {
+            let se = e - s;
+            let mm = se.length_squared();
+            let t = if mm > 0.0 {
+                ((p - s).dot(se) / mm).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let q = s + t * se;
+            let d = (p - q).length_squared();
+            if d < best_d {
+                best_d = d;
+                best = q;
+            }
+        }
+        return best;
+    }
+    // Region of vertex A: d1 = ab·ap <= 0 and d2 = ac·ap <= 0.
+    let ap = p - a;
+    let d1 = ab.dot(ap);
+    let d2 = ac.dot(ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    // Region of vertex B.
+    let bp = p - b;
+    let d3 = ab.dot(bp);
+    let d4 = ac.dot(bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    // Region of edge AB: vc = d1 d4 - d3 d2 <= 0 with p between A and B along ab.
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        let v = d1 / (d1 - d3);
+        return a + v * ab;
+    }
+    // Region of vertex C.
+    let cp = p - c;
+    let d5 = ab.dot(cp);
+    let d6 = ac.dot(cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    // Region of edge AC.
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        let w = d2 / (d2 - d6);
+        return a + w * ac;
+    }
+    // Region of edge BC.
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        return b + w * (c - b);
+    }
+    // Face region: barycentric (u, v, w) = (va, vb, vc) / (va + vb + vc).
+    let denom = 1.0 / (va + vb + vc);
+    let v = vb * denom;
+    let w = vc * denom;
+    a + ab * v + ac * w
+}
+
+/// The real interval `[t0, t1]` of all `t` (unbounded) with `|f + t d| <= r`, or `None` when
+/// it is empty. No relative motion (`d = 0`) gives `(-inf, inf)` when touching, else `None`.
+///
+/// `|f + t d|² = r²` is `a t² + 2 b t + c = 0` with `a = d·d`, `b = f·d`, `c = f·f - r²`
+/// (Gomez 1999, listing 2, with the half-`b` form). The discriminant `b² - a c` is computed
+/// as `r² a - |f × d|²` (Lagrange's identity), which does not cancel catastrophically, and
+/// the roots as `q / a` and `c / q` with `q = -(b + sign(b) √disc)` (Numerical Recipes §5.6;
+/// ERRATA listing 2.3).
+#[inline]
+pub(crate) fn sphere_interval(f: DVec3, d: DVec3, r: f64) -> Option<(f64, f64)> {
+    let a = d.length_squared();
+    let c = f.length_squared() - r * r;
+    if a == 0.0 {
+        // Zero relative motion is its own case (ERRATA listing 2.1).
+        return (c <= 0.0).then_some((f64::NEG_INFINITY, f64::INFINITY));
+    }
+    let b = f.dot(d);
+    let disc = r * r * a - f.cross(d).length_squared();
+    // Tangency within rounding counts as touching (a distance slack of ~1e-12 r).
+    if disc < -DISC_SLACK * r * r * a {
+        return None;
+    }
+    let sq = disc.max(0.0).sqrt();
+    let q = if b >= 0.0 { -(b + sq) } else { -b + sq };
+    if q == 0.0 {
+        // b = 0 and disc = 0: a double root at t = 0.
+        return Some((0.0, 0.0));
+    }
+    let (r1, r2) = (q / a, c / q);
+    Some((r1.min(r2), r1.max(r2)))
+}
+
+/// First hit in `[0, t_max]` of the point `p + t d` against the ball of centre `c`, radius `r`.
+#[inline]
+pub(crate) fn ray_sphere(p: DVec3, d: DVec3, c: DVec3, r: f64, t_max: f64) -> Option<f64> {
+    let (t0, t1) = sphere_interval(p - c, d, r)?;
+    if t1 < 0.0 || t0 > t_max {
+        return None;
+    }
+    Some(t0.max(0.0))
+}
+
+/// First hit in `[0, t_max]` of `p + t d` against the capsule of segment `a`–`b`, radius `r`.
+///
+/// Inside (distance to the segment `<= r`) gives `0`. Otherwise the earliest of the two end
+/// spheres and the cylinder wall whose hit projects inside the segment (Ericson, RTCD §5.3.7).
+/// The cylinder is `|(x - a) × m|² = r² |m|²` with `m = b - a`; along the ray this is
+/// `A t² + 2 B t + C = 0` with `A = |d × m|²`, `B = (d × m)·(f × m)`, `C = |f × m|² - r²|m|²`
+/// and discriminant `B² - A C = |m|² (r² A - det(d, m, f)²)`, again free of cancellation.
+pub(crate) fn ray_capsule(
+    p: DVec3,
+    d: DVec3,
+    a: DVec3,
+    b: DVec3,
+    r: f64,
+    t_max: f64,
+) -> Option<f64> {
+    if dist2_point_segment(p, a, b) <= r * r {
+        return Some(0.0);
+    }
+    let mut best = f64::INFINITY;
+    for c in [a, b] {
+        if let Some(t) = ray_sphere(p, d, c, r, t_max) {
+            best = best.min(t);
+        }
+    }
+    let m = b - a;
+    let mm = m.length_squared();
+    if mm > 0.0 {
+        let f = p - a;
+        let dm = d.cross(m);
+        let fm = f.cross(m);
+        let aa = dm.length_squared();
+        let bb = dm.dot(fm);
+        let cc = fm.length_squared() - r * r * mm;
+        // Outside the infinite cylinder (cc > 0) and approaching it (bb < 0).
+        if aa > 0.0 && cc > 0.0 && bb < 0.0 {
+            let det = d.dot(m.cross(f));
+            let disc = mm * (r * r * aa - det * det);
+            if disc >= -DISC_SLACK * mm * r * r * aa {
+                let q = -bb + disc.max(0.0).sqrt();
+                let t = cc / q;
+                let s = (f + t * d).dot(m) / mm;
+                if (0.0..=1.0).contains(&s) && t <= t_max {
+                    best = best.min(t);
+                }
+            }
+        }
+    }
+    (best <= t_max).then_some(best)
+}
+
+/// First hit in `[0, t_max]` of `p + t d` against the box `[-e, e]` grown by `r` (a rounded
+/// box: the Minkowski sum of the box and a ball), in the box's frame.
+///
+/// Inside gives `0`. Otherwise the slab test against the box grown by `r` on every side; if its
+/// entry point lies where at most one coordinate is outside `[-e, e]` it is on a flat face and
+/// is the answer; with two outside it is in an edge region and the answer is the capsule cast
+/// against that edge; with three, against the three edges meeting at that corner (Ericson,
+/// RTCD §5.5.7, "IntersectMovingSphereAABB").
+pub(crate) fn ray_rounded_box(p: DVec3, d: DVec3, e: DVec3, r: f64, t_max: f64) -> Option<f64> {
+    if (p - closest_point_box(p, e)).length_squared() <= r * r {
+        return Some(0.0);
+    }
+    let g = e + DVec3::splat(r);
+    let (mut t0, mut t1) = (0.0_f64, t_max);
+    for i in 0..3 {
+        if d[i] == 0.0 {
+            if p[i] < -g[i] || p[i] > g[i] {
+                return None;
+            }
+        } else {
+            let inv = 1.0 / d[i];
+            let (mut ta, mut tb) = ((-g[i] - p[i]) * inv, (g[i] - p[i]) * inv);
+            if ta > tb {
+                std::mem::swap(&mut ta, &mut tb);
+            }
+            t0 = t0.max(ta);
+            t1 = t1.min(tb);
+            if t0 > t1 {
+                return None;
+            }
+        }
+    }
+    let q = p + t0 * d;
+    let (mut outside, mut count) = ([false; 3], 0);
+    for i in 0..3 {
+        if q[i].abs() > e[i] {
+            outside[i] = true;
+            count += 1;
+        }
+    }
+    if count <= 1 {
+        return Some(t0);
+    }
+    // The corner nearest q (signs of q on the outside axes; any sign on the others).
+    let s = DVec3::new(
+        if q.x < 0.0 { -e.x } else { e.x },
+        if q.y < 0.0 { -e.y } else { e.y },
+        if q.z < 0.0 { -e.z } else { e.z },
+    );
+    let mut best = f64::INFINITY;
+    for k in 0..3 {
+        // The edge along axis k through corner s: an edge of this region when every other
+        // axis is outside (count == 2: the one inside axis is k; count == 3: all three).
+        let others_outside = (0..3).filter(|&j| j != k).all(|j| outside[j]);
+        if !others_outside {
+            continue;
+        }
+        let mut a = s;
+        let mut b = s;
+        a[k] = -e[k];
+        b[k] = e[k];
+        if let Some(t) = ray_capsule(p, d, a, b, r, t_max) {
+            best = best.min(t);
+        }
+    }
+    (best <= t_max).then_some(best)
+}
+
+/// First hit in `[0, t_max]` of `p + t d` against the triangle `a, b, c` grown by `r` (the
+/// Minkowski sum of the triangle and a ball).
+///
+/// The sum is the union of the prism `triangle × [-r, r]` along the normal and the three edge
+/// capsules (which contain the prism's side walls), so the first hit is the earliest of the
+/// two offset faces (where the hit projects inside the triangle) and the three capsules. A
+/// degenerate triangle is its capsules alone.
+pub(crate) fn ray_rounded_triangle(
+    p: DVec3,
+    d: DVec3,
+    [a, b, c]: [DVec3; 3],
+    r: f64,
+    t_max: f64,
+) -> Option<f64> {
+    let q = closest_point_triangle(p, a, b, c);
+    if (p - q).length_squared() <= r * r {
+        return Some(0.0);
+    }
+    let mut best = f64::INFINITY;
+    for (s, e) in [(a, b), (b, c), (c, a)] {
+        if let Some(t) = ray_capsule(p, d, s, e, r, t_max) {
+            best = best.min(t);
+        }
+    }
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    if nn > 1e-28 * (b - a).length_squared() * (c - a).length_squared() && nn > 0.0 {
+        let n = n / nn.sqrt();
+        let h = n.dot(p - a);
+        let w = n.dot(d);
+        // The offset face on p's side: n·(x - a) = ±r, reached when h + t w = ±r.
+        let side = if h > r {
+            r
+        } else if h < -r {
+            -r
+        } else {
+            f64::NAN
+        };
+        if !side.is_nan() && w != 0.0 && (side - h) / w >= 0.0 {
+            let t = (side - h) / w;
+            let x = p + t * d - side * n;
+            // Inside test by edge functions: n·((v1 - v0) × (x - v0)) >= 0 for every edge.
+            let inside = [(a, b), (b, c), (c, a)]
+                .iter()
+                .all(|&(v0, v1)| n.dot((v1 - v0).cross(x - v0)) >= 0.0);
+            if inside && t <= t_max {
+                best = best.min(t);
+            }
+        }
+    }
+    (best <= t_max).then_some(best)
+}
+
+/// The matrix `m` (columns a box's axes) widened to `f64`.
+#[inline]
+pub(crate) fn dmat3(m: &glam::Mat3) -> DMat3 {
+    DMat3::from_cols(
+        m.x_axis.as_dvec3(),
+        m.y_axis.as_dvec3(),
+        m.z_axis.as_dvec3(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sphere_interval_roots_are_stable() {
+        // Point at x = -1e4 moving at +1 against a unit ball: roots 9999 and 10001.
+        let (t0, t1) = sphere_interval(DVec3::new(-1e4, 0.0, 0.0), DVec3::X, 1.0).unwrap();
+        assert!((t0 - 9999.0).abs() < 1e-9 && (t1 - 10001.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn capsule_side_and_cap_hits() {
+        // Capsule along x from 0 to 4, r = 1; a ray down the y axis at x = 2 hits the side at y = 1.
+        let (a, b) = (DVec3::ZERO, DVec3::new(4.0, 0.0, 0.0));
+        let t = ray_capsule(DVec3::new(2.0, 5.0, 0.0), -DVec3::Y, a, b, 1.0, 10.0).unwrap();
+        assert!((t - 4.0).abs() < 1e-12);
+        // Along the axis from x = -5: the cap at x = -1.
+        let t = ray_capsule(DVec3::new(-5.0, 0.0, 0.0), DVec3::X, a, b, 1.0, 10.0).unwrap();
+        assert!((t - 4.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rounded_box_corner_region() {
+        // Unit box, r = 1, a ray along the diagonal toward the corner (1,1,1): hits the corner
+        // sphere at distance 1 from the corner.
+        let dir = DVec3::ONE.normalize();
+        let p = DVec3::splat(5.0);
+        let t = ray_rounded_box(p, -dir, DVec3::ONE, 1.0, 100.0).unwrap();
+        let expect = (p - DVec3::ONE).length() - 1.0;
+        assert!((t - expect).abs() < 1e-12, "{t} vs {expect}");
+    }
+}

@@ -1,0 +1,430 @@
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::math::{Affine3A, Vec3, DEGENERATE_EPSILON};
+use crate::shapes::{Aabb, Triangle};
+
+/// An indexed triangle mesh: shared vertex positions and triangles of three vertex indices.
+///
+/// The geometry of a loaded model part ([`crate::io`]), the input of bounding-volume fitting
+/// ([`crate::bounding`]) and of hull building. Nothing is checked on construction:
+/// [`TriMesh::validate`] reports out-of-range indices and non-finite vertices, and the
+/// clean-up steps ([`TriMesh::weld`], [`TriMesh::drop_degenerate`], [`TriMesh::compact`]) are
+/// explicit, so a mesh is exactly what the file said until you ask otherwise. Winding is kept
+/// as given (counter-clockwise seen from outside, for well-made files).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TriMesh {
+    /// Vertex positions.
+    pub vertices: Vec<Vec3>,
+    /// Triangles, each three indices into `vertices`.
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// Why a [`TriMesh`] is not valid.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MeshError {
+    /// Triangle `triangle` refers to vertex `index`, but the mesh has `vertex_count` vertices.
+    IndexOutOfRange {
+        /// Index of the offending triangle.
+        triangle: usize,
+        /// The out-of-range vertex index.
+        index: u32,
+        /// Number of vertices in the mesh.
+        vertex_count: usize,
+    },
+    /// Vertex `vertex` has a NaN or infinite coordinate.
+    NonFinite {
+        /// Index of the offending vertex.
+        vertex: usize,
+    },
+    /// More vertices than a `u32` index can address.
+    TooManyVertices {
+        /// Number of vertices in the mesh.
+        count: usize,
+    },
+}
+
+impl fmt::Display for MeshError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MeshError::IndexOutOfRange {
+                triangle,
+                index,
+                vertex_count,
+            } => write!(
+                f,
+                "triangle {triangle} uses vertex index {index} out of range ({vertex_count} vertices)"
+            ),
+            MeshError::NonFinite { vertex } => {
+                write!(f, "vertex {vertex} has a NaN or infinite coordinate")
+            }
+            MeshError::TooManyVertices { count } => write!(
+                f,
+                "{count} vertices is more than 32-bit indices can address; split the mesh"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MeshError {}
+
+impl TriMesh {
+    /// The mesh with these vertices and triangles, unchecked (see [`TriMesh::validate`]).
+    #[inline]
+    #[must_use]
+    pub fn new(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> TriMesh {
+        TriMesh {
+            vertices,
+            triangles,
+        }
+    }
+
+    /// The mesh with these vertices and triangles, or the first reason it is not valid.
+    pub fn try_new(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Result<TriMesh, MeshError> {
+        let mesh = TriMesh::new(vertices, triangles);
+        mesh.validate()?;
+        Ok(mesh)
+    }
+
+    /// Checks the invariants: every index in range, every vertex finite, at most `u32::MAX`
+    /// vertices. Empty meshes and degenerate triangles are valid.
+    pub fn validate(&self) -> Result<(), MeshError> {
+        let n = self.vertices.len();
+        if u32::try_from(n).is_err() {
+            return Err(MeshError::TooManyVertices { count: n });
+        }
+        if let Some(vertex) = self.vertices.iter().position(|v| !v.is_finite()) {
+            return Err(MeshError::NonFinite { vertex });
+        }
+        for (triangle, tri) in self.triangles.iter().enumerate() {
+            for &index in tri {
+                if index as usize >= n {
+                    return Err(MeshError::IndexOutOfRange {
+                        triangle,
+                        index,
+                        vertex_count: n,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `true` when the mesh has no triangles.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.triangles.is_empty()
+    }
+
+    /// Number of vertices.
+    #[inline]
+    #[must_use]
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len()
+    }
+
+    /// Number of triangles.
+    #[inline]
+    #[must_use]
+    pub fn triangle_count(&self) -> usize {
+        self.triangles.len()
+    }
+
+    /// Triangle `i` as a [`Triangle`]; `None` when `i` or one of its indices is out of range.
+    #[must_use]
+    pub fn triangle(&self, i: usize) -> Option<Triangle> {
+        let [a, b, c] = *self.triangles.get(i)?;
+        Some(Triangle::new(
+            *self.vertices.get(a as usize)?,
+            *self.vertices.get(b as usize)?,
+            *self.vertices.get(c as usize)?,
+        ))
+    }
+
+    /// Every triangle whose indices are in range, as [`Triangle`]s, in order.
+    pub fn iter_triangles(&self) -> impl Iterator<Item = Triangle> + '_ {
+        (0..self.triangles.len()).filter_map(|i| self.triangle(i))
+    }
+
+    /// The AABB of all vertices (referenced or not); `None` when there are none or one is
+    /// not finite.
+    #[must_use]
+    pub fn aabb(&self) -> Option<Aabb> {
+        Aabb::from_points(&self.vertices)
+    }
+
+    /// Total surface area of the triangles with in-range indices.
+    #[must_use]
+    pub fn area(&self) -> f32 {
+        self.iter_triangles().map(|t| t.area()).sum()
+    }
+
+    /// The mesh with every vertex moved by `m`. A transform with a negative determinant
+    /// (a mirror) reverses every triangle's winding so outward faces stay outward.
+    #[must_use]
+    pub fn transformed(&self, m: &Affine3A) -> TriMesh {
+        let flip = m.matrix3.determinant() < 0.0;
+        TriMesh {
+            vertices: self
+                .vertices
+                .iter()
+                .map(|&v| m.transform_point3(v))
+                .collect(),
+            triangles: self
+                .triangles
+                .iter()
+                .map(|&[a, b, c]| if flip { [a, c, b] } else { [a, b, c] })
+                .collect(),
+        }
+    }
+
+    /// Appends `other`'s vertices and triangles (its indices shifted past this mesh's vertices).
+    ///
+    /// Indices are shifted with saturating arithmetic (never wrapping); a result with more
+    /// than `u32::MAX` vertices is reported by [`TriMesh::validate`].
+    pub fn append(&mut self, other: &TriMesh) {
+        let base = u32::try_from(self.vertices.len()).unwrap_or(u32::MAX);
+        self.vertices.extend_from_slice(&other.vertices);
+        self.triangles.extend(
+            other
+                .triangles
+                .iter()
+                .map(|t| t.map(|i| i.saturating_add(base))),
+        );
+    }
+
+    /// Merges vertices closer than `tolerance` (Euclidean distance, `<=`) and re-indexes the
+    /// triangles; returns how many vertices were removed.
+    ///
+    /// A tolerance of zero (or negative, or NaN) merges exactly equal positions only (`-0.0`
+    /// equals `0.0`). Clustering is greedy in vertex order: each vertex joins the first kept
+    /// vertex within `tolerance`, found through a hash grid of cell size `tolerance`, so the
+    /// cost is linear. Non-finite vertices are never merged. Triangles that become degenerate
+    /// are kept: call [`TriMesh::drop_degenerate`] next. Unreferenced vertices are kept too
+    /// (see [`TriMesh::compact`]).
+    pub fn weld(&mut self, tolerance: f32) -> usize {
+        let n = self.vertices.len();
+        let mut remap: Vec<u32> = Vec::with_capacity(n);
+        let mut kept: Vec<Vec3> = Vec::with_capacity(n);
+        // `+ 0.0` turns -0.0 into 0.0 so both hash alike.
+        let key = |v: Vec3| (v + Vec3::ZERO).to_array().map(f32::to_bits);
+        if tolerance.is_nan() || tolerance <= 0.0 {
+            let mut seen: HashMap<[u32; 3], u32> = HashMap::with_capacity(n);
+            for &v in &self.vertices {
+                let next = kept.len() as u32;
+                let id = if v.is_finite() {
+                    *seen.entry(key(v)).or_insert(next)
+                } else {
+                    next
+                };
+                if id == next {
+                    kept.push(v);
+                }
+                remap.push(id);
+            }
+        } else {
+            let inv = 1.0 / tolerance;
+            // Cell of a point; `as i64` saturates, so huge coordinates share the edge cells
+            // and are then separated by the exact distance test.
+            let cell = |v: Vec3| (v * inv).floor().to_array().map(|c| c as i64);
+            let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::with_capacity(n);
+            let tol2 = tolerance * tolerance;
+            for &v in &self.vertices {
+                let next = kept.len() as u32;
+                let mut id = next;
+                if v.is_finite() {
+                    let c = cell(v);
+                    // A point within `tolerance` lies in one of the 27 cells around `c`.
+                    'search: for dz in -1..=1_i64 {
+                        for dy in -1..=1_i64 {
+                            for dx in -1..=1_i64 {
+                                let k = [
+                                    c[0].saturating_add(dx),
+                                    c[1].saturating_add(dy),
+                                    c[2].saturating_add(dz),
+                                ];
+                                if let Some(list) = grid.get(&k) {
+                                    for &j in list {
+                                        if (kept[j as usize] - v).length_squared() <= tol2 {
+                                            id = j;
+                                            break 'search;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    if id == next {
+                        grid.entry(c).or_default().push(next);
+                    }
+                }
+                if id == next {
+                    kept.push(v);
+                }
+                remap.push(id);
+            }
+        }
+        let removed = n - kept.len();
+        self.vertices = kept;
+        for t in &mut self.triangles {
+            // Out-of-range indices stay out of range (`u32::MAX`) for `validate` to report.
+            *t = t.map(|i| remap.get(i as usize).copied().unwrap_or(u32::MAX));
+        }
+        removed
+    }
+
+    /// Removes triangles that repeat a vertex index, have an out-of-range index, or whose
+    /// area is zero to `f32` precision (`|e1 × e2| <= DEGENERATE_EPSILON |e1| |e2|`, and every
+    /// triangle with a non-finite corner); returns how many were removed.
+    pub fn drop_degenerate(&mut self) -> usize {
+        let before = self.triangles.len();
+        let vertices = &self.vertices;
+        self.triangles.retain(|&[a, b, c]| {
+            if a == b || b == c || a == c {
+                return false;
+            }
+            let (Some(&pa), Some(&pb), Some(&pc)) = (
+                vertices.get(a as usize),
+                vertices.get(b as usize),
+                vertices.get(c as usize),
+            ) else {
+                return false;
+            };
+            let (e1, e2) = (pb - pa, pc - pa);
+            let cross = e1.cross(e2).length();
+            // Relative test: the sine of the angle between the edges is above the epsilon.
+            cross.is_finite() && cross > DEGENERATE_EPSILON * e1.length() * e2.length()
+        });
+        before - self.triangles.len()
+    }
+
+    /// Removes vertices no triangle refers to (keeping the order of the others); returns how
+    /// many were removed. Out-of-range indices become `u32::MAX` (still out of range).
+    pub fn compact(&mut self) -> usize {
+        let n = self.vertices.len();
+        let mut used = vec![false; n];
+        for t in &self.triangles {
+            for &i in t {
+                if let Some(u) = used.get_mut(i as usize) {
+                    *u = true;
+                }
+            }
+        }
+        let mut remap = vec![u32::MAX; n];
+        let mut kept = Vec::with_capacity(n);
+        for (i, &v) in self.vertices.iter().enumerate() {
+            if used[i] {
+                remap[i] = kept.len() as u32;
+                kept.push(v);
+            }
+        }
+        let removed = n - kept.len();
+        self.vertices = kept;
+        for t in &mut self.triangles {
+            *t = t.map(|i| remap.get(i as usize).copied().unwrap_or(u32::MAX));
+        }
+        removed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quad() -> TriMesh {
+        // Unit square in z = 0 as two triangles sharing the diagonal 0-2.
+        TriMesh::new(
+            vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
+            vec![[0, 1, 2], [0, 2, 3]],
+        )
+    }
+
+    #[test]
+    fn validate_reports_each_problem() {
+        // A clean quad is valid; a bad index, a NaN vertex are reported with their position.
+        assert_eq!(quad().validate(), Ok(()));
+        let mut m = quad();
+        m.triangles.push([0, 1, 4]);
+        assert_eq!(
+            m.validate(),
+            Err(MeshError::IndexOutOfRange {
+                triangle: 2,
+                index: 4,
+                vertex_count: 4
+            })
+        );
+        assert!(m.triangle(2).is_none());
+        assert_eq!(m.iter_triangles().count(), 2);
+        let mut m = quad();
+        m.vertices[3].y = f32::NAN;
+        assert_eq!(m.validate(), Err(MeshError::NonFinite { vertex: 3 }));
+        assert!(TriMesh::default().validate().is_ok());
+    }
+
+    #[test]
+    fn weld_exact_and_tolerant() {
+        // Two triangles that each own their corners: exact welding shares the diagonal.
+        let mut m = TriMesh::new(
+            vec![
+                Vec3::ZERO,
+                Vec3::X,
+                Vec3::new(1.0, 1.0, 0.0),
+                Vec3::new(-0.0, 0.0, 0.0),
+                Vec3::new(1.0, 1.0, 0.0),
+                Vec3::Y,
+            ],
+            vec![[0, 1, 2], [3, 4, 5]],
+        );
+        assert_eq!(m.weld(0.0), 2);
+        assert_eq!(m.vertices.len(), 4);
+        assert_eq!(m.triangles, vec![[0, 1, 2], [0, 2, 3]]);
+        // Tolerant: a vertex 1e-4 away merges at 1e-3, not at 1e-5.
+        let near = TriMesh::new(vec![Vec3::ZERO, Vec3::new(1e-4, 0.0, 0.0), Vec3::X], vec![]);
+        let mut a = near.clone();
+        assert_eq!(a.weld(1e-5), 0);
+        let mut b = near.clone();
+        assert_eq!(b.weld(1e-3), 1);
+        assert_eq!(b.vertices, vec![Vec3::ZERO, Vec3::X]);
+    }
+
+    #[test]
+    fn weld_across_cell_boundary() {
+        // Points on either side of a grid line (cell size = tolerance) still merge.
+        let mut m = TriMesh::new(
+            vec![Vec3::splat(0.999_9), Vec3::splat(1.000_1)],
+            vec![[0, 1, 1]],
+        );
+        assert_eq!(m.weld(0.01), 1);
+        assert_eq!(m.triangles, vec![[0, 0, 0]]);
+        assert_eq!(m.drop_degenerate(), 1);
+    }
+
+    #[test]
+    fn drop_degenerate_and_compact() {
+        // Repeated index, collinear corners, out-of-range index: all dropped; good one kept.
+        let mut m = quad();
+        m.vertices.push(Vec3::new(2.0, 0.0, 0.0));
+        m.vertices.push(Vec3::new(9.0, 9.0, 9.0)); // unreferenced
+        m.triangles = vec![[0, 1, 2], [0, 0, 1], [0, 1, 4], [0, 1, 99]];
+        assert_eq!(m.drop_degenerate(), 3);
+        assert_eq!(m.triangles, vec![[0, 1, 2]]);
+        assert_eq!(m.compact(), 3);
+        assert_eq!(m.vertices.len(), 3);
+        assert!(m.validate().is_ok());
+    }
+
+    #[test]
+    fn append_and_mirror() {
+        // Appending shifts indices; a mirror transform flips winding so normals stay outward.
+        let mut m = quad();
+        m.append(&quad());
+        assert_eq!(m.triangles[2], [4, 5, 6]);
+        assert!(m.validate().is_ok());
+        let n0 = m.triangle(0).unwrap().scaled_normal();
+        let mirrored = m.transformed(&Affine3A::from_scale(Vec3::new(1.0, 1.0, -1.0)));
+        let n1 = mirrored.triangle(0).unwrap().scaled_normal();
+        assert!(n0.z > 0.0 && n1.z < 0.0, "{n0} {n1}");
+        assert!((m.area() - 2.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,302 @@
+//! f64 brute-force oracles for the GJK/EPA/contact tests: every shape as a core vertex set plus
+//! a radius, the Minkowski difference of the cores as a point set, and its distance to the
+//! origin, overlap and penetration depth by exhaustive enumeration (no GJK, no EPA).
+#![allow(dead_code)]
+
+use collide::shapes::{Aabb, Capsule, Obb, Segment, Sphere, Triangle};
+use collide::Vec3;
+use glam::DVec3;
+
+/// A shape as a convex core (hull of `verts`) swept by a ball of `radius`.
+#[derive(Clone, Debug)]
+pub struct Core {
+    pub verts: Vec<DVec3>,
+    pub radius: f64,
+}
+
+fn d(v: Vec3) -> DVec3 {
+    v.as_dvec3()
+}
+
+pub fn core_sphere(s: &Sphere) -> Core {
+    Core {
+        verts: vec![d(s.center)],
+        radius: f64::from(s.radius),
+    }
+}
+pub fn core_capsule(c: &Capsule) -> Core {
+    Core {
+        verts: vec![d(c.a), d(c.b)],
+        radius: f64::from(c.radius),
+    }
+}
+pub fn core_segment(s: &Segment) -> Core {
+    Core {
+        verts: vec![d(s.a), d(s.b)],
+        radius: 0.0,
+    }
+}
+pub fn core_triangle(t: &Triangle) -> Core {
+    Core {
+        verts: vec![d(t.a), d(t.b), d(t.c)],
+        radius: 0.0,
+    }
+}
+/// OBB corners computed in f64 from the stored centre, axes and extents.
+pub fn core_obb(o: &Obb) -> Core {
+    let e = o.half_extents.as_dvec3();
+    let m = [d(o.axes.x_axis), d(o.axes.y_axis), d(o.axes.z_axis)];
+    let c = d(o.center);
+    let verts = (0..8)
+        .map(|i| {
+            let s = |bit: usize, v: f64| if i & bit == 0 { -v } else { v };
+            c + m[0] * s(1, e.x) + m[1] * s(2, e.y) + m[2] * s(4, e.z)
+        })
+        .collect();
+    Core { verts, radius: 0.0 }
+}
+pub fn core_aabb(a: &Aabb) -> Core {
+    Core {
+        verts: a.corners().iter().map(|&v| d(v)).collect(),
+        radius: 0.0,
+    }
+}
+pub fn core_points(p: &[Vec3]) -> Core {
+    Core {
+        verts: p.iter().map(|&v| d(v)).collect(),
+        radius: 0.0,
+    }
+}
+
+/// Closest point of segment `a b` to `p` (clamped projection).
+pub fn closest_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
+    let ab = b - a;
+    let l2 = ab.length_squared();
+    if l2 == 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / l2).clamp(0.0, 1.0);
+    a + ab * t
+}
+
+/// Closest point of triangle `a b c` to `p` by Voronoi regions (Ericson, RTCD §5.1.5); the
+/// caller skips degenerate triangles (their segments are enumerated separately).
+pub fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let den = 1.0 / (va + vb + vc);
+    a + ab * (vb * den) + ac * (vc * den)
+}
+
+/// The Minkowski difference `A − B` of two cores as a point set.
+pub fn minkowski(a: &Core, b: &Core) -> Vec<DVec3> {
+    let mut out = Vec::with_capacity(a.verts.len() * b.verts.len());
+    for &p in &a.verts {
+        for &q in &b.verts {
+            out.push(p - q);
+        }
+    }
+    out
+}
+
+/// Distance from the origin to the convex hull of `pts`, by enumerating every point, segment
+/// and non-degenerate triangle (the nearest point of a hull lies in a triangle of its vertices,
+/// by Carathéodory on the nearest face). Returns `(distance, nearest point)`; when the origin is
+/// inside the hull the enumeration still returns a positive value, so the caller checks
+/// [`separates`].
+pub fn hull_nearest(pts: &[DVec3]) -> (f64, DVec3) {
+    let mut best = pts[0];
+    let mut consider = |q: DVec3| {
+        if q.length_squared() < best.length_squared() {
+            best = q;
+        }
+    };
+    let n = pts.len();
+    for i in 0..n {
+        consider(pts[i]);
+        for j in i + 1..n {
+            consider(closest_on_segment(DVec3::ZERO, pts[i], pts[j]));
+            for k in j + 1..n {
+                let (a, b, c) = (pts[i], pts[j], pts[k]);
+                let nrm = (b - a).cross(c - a);
+                let sc = (b - a).length_squared().max((c - a).length_squared());
+                if nrm.length_squared() > 1e-20 * sc * sc {
+                    consider(closest_on_triangle(DVec3::ZERO, a, b, c));
+                }
+            }
+        }
+    }
+    (best.length(), best)
+}
+
+/// `true` when the plane through `q` with normal `q` has every point on its far side, i.e. `q`
+/// is the nearest hull point and the origin is outside (up to a relative rounding slack).
+pub fn separates(pts: &[DVec3], q: DVec3) -> bool {
+    let qq = q.length_squared();
+    if qq == 0.0 {
+        return false;
+    }
+    let scale = pts.iter().map(|p| p.length()).fold(1.0, f64::max);
+    pts.iter()
+        .all(|p| p.dot(q) >= qq - 1e-9 * scale * q.length())
+}
+
+/// Distance from point `p` to the shape (f64 brute force): ≤ tol means `p` is in the shape.
+pub fn dist_to_shape(core: &Core, p: collide::Vec3) -> f64 {
+    let pts: Vec<DVec3> = core.verts.iter().map(|&v| v - p.as_dvec3()).collect();
+    let (dd, q) = hull_nearest(&pts);
+    let inside = !separates(&pts, q);
+    (if inside { 0.0 } else { dd } - core.radius).max(0.0)
+}
+
+/// The f64 truth for a pair of shapes.
+#[derive(Clone, Copy, Debug)]
+pub struct Truth {
+    /// Distance between the shapes (0 when overlapping).
+    pub distance: f64,
+    /// Distance between the cores (0 when the cores overlap).
+    pub core_distance: f64,
+    /// Nearest point of A_core − B_core to the origin (when the cores are apart).
+    pub q: DVec3,
+}
+
+impl Truth {
+    pub fn overlap(&self) -> bool {
+        self.distance <= 0.0
+    }
+}
+
+pub fn truth(a: &Core, b: &Core) -> Truth {
+    let m = minkowski(a, b);
+    let (dist, q) = hull_nearest(&m);
+    let core_distance = if separates(&m, q) { dist } else { 0.0 };
+    Truth {
+        distance: (core_distance - a.radius - b.radius).max(0.0),
+        core_distance,
+        q,
+    }
+}
+
+/// Penetration depth of the origin inside the hull of `pts` (cores only): the smallest
+/// distance to a supporting facet plane, found by enumerating every triple of points whose
+/// plane has all points on one side. `None` when the hull is flat (no such full-rank facet
+/// with the origin strictly behind it) — the caller then expects depth 0.
+pub fn hull_depth(pts: &[DVec3]) -> Option<(f64, DVec3)> {
+    let n = pts.len();
+    let scale = pts.iter().map(|p| p.length()).fold(1.0, f64::max);
+    let eps = 1e-9 * scale;
+    let mut best: Option<(f64, DVec3)> = None;
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                let (a, b, c) = (pts[i], pts[j], pts[k]);
+                let nrm = (b - a).cross(c - a);
+                let len = nrm.length();
+                if len <= 1e-10 * scale * scale {
+                    continue;
+                }
+                let mut nu = nrm / len;
+                let mut off = nu.dot(a);
+                // Orient outward: every point behind the plane.
+                let (mut front, mut back) = (false, false);
+                for p in pts {
+                    let s = nu.dot(*p) - off;
+                    front |= s > eps;
+                    back |= s < -eps;
+                }
+                if front && back {
+                    continue;
+                }
+                if front {
+                    nu = -nu;
+                    off = -off;
+                }
+                if !front && !back {
+                    return None; // Flat hull.
+                }
+                if best.is_none_or(|(bd, _)| off < bd) {
+                    best = Some((off, nu));
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Box–box separating-axis test in f64 over the 15 axes (Gomez 1999, listing 6; Ericson RTCD
+/// §4.4.1), returning `Ok((depth, normal A→B))` for overlap (the minimum translation over the
+/// axes) or `Err(gap)` for separation (the largest separation over the axes, a lower bound on
+/// the distance). Near-parallel edge pairs (|cross| < 1e-9) are skipped: their axis repeats a
+/// face axis.
+pub fn sat_obb(a: &Obb, b: &Obb) -> Result<(f64, DVec3), f64> {
+    let aa = [d(a.axes.x_axis), d(a.axes.y_axis), d(a.axes.z_axis)];
+    let ba = [d(b.axes.x_axis), d(b.axes.y_axis), d(b.axes.z_axis)];
+    let ea = a.half_extents.as_dvec3().to_array();
+    let eb = b.half_extents.as_dvec3().to_array();
+    let t = d(b.center) - d(a.center);
+    let mut axes: Vec<DVec3> = Vec::with_capacity(15);
+    axes.extend(aa);
+    axes.extend(ba);
+    for x in aa {
+        for y in ba {
+            let c = x.cross(y);
+            if c.length() > 1e-9 {
+                axes.push(c.normalize());
+            }
+        }
+    }
+    let mut best_depth = f64::INFINITY;
+    let mut best_n = DVec3::X;
+    let mut max_gap = f64::NEG_INFINITY;
+    for l in axes {
+        let ra: f64 = (0..3).map(|i| ea[i] * aa[i].dot(l).abs()).sum();
+        let rb: f64 = (0..3).map(|i| eb[i] * ba[i].dot(l).abs()).sum();
+        let dist = t.dot(l);
+        let overlap = ra + rb - dist.abs();
+        max_gap = max_gap.max(-overlap);
+        if overlap < best_depth {
+            best_depth = overlap;
+            best_n = if dist >= 0.0 { l } else { -l };
+        }
+    }
+    if max_gap > 0.0 {
+        Err(max_gap)
+    } else {
+        Ok((best_depth, best_n))
+    }
+}
+
+/// Runs `f` `n` times (or `n × COLLIDE_LONG` when that environment variable is set to a
+/// number), with seeds `base..`.
+pub fn cases(n: u64) -> u64 {
+    let k = std::env::var("COLLIDE_LONG")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(1);
+    n * k
+}
