@@ -98,61 +98,80 @@ fn bench_frame(c: &mut Criterion) {
     }
 }
 
-/// Mean ms per frame over `frames` frames after `warm` untimed ones, and mean pairs.
-fn time_frames(
-    v: &mut dyn Frame,
-    scene: &mut MovingScene,
-    warm: usize,
-    frames: usize,
-) -> (f64, usize) {
+/// CPU time of this thread in seconds (`utime + stime` from `/proc/thread-self/stat`, 10 ms
+/// ticks), so that other processes on a loaded machine do not count; `None` off Linux.
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// Per-frame cost of `v` over precomputed frames: (CPU ms per frame, wall ms per frame, mean
+/// pairs). The frames' boxes are computed beforehand so only the broad phase is timed.
+fn time_frames(v: &mut dyn Frame, frames: &[Vec<Aabb>]) -> (f64, f64, usize) {
     let mut out = Vec::new();
-    for _ in 0..warm {
-        scene.step();
-        v.frame(&scene.boxes, &mut out);
+    let warm = 3.min(frames.len());
+    for f in &frames[..warm] {
+        v.frame(f, &mut out);
     }
-    let mut total = Duration::ZERO;
+    let timed = &frames[warm..];
     let mut pairs = 0;
-    for _ in 0..frames {
-        scene.step();
-        let t = Instant::now();
-        v.frame(&scene.boxes, &mut out);
-        total += t.elapsed();
+    let c0 = thread_cpu_seconds();
+    let t0 = Instant::now();
+    for f in timed {
+        v.frame(f, &mut out);
         pairs += out.len();
     }
-    (total.as_secs_f64() * 1e3 / frames as f64, pairs / frames)
+    let wall = t0.elapsed().as_secs_f64();
+    let cpu = match (c0, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => b - a,
+        _ => wall,
+    };
+    let k = timed.len().max(1) as f64;
+    (cpu * 1e3 / k, wall * 1e3 / k, pairs / timed.len().max(1))
 }
 
 fn table() {
-    let frames: usize = std::env::var("BROADPHASE_FRAMES")
+    let sizes: Vec<usize> = std::env::var("BROADPHASE_SIZES")
         .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(100);
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| SIZES.to_vec());
+    println!("CPU ms per frame (update all boxes + exact pair set); wall ms in brackets");
     println!(
-        "ms per frame (update all boxes + exact pair set), mean of {frames} frames after 5 warm-up"
+        "| motion | n | frames | pairs | collide SAP | collide BVH | parry full | parry incremental | parry best / collide best (CPU) |"
     );
-    println!(
-        "| motion | n | pairs | collide SAP | collide BVH | parry full | parry incremental | parry best / collide best |"
-    );
-    println!("|---|---|---|---|---|---|---|---|");
-    for motion in [Motion::Small, Motion::Large, Motion::Clustered] {
-        for n in SIZES {
-            let mut ms = Vec::new();
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for motion in [Motion::Small, Motion::Clustered, Motion::Large] {
+        for &n in &sizes {
+            // About 2e6 box-frames per run: 2000 frames at 1k, 200 at 10k, 23 at 100k.
+            let count = (2_000_000 / n).clamp(23, 2000);
+            let mut scene = MovingScene::new(2, n, motion);
+            let first = scene.boxes.clone();
+            let frames: Vec<Vec<Aabb>> = (0..count)
+                .map(|_| {
+                    scene.step();
+                    scene.boxes.clone()
+                })
+                .collect();
+            let mut cpu = Vec::new();
+            let mut wall = Vec::new();
             let mut pairs = 0;
             for mut v in variants() {
-                let mut scene = MovingScene::new(2, n, motion);
-                v.build(&scene.boxes);
-                let (t, p) = time_frames(v.as_mut(), &mut scene, 5, frames);
-                ms.push(t);
+                v.build(&first);
+                let (c, w, p) = time_frames(v.as_mut(), &frames);
+                cpu.push(c);
+                wall.push(w);
                 pairs = p;
             }
-            let ours = ms[0].min(ms[1]);
-            let parry = ms[2].min(ms[3]);
+            let ours = cpu[0].min(cpu[1]);
+            let parry = cpu[2].min(cpu[3]);
             println!(
-                "| {motion:?} | {n} | {pairs} | {:.3} | {:.3} | {:.3} | {:.3} | {:.2}x |",
-                ms[0],
-                ms[1],
-                ms[2],
-                ms[3],
+                "| {motion:?} | {n} | {} | {pairs} | {:.3} [{:.3}] | {:.3} [{:.3}] | {:.3} [{:.3}] | {:.3} [{:.3}] | {:.2}x |",
+                count - 3,
+                cpu[0], wall[0], cpu[1], wall[1], cpu[2], wall[2], cpu[3], wall[3],
                 parry / ours
             );
         }
