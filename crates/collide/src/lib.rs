@@ -30,3 +30,8 @@ pub mod sweep;
 pub mod world;
 
 pub use math::{Affine3A, Mat3, Mat3A, Quat, Vec3, Vec3A};
+
+/// The README's code examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -1,24 +1,23 @@
-//! Guards `collide::batch`: every batch answer equals the scalar query on the same pair, for
-//! every API (mask, callback, count), across chunk boundaries, on touching and NaN input; ray
-//! batches against an f64 slab oracle.
+//! Guards `collide::batch`: every batch answer equals the scalar query on the same pair
+//! (`overlap::aabb_aabb`, `overlap::sphere_sphere`, `raycast::aabb_inv`), for every API (mask,
+//! callback, count), across chunk boundaries, on touching and NaN input; ray batches also
+//! against an f64 slab oracle.
 
-use collide::batch::{mask_words, AabbSoa, RayInv, SphereSoa, LANES};
+use collide::batch::{mask_words, AabbSoa, SphereSoa, LANES};
+use collide::overlap;
+use collide::raycast::{self, RayInv};
 use collide::shapes::{Aabb, Ray, Sphere};
 use collide::Vec3;
 use collide_testkit::Gen;
 
 /// The scalar reference for a box pair (touching counts; empty or NaN boxes never overlap).
 fn scalar_aabb(a: &Aabb, b: &Aabb) -> bool {
-    a.min.cmple(b.max).all()
-        && b.min.cmple(a.max).all()
-        && a.min.cmple(a.max).all()
-        && b.min.cmple(b.max).all()
+    overlap::aabb_aabb(a, b)
 }
 
-/// The scalar reference for a sphere pair, in f64 so it is independent of the batch's f32.
+/// The scalar reference for a sphere pair.
 fn scalar_sphere(a: &Sphere, b: &Sphere) -> bool {
-    let d = (a.center.as_dvec3() - b.center.as_dvec3()).length();
-    d <= f64::from(a.radius) + f64::from(b.radius)
+    overlap::sphere_sphere(a, b)
 }
 
 fn cloud(seed: u64, n: usize) -> Vec<Aabb> {
@@ -185,14 +184,17 @@ fn ray_batch_equals_f64_slab_oracle() {
         } else {
             g.range(0.0, 1.5)
         };
-        let prepared = RayInv::new(&ray, max_t);
+        let prepared = RayInv::new(&ray);
         let mut got = vec![None; boxes.len()];
-        soa.for_each_ray_hit(&prepared, |i, t| got[i] = Some(t));
+        soa.for_each_ray_hit(&prepared, max_t, |i, t| got[i] = Some(t));
         let mut mask = vec![0u64; mask_words(soa.len())];
-        let n = soa.ray_mask(&prepared, &mut mask);
+        let n = soa.ray_mask(&prepared, max_t, &mut mask);
         assert_eq!(n, got.iter().filter(|h| h.is_some()).count());
         for (i, b) in boxes.iter().enumerate() {
             assert_eq!(mask[i / 64] >> (i % 64) & 1 == 1, got[i].is_some());
+            // The scalar cast, box by box: the same verdict and the same entry t.
+            let scalar = raycast::aabb_inv(&prepared, b, max_t).map(|h| h.t);
+            assert_eq!(got[i], scalar, "ray {ray:?} max_t {max_t} box {b:?}");
             let want = ray_box_f64(&ray, f64::from(max_t), b);
             let grown = ray_box_f64(&ray, f64::from(max_t) + 1e-4, &b.expanded(1e-4));
             let shrunk = ray_box_f64(&ray, f64::from(max_t) - 1e-4, &b.expanded(-1e-4));
@@ -210,7 +212,7 @@ fn ray_batch_equals_f64_slab_oracle() {
                 assert!((f64::from(t) - w).abs() <= 1e-4 * (1.0 + w), "t {t} vs {w}");
             }
         }
-        let first = soa.ray_first_hit(&prepared);
+        let first = soa.ray_first_hit(&prepared, max_t);
         let best = got
             .iter()
             .enumerate()
@@ -229,7 +231,13 @@ fn ray_edge_cases() {
     let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
     let soa = AabbSoa::from_aabbs(&[b]);
     let hit = |origin: Vec3, dir: Vec3, max_t: f32| {
-        soa.ray_first_hit(&RayInv::new(&Ray::new(origin, dir), max_t))
+        let r = RayInv::new(&Ray::new(origin, dir));
+        let batch = soa.ray_first_hit(&r, max_t);
+        assert_eq!(
+            batch.map(|h| h.1),
+            raycast::aabb_inv(&r, &b, max_t).map(|h| h.t)
+        );
+        batch
     };
     // Along the top face (y = 1, dir.y = 0): grazing counts, entry at x = 0 → t = 2.
     assert_eq!(
@@ -267,8 +275,18 @@ fn ray_edge_cases() {
         min: Vec3::new(0.0, f32::NAN, 0.0),
         max: Vec3::ONE,
     }]);
-    let r = RayInv::new(&Ray::new(Vec3::new(-3.0, 0.5, 0.5), Vec3::X), 10.0);
-    assert_eq!(nan_box.ray_first_hit(&r), None);
+    let r = RayInv::new(&Ray::new(Vec3::new(-3.0, 0.5, 0.5), Vec3::X));
+    assert_eq!(nan_box.ray_first_hit(&r, 10.0), None);
+    // An infinite box (a half-space slab) and a ray parallel to its infinite axis.
+    let slab = AabbSoa::from_aabbs(&[Aabb::new(
+        Vec3::new(f32::NEG_INFINITY, 0.0, 0.0),
+        Vec3::new(f32::INFINITY, 1.0, 1.0),
+    )]);
+    let along = RayInv::new(&Ray::new(
+        Vec3::new(5.0, 0.5, 3.0),
+        Vec3::new(1.0, 0.0, -1.0),
+    ));
+    assert_eq!(slab.ray_first_hit(&along, 10.0), Some((0, 2.0)));
 }
 
 #[test]

@@ -380,7 +380,7 @@ fn never_nan_on_extreme_input() {
     // has finite fields and a unit normal, or is None.
     let mut g = Gen::new(12);
     for i in 0..cases(1500) {
-        let k = [1e-5_f32, 1e-2, 1.0, 1e2, 1e4][i as usize % 5];
+        let k = [1e-7_f32, 1e-5, 1e-2, 1.0, 1e2, 1e4, 1e7][i as usize % 7];
         let c0 = g.vec(1.0) * k;
         let q = g.quat();
         let shapes: Vec<Box<dyn SupportMap>> = vec![
@@ -402,6 +402,52 @@ fn never_nan_on_extreme_input() {
                 if let Some(c) = contact(&**a, &**b, 0.1 * k) {
                     assert!(c.depth.is_finite() && c.point_a.is_finite() && c.point_b.is_finite());
                     assert!((c.normal.length() - 1.0).abs() <= 1e-5, "k {k}: {c:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn scale_invariant_from_1e_minus_6_to_1e6() {
+    // Scenario: the same box/capsule/sphere configuration scaled by k: distance and depth
+    // scale by k (relative 1e-4), normals are unchanged.
+    let mut g = Gen::new(21);
+    g.extent = 1.5;
+    for i in 0..cases(300) {
+        let (o, c, s) = (g.obb(), g.capsule(), g.sphere());
+        let base = [
+            contact(&o, &c, 10.0),
+            contact(&c, &s, 10.0),
+            contact(&o, &s, 10.0),
+        ];
+        for k in [1e-6_f32, 1e-3, 1e3, 1e6] {
+            let ok = Obb {
+                center: o.center * k,
+                half_extents: o.half_extents * k,
+                ..o
+            };
+            let ck = Capsule::new(c.a * k, c.b * k, c.radius * k);
+            let sk = Sphere::new(s.center * k, s.radius * k);
+            let scaled = [
+                contact(&ok, &ck, 10.0 * k),
+                contact(&ck, &sk, 10.0 * k),
+                contact(&ok, &sk, 10.0 * k),
+            ];
+            for (b, sc) in base.iter().zip(&scaled) {
+                match (b, sc) {
+                    (Some(b), Some(sc)) => {
+                        let rel = (sc.depth / k - b.depth).abs();
+                        assert!(
+                            rel <= 1e-4 * (1.0 + b.depth.abs()),
+                            "{i} k {k}: {b:?} {sc:?}"
+                        );
+                        if b.depth.abs() > 1e-2 {
+                            assert!((sc.normal - b.normal).length() <= 1e-3, "{i} k {k}");
+                        }
+                    }
+                    (None, None) => {}
+                    _ => panic!("{i} k {k}: {b:?} vs {sc:?}"),
                 }
             }
         }

@@ -342,7 +342,7 @@ fn degenerate_inputs_never_nan() {
     // zero-size boxes, tiny and huge scales: finite answers, no panic.
     let mut g = Gen::new(9);
     for i in 0..cases(2000) {
-        let k = [1e-6_f32, 1e-3, 1.0, 1e3, 1e6][i as usize % 5];
+        let k = [1e-7_f32, 1e-6, 1e-3, 1.0, 1e3, 1e6, 1e7][i as usize % 7];
         let c = g.point() * k;
         let dir = g.unit();
         let shapes: Vec<Box<dyn SupportMap>> = vec![
@@ -431,4 +431,40 @@ fn cached_axis_hit_costs_one_support_call() {
     assert!(!gjk::intersects_cached(&a, &b2, &mut cache));
     assert_eq!(a.calls.get(), 1, "cold run took {cold}");
     assert!(cold > 1);
+}
+
+#[test]
+fn errata_listing6_parallel_edges_no_missed_collision() {
+    // ERRATA listing 6.1: parallel edges made the article's SAT miss collisions. GJK has no
+    // cross-product axes; boxes with exactly and nearly parallel edges, overlapping by 1e-3,
+    // must intersect, and 1e-3 apart must not.
+    for tilt in [0.0_f32, 1e-7, 1e-5, 1e-3] {
+        let q = Quat::from_rotation_z(0.6) * Quat::from_rotation_x(0.2);
+        let a = Obb::new(Vec3::new(0.3, -0.2, 0.1), q, Vec3::new(1.0, 0.5, 2.0));
+        let qb = q * Quat::from_rotation_y(tilt);
+        for (gap, expect) in [(-1e-3_f32, true), (1e-3, false)] {
+            // B beside A along A's x axis: centres 2 + gap apart (half-extents 1 + 1).
+            let b = Obb::new(
+                a.center + a.axes.x_axis * (2.0 + gap),
+                qb,
+                Vec3::new(1.0, 0.5, 2.0),
+            );
+            // A tilt of t rotates B's near face by t about y: its corners move by up to 2t.
+            let slack = 2.0 * tilt;
+            if gap.abs() > slack {
+                assert_eq!(gjk::intersects(&a, &b), expect, "tilt {tilt}, gap {gap}");
+            }
+        }
+    }
+}
+
+#[test]
+fn errata_listing7_zero_length_segment_is_a_point() {
+    // ERRATA listing 7.2: a zero-length segment has no direction and must still work.
+    let b = Obb::new(Vec3::ZERO, Quat::from_rotation_y(0.4), Vec3::ONE);
+    let inside = Segment::new(Vec3::new(0.2, 0.3, -0.1), Vec3::new(0.2, 0.3, -0.1));
+    assert!(gjk::intersects(&inside, &b));
+    let outside = Segment::new(Vec3::new(0.0, 1.5, 0.0), Vec3::new(0.0, 1.5, 0.0));
+    let r = gjk::distance(&outside, &b);
+    assert!((r.distance - 0.5).abs() <= 1e-6, "{r:?}");
 }

@@ -297,3 +297,81 @@ fn no_scene_uses_root_nodes() {
     );
     check_scene(&io::load_gltf_bytes(json.as_bytes(), "n.gltf").unwrap());
 }
+
+/// A .glb holding every part of `model` as its own mesh and node (u32 indices).
+fn model_to_glb(model: &io::Model) -> Vec<u8> {
+    let mut bin = Vec::new();
+    let (mut views, mut accessors, mut meshes, mut nodes) = (vec![], vec![], vec![], vec![]);
+    for (k, part) in model.parts.iter().enumerate() {
+        let m = &part.mesh;
+        let pos_off = bin.len();
+        for v in &m.vertices {
+            for c in v.to_array() {
+                bin.extend_from_slice(&c.to_le_bytes());
+            }
+        }
+        let idx_off = bin.len();
+        for t in &m.triangles {
+            for i in t {
+                bin.extend_from_slice(&i.to_le_bytes());
+            }
+        }
+        let b = m.aabb().unwrap();
+        views.push(format!(
+            r#"{{"buffer": 0, "byteOffset": {pos_off}, "byteLength": {}}}"#,
+            idx_off - pos_off
+        ));
+        views.push(format!(
+            r#"{{"buffer": 0, "byteOffset": {idx_off}, "byteLength": {}}}"#,
+            bin.len() - idx_off
+        ));
+        accessors.push(format!(
+            r#"{{"bufferView": {}, "componentType": 5126, "count": {}, "type": "VEC3", "min": {:?}, "max": {:?}}}"#,
+            2 * k,
+            m.vertices.len(),
+            b.min.to_array(),
+            b.max.to_array()
+        ));
+        accessors.push(format!(
+            r#"{{"bufferView": {}, "componentType": 5125, "count": {}, "type": "SCALAR"}}"#,
+            2 * k + 1,
+            m.triangles.len() * 3
+        ));
+        meshes.push(format!(
+            r#"{{"primitives": [{{"attributes": {{"POSITION": {}}}, "indices": {}}}]}}"#,
+            2 * k,
+            2 * k + 1
+        ));
+        nodes.push(format!(r#"{{"name": "{}", "mesh": {k}}}"#, part.name));
+    }
+    let roots: Vec<String> = (0..nodes.len()).map(|i| i.to_string()).collect();
+    let json = format!(
+        r#"{{"asset": {{"version": "2.0"}}, "scene": 0, "scenes": [{{"nodes": [{}]}}],
+  "nodes": [{}], "meshes": [{}], "accessors": [{}], "bufferViews": [{}],
+  "buffers": [{{"byteLength": {}}}]}}"#,
+        roots.join(", "),
+        nodes.join(", "),
+        meshes.join(", "),
+        accessors.join(", "),
+        views.join(", "),
+        bin.len()
+    );
+    glb(&json, &bin)
+}
+
+#[test]
+fn real_meshes_round_trip_through_glb() {
+    // bunny, torus, duck and teddy pieces, chassis: OBJ/STL → .glb → the same model.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/");
+    for name in [
+        "bunny.obj",
+        "torus.obj",
+        "duck_vhacd.obj",
+        "teddy2_VHACD_CHs.obj",
+        "racecar_chassis.stl",
+    ] {
+        let model = io::load(format!("{dir}{name}")).unwrap();
+        let back = io::load_gltf_bytes(&model_to_glb(&model), "rt.glb").unwrap();
+        assert_eq!(back, model, "{name}");
+    }
+}

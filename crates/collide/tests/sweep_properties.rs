@@ -6,7 +6,7 @@ mod common;
 
 use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
 use collide::sweep::{self, Sweep};
-use collide::{overlap, Vec3};
+use collide::{overlap, Quat, Vec3};
 use collide_testkit::Gen;
 use common::{dv, plane_distance, sat_box_box, triangle_closest, Box64};
 use proptest::prelude::*;
@@ -152,6 +152,14 @@ fn consistency_aabb_aabb() {
                 .max_element()
         };
         consistent(w, at, sep, &mut st, "aabb_aabb");
+        if let Some(w) = w {
+            let u = f64::from(w.enter);
+            let (mut ba, mut bb) = (Box64::from_aabb(&a), Box64::from_aabb(&b));
+            ba.c += dv(ma) * u;
+            bb.c += dv(mb) * u;
+            let p = dv(w.point);
+            assert!(ba.distance(p) <= 1e-5 && bb.distance(p) <= 1e-5, "{w:?}");
+        }
     }
     eprintln!("aabb_aabb {st:?}");
     assert!(st.checked_before > N / 10);
@@ -180,6 +188,19 @@ fn consistency_obb_obb() {
             sat_box_box(&Box64::from_obb(&a), &bb)
         };
         consistent(w, at, sep, &mut st, "obb_obb");
+        // The contact point lies on (or in) both boxes at `enter`.
+        if let Some(w) = w {
+            let u = f64::from(w.enter);
+            let (mut ba, mut bb) = (Box64::from_obb(&a), Box64::from_obb(&b));
+            ba.c += dv(ma) * u;
+            bb.c += dv(mb) * u;
+            let p = dv(w.point);
+            let (da, db) = (ba.distance(p), bb.distance(p));
+            assert!(
+                da <= 1e-4 && db <= 1e-4,
+                "point {da} {db} from the boxes: {w:?}"
+            );
+        }
     }
     eprintln!("obb_obb {st:?}");
     assert!(st.checked_before > N / 10);
@@ -408,4 +429,76 @@ fn check_invariant(
         (None, None) => {}
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: NaN or infinity anywhere gives `None`, never a panic.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn nan_or_infinity_anywhere_gives_none() {
+    let bad = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+    let mut g = Gen::new(9);
+    for k in 0..300 {
+        let x = bad[k % 3];
+        let poison = |v: Vec3, i: usize| {
+            let mut v = v;
+            v[i % 3] = x;
+            v
+        };
+        let (s, t) = (g.sphere(), g.sphere());
+        let (a, b) = (g.obb(), g.obb());
+        let (bx, tr, p) = (g.aabb(), g.triangle(), g.plane());
+        let m = g.vec(3.0);
+        let i = k / 3;
+        let q = Quat::from_xyzw(x, 0.0, 0.0, 1.0);
+        assert!(sweep::sphere_sphere(&s, poison(m, i), &t, m).is_none());
+        assert!(sweep::sphere_sphere(&Sphere::new(s.center, x), m, &t, m).is_none());
+        assert!(sweep::sphere_plane(&s, poison(m, i), &p).is_none());
+        assert!(
+            sweep::sphere_plane_halfspace(&Sphere::new(poison(s.center, i), 1.0), m, &p).is_none()
+        );
+        assert!(sweep::aabb_aabb(&bx, m, &Aabb::new(poison(bx.min, i), bx.max), m).is_none());
+        assert!(sweep::obb_obb(&a, m, &Obb::new(b.center, q, b.half_extents), m).is_none());
+        assert!(sweep::obb_obb(&a, poison(m, i), &b, m).is_none());
+        assert!(sweep::sphere_aabb(&s, m, &bx, poison(m, i)).is_none());
+        assert!(sweep::sphere_obb(
+            &s,
+            m,
+            &Obb {
+                center: poison(a.center, i),
+                ..a
+            },
+            m
+        )
+        .is_none());
+        let bad_tri = Triangle::new(tr.a, poison(tr.b, i), tr.c);
+        assert!(sweep::sphere_triangle(&s, m, &bad_tri, m).is_none());
+        assert!(sweep::obb_obb_rotating(
+            a.half_extents,
+            (a.center, q),
+            (a.center, Quat::IDENTITY),
+            b.half_extents,
+            (b.center, Quat::IDENTITY),
+            (b.center, Quat::IDENTITY)
+        )
+        .is_none());
+        let r = collide::shapes::Ray::new(poison(s.center, i), m);
+        let rr = collide::shapes::Ray::new(s.center, poison(m, i));
+        for ray in [r, rr] {
+            assert!(collide::raycast::sphere(&ray, &t, 1.0).is_none());
+            assert!(collide::raycast::aabb(&ray, &bx, 1.0).is_none());
+            assert!(collide::raycast::obb(&ray, &a, 1.0).is_none());
+            assert!(collide::raycast::plane(&ray, &p, 1.0).is_none());
+            assert!(collide::raycast::triangle(&ray, &tr, 1.0).is_none());
+            assert!(collide::raycast::capsule(
+                &ray,
+                &collide::shapes::Capsule::new(tr.a, tr.b, 1.0),
+                1.0
+            )
+            .is_none());
+        }
+        let ok = collide::shapes::Ray::new(s.center, m);
+        assert!(collide::raycast::sphere(&ok, &t, f32::NAN).is_none());
+    }
 }

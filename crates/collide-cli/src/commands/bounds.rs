@@ -2,8 +2,8 @@
 //!
 //! For each part and for the whole model: vertex and triangle counts, the AABB, the fitted
 //! OBB (and the PCA OBB) with their volume ratio to the AABB, the Ritter and exact bounding
-//! spheres, and the time each took. A progress bar (on stderr) on models above a million
-//! vertices.
+//! spheres, and the time each took. On stderr, when it is a terminal: a spinner while a large
+//! file loads and a progress bar while fitting models above a million vertices.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,6 +18,9 @@ use crate::CliError;
 
 /// Models with more vertices than this get a progress bar.
 const PROGRESS_VERTICES: usize = 1_000_000;
+
+/// Files larger than this (32 MiB) get a spinner while they load.
+const SPINNER_BYTES: u64 = 32 << 20;
 
 /// Arguments of `collide bounds`.
 #[derive(clap::Args, Debug)]
@@ -180,7 +183,20 @@ fn report_json(r: &Report) -> Value {
 /// Runs `collide bounds`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let file = args.file.display().to_string();
+    // Files this large hold about a million vertices or more: show a spinner while loading.
+    let big_file = std::fs::metadata(&args.file)
+        .map(|m| m.len() > SPINNER_BYTES)
+        .unwrap_or(false);
+    let spinner = if big_file {
+        let s = ProgressBar::new_spinner();
+        s.set_message(format!("loading {file}"));
+        s.enable_steady_tick(std::time::Duration::from_millis(100));
+        s
+    } else {
+        ProgressBar::hidden()
+    };
     let (model, load_ms) = timed(|| collide::io::load(&args.file));
+    spinner.finish_and_clear();
     let model = model.map_err(|e| CliError::new(e.to_string()))?;
     let total_vertices = model.vertex_count();
     let bar = if total_vertices > PROGRESS_VERTICES {

@@ -8,7 +8,8 @@
 //! without `unsafe` or intrinsics, and a chunk's answer is an 8-bit mask.
 //!
 //! - [`AabbSoa`]: boxes; [`AabbSoa::overlap_mask`] / [`AabbSoa::for_each_overlap`] for a query
-//!   box, [`AabbSoa::ray_mask`] / [`AabbSoa::for_each_ray_hit`] for a [`RayInv`].
+//!   box, [`AabbSoa::ray_mask`] / [`AabbSoa::for_each_ray_hit`] for a
+//!   [`raycast::RayInv`](crate::raycast::RayInv) (a ray with its inverse direction).
 //! - [`SphereSoa`]: spheres; one sphere against all of them.
 //!
 //! Results come back without allocation: as a bitmask in a caller-provided `&mut [u64]` (bit
@@ -25,9 +26,6 @@ mod sphere;
 
 pub use aabb::AabbSoa;
 pub use sphere::SphereSoa;
-
-use crate::math::Vec3;
-use crate::shapes::Ray;
 
 /// Lanes per chunk: eight `f32`s, one AVX register or two SSE ones.
 pub const LANES: usize = 8;
@@ -70,61 +68,10 @@ fn fill_mask(chunks: usize, mask: &mut [u64], mut chunk_bits: impl FnMut(usize) 
     count
 }
 
-/// A ray prepared for slab tests against many boxes: origin, the inverse of each direction
-/// component, which axes it runs parallel to, and the largest `t` that counts.
-///
-/// The slab test (Kay & Kajiya 1986; Williams et al., "An efficient and robust ray–box
-/// intersection algorithm", 2005) computes, per axis, the `t` at which the ray crosses the
-/// box's two planes, `(min - o) / d` and `(max - o) / d`, and the ray hits when the latest entry
-/// is before the earliest exit. Dividing once per ray and multiplying per box is the point of
-/// precomputing `inv_dir`.
-///
-/// A zero direction component would make `1/d` infinite and `(min - o) · inf` NaN when the
-/// origin lies exactly on a slab plane, and a ray running along a face must count as touching
-/// it. So an axis whose `1/d` is not finite (`d` zero or subnormal, below ~3e-39) is marked
-/// `parallel`: on it the ray is inside the slab for every `t` when `min <= o <= max` (boundary
-/// included) and never otherwise, and `inv_dir` is 0 there.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayInv {
-    /// Start point (`t = 0`).
-    pub origin: Vec3,
-    /// `1 / dir` per component; 0 on the parallel axes.
-    pub inv_dir: Vec3,
-    /// Per axis: the direction component is zero (or too small to invert).
-    pub parallel: [bool; 3],
-    /// Hits with entry `t` above this are ignored; `t` is in units of `|dir|`.
-    pub max_t: f32,
-    /// `false` when the origin, direction or `max_t` is NaN (or the origin or direction is
-    /// infinite), or `max_t < 0`: such a ray hits nothing.
-    pub valid: bool,
-}
-
-impl RayInv {
-    /// Prepares `ray` for batch slab tests up to `max_t` (`f32::INFINITY` for an unbounded
-    /// ray). A zero direction is a point: it hits the boxes that contain it, at `t = 0`.
-    #[inline]
-    #[must_use]
-    pub fn new(ray: &Ray, max_t: f32) -> RayInv {
-        let inv = |d: f32| {
-            let r = 1.0 / d;
-            if r.is_finite() {
-                (r, false)
-            } else {
-                (0.0, true)
-            }
-        };
-        let (ix, px) = inv(ray.dir.x);
-        let (iy, py) = inv(ray.dir.y);
-        let (iz, pz) = inv(ray.dir.z);
-        RayInv {
-            origin: ray.origin,
-            inv_dir: Vec3::new(ix, iy, iz),
-            parallel: [px, py, pz],
-            max_t,
-            valid: ray.is_finite() && max_t >= 0.0,
-        }
-    }
-}
+/// `1 + 2γ₃` (`γₙ = n ε / (1 - n ε)`, `ε = 2⁻²⁴`): the far slab distance is widened by this
+/// factor, as in [`raycast::aabb_inv`](crate::raycast::aabb_inv), so that rounding never loses
+/// a grazing hit and the batch agrees with the scalar cast (PBRT §3.9.2).
+const SLAB_WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f32::EPSILON * 0.5);
 
 #[cfg(test)]
 mod tests {
@@ -137,17 +84,5 @@ mod tests {
         assert_eq!(mask_words(1), 1);
         assert_eq!(mask_words(64), 1);
         assert_eq!(mask_words(65), 2);
-    }
-
-    #[test]
-    fn ray_inverse_marks_zero_components_parallel() {
-        // dir (2, 0, -0): inverse (0.5, 0, 0), y and z parallel; a NaN max_t makes it invalid.
-        let r = RayInv::new(&Ray::new(Vec3::ZERO, Vec3::new(2.0, 0.0, -0.0)), 1.0);
-        assert_eq!(r.inv_dir, Vec3::new(0.5, 0.0, 0.0));
-        assert_eq!(r.parallel, [false, true, true]);
-        assert!(r.valid);
-        assert!(!RayInv::new(&Ray::new(Vec3::ZERO, Vec3::X), f32::NAN).valid);
-        assert!(!RayInv::new(&Ray::new(Vec3::NAN, Vec3::X), 1.0).valid);
-        assert!(!RayInv::new(&Ray::new(Vec3::ZERO, Vec3::X), -1.0).valid);
     }
 }

@@ -1,57 +1,81 @@
 use super::{fill_mask, for_each_bit, LANES};
 use crate::math::Vec3;
 use crate::shapes::Sphere;
+use glam::Vec4;
 
-/// Eight spheres, one array per coordinate and one for the radii.
+/// Eight spheres, two glam `Vec4`s (SSE/NEON registers) per coordinate and for the radii
+/// (see the box chunk in `aabb.rs` for why `Vec4` rather than `[f32; 8]`).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 struct Chunk {
-    x: [f32; LANES],
-    y: [f32; LANES],
-    z: [f32; LANES],
-    r: [f32; LANES],
+    x: [Vec4; 2],
+    y: [Vec4; 2],
+    z: [Vec4; 2],
+    r: [Vec4; 2],
+}
+
+#[inline(always)]
+fn lane(v: &[Vec4; 2], l: usize) -> f32 {
+    v[l / 4][l % 4]
+}
+
+#[inline(always)]
+fn set_lane(v: &mut [Vec4; 2], l: usize, x: f32) {
+    v[l / 4][l % 4] = x;
 }
 
 impl Chunk {
     /// All lanes NaN: the padding of the last chunk, which no query hits.
     const PADDING: Chunk = Chunk {
-        x: [f32::NAN; LANES],
-        y: [f32::NAN; LANES],
-        z: [f32::NAN; LANES],
-        r: [f32::NAN; LANES],
+        x: [Vec4::NAN; 2],
+        y: [Vec4::NAN; 2],
+        z: [Vec4::NAN; 2],
+        r: [Vec4::NAN; 2],
     };
 
     #[inline(always)]
-    fn set(&mut self, lane: usize, s: &Sphere) {
-        self.x[lane] = s.center.x;
-        self.y[lane] = s.center.y;
-        self.z[lane] = s.center.z;
-        self.r[lane] = s.radius;
+    fn set(&mut self, l: usize, s: &Sphere) {
+        set_lane(&mut self.x, l, s.center.x);
+        set_lane(&mut self.y, l, s.center.y);
+        set_lane(&mut self.z, l, s.center.z);
+        set_lane(&mut self.r, l, s.radius);
     }
 
     #[inline(always)]
-    fn get(&self, lane: usize) -> Sphere {
+    fn get(&self, l: usize) -> Sphere {
         Sphere {
-            center: Vec3::new(self.x[lane], self.y[lane], self.z[lane]),
-            radius: self.r[lane],
+            center: Vec3::new(lane(&self.x, l), lane(&self.y, l), lane(&self.z, l)),
+            radius: lane(&self.r, l),
         }
     }
 
     /// Bit `l` set when lane `l` touches the query sphere: `|c - q|² <= (r + r_q)²`, the
     /// squared form of `|c - q| <= r + r_q` (no square root). NaN anywhere makes the compare
-    /// false.
+    /// false. `q` is the query's `(x, y, z, r)`, each splatted across four lanes.
     #[inline(always)]
-    fn overlap_bits(&self, q: &Sphere) -> u32 {
+    fn overlap_bits(&self, q: &[Vec4; 4]) -> u32 {
         let mut bits = 0u32;
-        for l in 0..LANES {
-            let dx = self.x[l] - q.center.x;
-            let dy = self.y[l] - q.center.y;
-            let dz = self.z[l] - q.center.z;
-            let rs = self.r[l] + q.radius;
-            bits |= u32::from(dx * dx + dy * dy + dz * dz <= rs * rs) << l;
+        for h in 0..2 {
+            let dx = self.x[h] - q[0];
+            let dy = self.y[h] - q[1];
+            let dz = self.z[h] - q[2];
+            let rs = self.r[h] + q[3];
+            let d2 = dx * dx + dy * dy + dz * dz;
+            bits |= d2.cmple(rs * rs).bitmask() << (4 * h);
         }
         bits
     }
+}
+
+/// The query sphere splatted: `(x, y, z, r)` across four lanes each.
+#[inline(always)]
+fn splat(q: &Sphere) -> [Vec4; 4] {
+    [
+        Vec4::splat(q.center.x),
+        Vec4::splat(q.center.y),
+        Vec4::splat(q.center.z),
+        Vec4::splat(q.radius),
+    ]
 }
 
 /// Many spheres in structure-of-arrays chunks of [`LANES`], for one-against-many tests.
@@ -177,14 +201,14 @@ impl SphereSoa {
     /// sphere `i`; touching counts) and returns the number of overlaps. Mask sizing as
     /// [`AabbSoa::overlap_mask`](super::AabbSoa::overlap_mask). NaN in `query` gives none.
     pub fn overlap_mask(&self, query: &Sphere, mask: &mut [u64]) -> usize {
-        let q = *query;
+        let q = splat(query);
         fill_mask(self.chunks.len(), mask, |c| self.chunks[c].overlap_bits(&q))
     }
 
     /// Calls `f(i)` for every sphere `i` that touches `query`, in increasing order, without
     /// allocating.
     pub fn for_each_overlap(&self, query: &Sphere, mut f: impl FnMut(usize)) {
-        let q = *query;
+        let q = splat(query);
         for (c, chunk) in self.chunks.iter().enumerate() {
             for_each_bit(c, chunk.overlap_bits(&q), &mut f);
         }
@@ -193,7 +217,7 @@ impl SphereSoa {
     /// The number of spheres that touch `query`.
     #[must_use]
     pub fn count_overlaps(&self, query: &Sphere) -> usize {
-        let q = *query;
+        let q = splat(query);
         self.chunks
             .iter()
             .map(|chunk| chunk.overlap_bits(&q).count_ones() as usize)

@@ -18,6 +18,10 @@
 //!   stall: the previous simplex is kept), or [`MAX_ITERATIONS`] is reached. Never loops forever.
 //! - Any non-finite support point (NaN shape, empty point cloud, infinite box) ends the query
 //!   with "no contact".
+//! - Rounded shapes (sphere, capsule: [`SupportMap::margin`] > 0) run on their cores (point,
+//!   segment) and the radii are added back: exact closest points and normals, where GJK on
+//!   the curved surface would converge the distance but leave the normal off by the square
+//!   root of the tolerance (~1e-3).
 //!
 //! Tolerance: shapes closer than [`TOLERANCE`] × *scale* count as touching, where *scale* is the
 //! largest coordinate magnitude of the support points seen. That is a few `f32`
@@ -54,7 +58,7 @@ pub struct GjkResult {
     pub normal: Vec3,
     /// `true` when the shapes touch or overlap (`distance == 0`).
     pub intersecting: bool,
-    /// Number of support-point evaluations (GJK iterations) used.
+    /// Number of GJK iterations (support-point pairs evaluated).
     pub iterations: u32,
 }
 
@@ -78,8 +82,9 @@ impl GjkResult {
 /// never changes the answer, only the iteration count.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GjkCache {
-    /// The last closest-point vector `point_a - point_b` direction of the Minkowski
-    /// difference (or separating axis); zero means "no history".
+    /// Direction of the last closest-point vector `v = point_a − point_b` of the Minkowski
+    /// difference (`−v` is the last separating axis, from A toward B); after a penetration
+    /// query, minus its normal. Zero means "no history"; only the direction matters.
     pub dir: Vec3,
 }
 

@@ -18,7 +18,8 @@ use glam::Mat4;
 /// scene) becomes a part, in model space: the node's world transform (parents' matrices
 /// times its own) is applied, and a mirroring transform reverses the winding. Points and
 /// lines are skipped. Part names: the node name (else the mesh name, else `node<i>`), with
-/// `#k` appended for the k-th primitive of a mesh that has several.
+/// `#k` appended for the k-th primitive of a mesh that has several; a lone part with neither
+/// name takes the file name's stem.
 ///
 /// Errors: [`LoadError::Gltf`] for an invalid document, a missing buffer, an accessor outside
 /// its buffer, an unsupported layout (sparse or quantised positions), a node graph that is not
@@ -85,6 +86,8 @@ pub(crate) fn load_gltf_from(
     };
 
     let mut parts = Vec::new();
+    // True while every part so far has a made-up `node<i>` name.
+    let mut unnamed_only = true;
     let mut totals = (0_u64, 0_u64);
     let mut visited = vec![false; document.nodes().len()];
     // Depth-first walk with an explicit stack (no recursion depth limit on deep hierarchies).
@@ -112,9 +115,9 @@ pub(crate) fn load_gltf_from(
             )));
         }
         if let Some(mesh) = node.mesh() {
-            let base_name = node
-                .name()
-                .or(mesh.name())
+            let given = node.name().or(mesh.name());
+            unnamed_only &= given.is_none();
+            let base_name = given
                 .map(str::to_string)
                 .unwrap_or_else(|| format!("node{}", node.index()));
             let several = mesh.primitives().len() > 1;
@@ -146,7 +149,7 @@ pub(crate) fn load_gltf_from(
             file: file.to_string(),
         });
     }
-    if parts.len() == 1 && parts[0].name.starts_with("node") {
+    if parts.len() == 1 && unnamed_only {
         parts[0].name = default_part_name(file);
     }
     Ok(Model { parts })

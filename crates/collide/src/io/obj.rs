@@ -16,6 +16,7 @@ use crate::shapes::TriMesh;
 /// the `g` name joined by `/` when both are given and differ). Every other statement (`vt`,
 /// `vn`, `s`, `usemtl`, `mtllib`, `l`, ...) and comments are ignored. Each part keeps only the
 /// vertices its faces use, renumbered in order of first use; parts without faces are dropped.
+/// Faces may only use vertices defined above them; `\` line continuations are not supported.
 ///
 /// Errors: [`LoadError::Parse`] for a bad number, a face with fewer than 3 vertices or index 0;
 /// [`LoadError::IndexOutOfRange`] for a reference to a vertex not yet defined;

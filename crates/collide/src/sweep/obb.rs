@@ -26,6 +26,14 @@ impl DObb {
         }
     }
 
+    /// The point of the box closest to `p` (clamp in box coordinates).
+    #[inline]
+    pub(crate) fn closest(&self, p: DVec3) -> DVec3 {
+        let m = DMat3::from_cols(self.axes[0], self.axes[1], self.axes[2]);
+        let q = m.transpose() * (p - self.center);
+        self.center + m * q.clamp(-self.e, self.e)
+    }
+
     /// Projection radius onto `l`: `Σ e_i |axes_i · l|`, exact for the parallelepiped the
     /// (nearly orthonormal) axes span.
     #[inline]
@@ -33,14 +41,6 @@ impl DObb {
         self.e.x * self.axes[0].dot(l).abs()
             + self.e.y * self.axes[1].dot(l).abs()
             + self.e.z * self.axes[2].dot(l).abs()
-    }
-
-    /// The point of the box closest to `p` (clamp in box coordinates).
-    #[inline]
-    pub(crate) fn closest(&self, p: DVec3) -> DVec3 {
-        let m = DMat3::from_cols(self.axes[0], self.axes[1], self.axes[2]);
-        let q = m.transpose() * (p - self.center);
-        self.center + m * q.clamp(-self.e, self.e)
     }
 }
 
@@ -102,17 +102,158 @@ pub(crate) fn max_gap(a: &DObb, b: &DObb) -> (f64, DVec3) {
     (best, best_l)
 }
 
-/// A point in (or, when they only touch, on) both boxes: alternating projections onto each
-/// (von Neumann), which converge into the intersection of two convex sets when it is not
-/// empty; 24 rounds, then the midpoint of the last pair.
-pub(crate) fn common_point(a: &DObb, b: &DObb) -> DVec3 {
-    let mut p = (a.center + b.center) * 0.5;
-    let mut pa = p;
-    for _ in 0..24 {
-        pa = a.closest(p);
-        p = b.closest(pa);
+/// Axes within this of perpendicular to the contact normal span the supporting feature (a box
+/// tilted by less than ~1e-4 rad against a face still lies flat on it).
+const FEATURE_EPS: f64 = 1e-4;
+
+/// The supporting feature of box `o` in direction `d`: the corners of the face, edge or vertex
+/// farthest along `d` (4, 2 or 1 points; a face's corners in cyclic order).
+fn feature(o: &DObb, d: DVec3) -> ([DVec3; 4], usize) {
+    let mut base = o.center;
+    let mut free = [DVec3::ZERO; 2];
+    let mut nfree = 0;
+    for i in 0..3 {
+        let s = o.axes[i].dot(d);
+        let half = o.axes[i] * o.e[i];
+        if s.abs() < FEATURE_EPS && nfree < 2 {
+            free[nfree] = half;
+            nfree += 1;
+        } else {
+            base += if s >= 0.0 { half } else { -half };
+        }
     }
-    (pa + p) * 0.5
+    match nfree {
+        0 => ([base; 4], 1),
+        1 => ([base - free[0], base + free[0], base, base], 2),
+        _ => {
+            let (u, v) = (free[0], free[1]);
+            ([base + u + v, base - u + v, base - u - v, base + u - v], 4)
+        }
+    }
+}
+
+/// Closest points of segments `p0`–`p1` and `q0`–`q1`, their midpoint (Ericson, RTCD §5.1.9).
+fn segment_midpoint(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> DVec3 {
+    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
+    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let (s, t) = if a <= 1e-300 && e <= 1e-300 {
+        (0.0, 0.0)
+    } else if a <= 1e-300 {
+        (0.0, (f / e).clamp(0.0, 1.0))
+    } else {
+        let c = d1.dot(r);
+        if e <= 1e-300 {
+            ((-c / a).clamp(0.0, 1.0), 0.0)
+        } else {
+            let b = d1.dot(d2);
+            let den = a * e - b * b;
+            let mut s = if den > 0.0 {
+                ((b * f - c * e) / den).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut t = (b * s + f) / e;
+            if t < 0.0 {
+                t = 0.0;
+                s = (-c / a).clamp(0.0, 1.0);
+            } else if t > 1.0 {
+                t = 1.0;
+                s = ((b - c) / a).clamp(0.0, 1.0);
+            }
+            (s, t)
+        }
+    };
+    ((p0 + d1 * s) + (q0 + d2 * t)) * 0.5
+}
+
+/// Clips `subject` (1, 2 or 4 points, a point, segment or polygon) against the convex polygon
+/// `clip` (4 points, cyclic), all projected on the plane `⊥ n`, grown by `tol`
+/// (Sutherland–Hodgman); returns the centroid of what remains, or `None` if nothing does.
+fn clip_centroid(subject: &[DVec3], clip: &[DVec3; 4], n: DVec3, tol: f64) -> Option<DVec3> {
+    // Orientation of the clip polygon about n.
+    let area = (clip[1] - clip[0]).cross(clip[2] - clip[0]).dot(n);
+    let sign = if area >= 0.0 { 1.0 } else { -1.0 };
+    let mut poly: Vec<DVec3> = subject.to_vec();
+    for k in 0..4 {
+        let (c0, c1) = (clip[k], clip[(k + 1) % 4]);
+        let edge = c1 - c0;
+        let len = edge.length();
+        if len == 0.0 {
+            continue;
+        }
+        // Signed distance inside the edge (positive inside), grown by tol.
+        let inside = |p: DVec3| sign * edge.cross(p - c0).dot(n) / len + tol;
+        let mut out = Vec::with_capacity(poly.len() + 2);
+        for i in 0..poly.len() {
+            let (s, e) = (poly[i], poly[(i + 1) % poly.len()]);
+            let (ds, de) = (inside(s), inside(e));
+            if de >= 0.0 {
+                if ds < 0.0 {
+                    out.push(s + (e - s) * (ds / (ds - de)));
+                }
+                out.push(e);
+            } else if ds >= 0.0 {
+                out.push(s + (e - s) * (ds / (ds - de)));
+            }
+        }
+        if out.is_empty() {
+            return None;
+        }
+        poly = out;
+    }
+    let sum: DVec3 = poly.iter().copied().sum();
+    Some(sum / poly.len() as f64)
+}
+
+/// A contact point of two touching (or barely overlapping) boxes with contact normal `n`
+/// (from `a` toward `b`): the supporting features of `a` along `n` and of `b` along `-n`
+/// (face, edge or vertex) intersected in the contact plane; the centroid of the intersection.
+///
+/// Vertex: that vertex. Edge–edge: the midpoint of their closest points. Anything against a
+/// face: the other feature clipped to the face (Sutherland–Hodgman), its centroid. The result
+/// lies on both boxes to within the distance between their features along `n` plus
+/// `FEATURE_EPS` times the box size; the midpoint of the two features' planes along `n`.
+pub(crate) fn contact_point(a: &DObb, b: &DObb, n: DVec3) -> DVec3 {
+    let (fa, na) = feature(a, n);
+    let (fb, nb) = feature(b, -n);
+    // Height of the contact plane: midway between the two features along n.
+    let h = 0.5 * (fa[0].dot(n) + fb[0].dot(n));
+    let onto = |p: DVec3| p + n * (h - p.dot(n));
+    let scale = (a.e.length() + b.e.length()).max(1e-30);
+    let p = if na == 1 {
+        Some(fa[0])
+    } else if nb == 1 {
+        Some(fb[0])
+    } else if na == 4 {
+        clip_centroid(&fb[..nb], &fa, n, 1e-9 * scale)
+    } else if nb == 4 {
+        clip_centroid(&fa[..na], &fb, n, 1e-9 * scale)
+    } else {
+        Some(segment_midpoint(fa[0], fa[1], fb[0], fb[1]))
+    };
+    onto(p.unwrap_or_else(|| {
+        // Nothing left after clipping (numerically apart): midway between feature centroids.
+        let ca: DVec3 = fa[..na].iter().copied().sum::<DVec3>() / na as f64;
+        let cb: DVec3 = fb[..nb].iter().copied().sum::<DVec3>() / nb as f64;
+        (ca + cb) * 0.5
+    }))
+}
+
+/// The contact point for boxes that already overlap: [`contact_point`], then, if that is not
+/// inside both, alternating projections onto each box (von Neumann; they converge into the
+/// intersection of two convex sets), at most 64 rounds, until within `1e-6` of the size.
+pub(crate) fn overlap_point(a: &DObb, b: &DObb, n: DVec3) -> DVec3 {
+    let tol = 1e-6 * (a.e.length() + b.e.length());
+    let mut p = contact_point(a, b, n);
+    for _ in 0..64 {
+        let pa = a.closest(p);
+        let pb = b.closest(pa);
+        if (pb - pa).length() <= tol && (p - pa).length() <= tol {
+            return pb;
+        }
+        p = pb;
+    }
+    p
 }
 
 /// Oriented boxes `a` and `b` translating by `motion_a` and `motion_b` (no rotation): exact.
@@ -128,9 +269,11 @@ pub(crate) fn common_point(a: &DObb, b: &DObb) -> DVec3 {
 /// (ERRATA 6.1): skipping an axis can only widen the intersection, so the sweep is never late.
 ///
 /// Initial overlap: `enter = 0`, normal along the axis of least (normalised) penetration.
-/// Otherwise the normal is the axis whose interval starts last, from A toward B. Point: a
-/// point common to both boxes at `enter` (alternating projections; the contact point when
-/// touching, to about `1e-6`). Flat boxes work; NaN (also a NaN rotation) → `None`.
+/// Otherwise the normal is the axis whose interval starts last, from A toward B. Point: the
+/// centroid of the intersection of the two boxes' supporting features (face, edge or vertex)
+/// along the normal at `enter`, placed midway between them; for an initial overlap, a point in
+/// both boxes (refined by alternating projections). Flat boxes work; NaN (also a NaN rotation)
+/// → `None`.
 #[must_use]
 pub fn obb_obb(a: &Obb, motion_a: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep> {
     if !(a.is_finite() && b.is_finite() && motion_a.is_finite() && motion_b.is_finite()) {
@@ -177,7 +320,12 @@ pub fn obb_obb(a: &Obb, motion_a: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep
             -l
         }
     };
-    Some(make(enter, exit, normal, common_point(&ae, &be)))
+    let point = if lo < 0.0 {
+        overlap_point(&ae, &be, normal)
+    } else {
+        contact_point(&ae, &be, normal)
+    };
+    Some(make(enter, exit, normal, point))
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Boxes that rotate during the frame: conservative advancement inside the translational bounds.
 
-use super::obb::{common_point, max_gap, DObb};
+use super::obb::{contact_point, max_gap, overlap_point, DObb};
 use super::{make, obb_obb, Sweep};
 use crate::math::{Quat, Vec3};
 use crate::shapes::Obb;
@@ -91,7 +91,7 @@ impl Motion {
 /// grown by `tol` overlap). If the advancement has not converged after 1000 steps (a box
 /// spinning fast near another without touching it), the current, early, time is reported.
 /// Initial overlap: `enter = 0`. Normal: the axis of the largest gap at `enter` (least
-/// penetration), from A toward B. Point: a point within `tol` of both boxes at `enter`.
+/// penetration), from A toward B. Point: as for [`obb_obb`], on both boxes to within `tol`.
 /// A zero or NaN quaternion, NaN or infinite input → `None`.
 #[must_use]
 pub fn obb_obb_rotating(
@@ -154,8 +154,12 @@ pub fn obb_obb_rotating(
     let enter = advance(u0, u1)?;
     let exit = advance(u1, enter).unwrap_or(enter).max(enter);
     let (ae, be) = (ma.at(enter), mb.at(enter));
-    let (_, normal) = max_gap(&ae, &be);
-    let point = common_point(&ae, &be);
+    let (gap, normal) = max_gap(&ae, &be);
+    let point = if gap < -tol {
+        overlap_point(&ae, &be, normal)
+    } else {
+        contact_point(&ae, &be, normal)
+    };
     Some(make(enter, exit.min(1.0), normal, point))
 }
 
