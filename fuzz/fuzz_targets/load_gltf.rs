@@ -2,10 +2,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(model) = collide::io::load_gltf_bytes(data, "fuzz.glb") {
-        for part in &model.parts {
-            collide_fuzz::check_mesh(&part.mesh);
-        }
-    }
-});
+fuzz_target!(|data: &[u8]| collide_fuzz::load_gltf::run(data));

@@ -2,10 +2,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| {
-    if let Ok(model) = collide::io::load_stl_bytes(data, "fuzz.stl") {
-        for part in &model.parts {
-            collide_fuzz::check_mesh(&part.mesh);
-        }
-    }
-});
+fuzz_target!(|data: &[u8]| collide_fuzz::load_stl::run(data));

@@ -1,5 +1,10 @@
 //! Shared pieces of the fuzz targets: shapes decoded from raw bytes (every f32 bit pattern is
 //! reachable: NaN, infinities, subnormals, -0.0) and the documented contracts each target asserts.
+//!
+//! Each target's body is a `run(data)` function in a module named after it, so that
+//! `crates/collide/tests/fuzz_regressions.rs` can replay saved inputs through exactly the same
+//! checks (it includes this file with `#[path]`; keep it self-contained: `super::`, not
+//! `crate::`, and no dependency beyond `collide`).
 
 use collide::raycast::RayHit;
 use collide::shapes::{Aabb, Capsule, Obb, Plane, Ray, Segment, Sphere, Triangle};
@@ -15,6 +20,11 @@ impl<'a> Bytes<'a> {
     /// A reader over `data`.
     pub fn new(data: &'a [u8]) -> Self {
         Bytes { data }
+    }
+
+    /// `true` when every byte has been read.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
     }
 
     /// Next byte (0 past the end).
@@ -100,7 +110,10 @@ pub fn check_sweep(name: &str, s: &Option<Sweep>) {
             (0.0..=1.0).contains(&s.enter) && s.enter <= s.exit && s.exit <= 1.0,
             "{name}: times out of order or range: {s:?}"
         );
-        assert!(s.point.is_finite(), "{name}: non-finite contact point: {s:?}");
+        assert!(
+            s.point.is_finite(),
+            "{name}: non-finite contact point: {s:?}"
+        );
         assert!(is_unit(s.normal), "{name}: normal not unit: {s:?}");
     }
 }
@@ -127,5 +140,941 @@ pub fn any_nan(vs: &[Vec3]) -> bool {
 pub fn check_mesh(mesh: &collide::shapes::TriMesh) {
     if let Err(e) = mesh.validate() {
         panic!("loader returned an invalid mesh: {e}");
+    }
+}
+
+/// One of the convex shapes GJK/EPA accept, drawn from the fuzzer bytes.
+#[derive(Clone, Debug)]
+pub enum AnyShape {
+    /// A point.
+    Point(Vec3),
+    /// A sphere.
+    Sphere(Sphere),
+    /// An AABB.
+    Aabb(Aabb),
+    /// An OBB.
+    Obb(Obb),
+    /// A segment.
+    Segment(Segment),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A triangle.
+    Triangle(Triangle),
+    /// A point cloud (1..=8 points; its convex hull).
+    Points(Vec<Vec3>),
+}
+
+impl<'a> Bytes<'a> {
+    /// A shape of any kind (selector byte first).
+    pub fn any_shape(&mut self) -> AnyShape {
+        match self.byte() % 8 {
+            0 => AnyShape::Point(self.vec3()),
+            1 => AnyShape::Sphere(self.sphere()),
+            2 => AnyShape::Aabb(self.aabb()),
+            3 => AnyShape::Obb(self.obb()),
+            4 => AnyShape::Segment(self.segment()),
+            5 => AnyShape::Capsule(self.capsule()),
+            6 => AnyShape::Triangle(self.triangle()),
+            _ => {
+                let n = 1 + usize::from(self.byte() % 8);
+                AnyShape::Points((0..n).map(|_| self.vec3()).collect())
+            }
+        }
+    }
+
+    /// `n` points (for hulls).
+    pub fn points(&mut self, n: usize) -> Vec<Vec3> {
+        (0..n).map(|_| self.vec3()).collect()
+    }
+}
+
+impl AnyShape {
+    /// Every coordinate, radius and extent of the shape (for NaN / finiteness checks).
+    pub fn scalars(&self) -> Vec<f32> {
+        let v = |v: Vec3| [v.x, v.y, v.z];
+        match self {
+            AnyShape::Point(p) => v(*p).to_vec(),
+            AnyShape::Sphere(s) => [v(s.center).as_slice(), &[s.radius]].concat(),
+            AnyShape::Aabb(a) => [v(a.min), v(a.max)].concat(),
+            AnyShape::Obb(o) => [
+                v(o.center).as_slice(),
+                &v(o.axes.x_axis),
+                &v(o.axes.y_axis),
+                &v(o.axes.z_axis),
+                &v(o.half_extents),
+            ]
+            .concat(),
+            AnyShape::Segment(s) => [v(s.a), v(s.b)].concat(),
+            AnyShape::Capsule(c) => [v(c.a).as_slice(), &v(c.b), &[c.radius]].concat(),
+            AnyShape::Triangle(t) => [v(t.a), v(t.b), v(t.c)].concat(),
+            AnyShape::Points(ps) => ps.iter().flat_map(|p| v(*p)).collect(),
+        }
+    }
+
+    /// `true` when any input number is NaN.
+    pub fn has_nan(&self) -> bool {
+        self.scalars().iter().any(|x| x.is_nan())
+    }
+
+    /// Largest magnitude of any input number (NaN counts as infinite).
+    pub fn scale(&self) -> f32 {
+        self.scalars().iter().fold(0.0f32, |m, x| {
+            if x.is_nan() {
+                f32::INFINITY
+            } else {
+                m.max(x.abs())
+            }
+        })
+    }
+
+    /// `true` when every input number is finite and at most `limit` in magnitude.
+    pub fn bounded(&self, limit: f32) -> bool {
+        self.scalars()
+            .iter()
+            .all(|x| x.is_finite() && x.abs() <= limit)
+    }
+}
+
+impl collide::convex::SupportMap for AnyShape {
+    fn support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            AnyShape::Point(p) => p.support(dir),
+            AnyShape::Sphere(s) => s.support(dir),
+            AnyShape::Aabb(s) => s.support(dir),
+            AnyShape::Obb(s) => s.support(dir),
+            AnyShape::Segment(s) => s.support(dir),
+            AnyShape::Capsule(s) => s.support(dir),
+            AnyShape::Triangle(s) => s.support(dir),
+            AnyShape::Points(s) => s.support(dir),
+        }
+    }
+    fn margin(&self) -> f32 {
+        match self {
+            AnyShape::Point(p) => p.margin(),
+            AnyShape::Sphere(s) => s.margin(),
+            AnyShape::Aabb(s) => s.margin(),
+            AnyShape::Obb(s) => s.margin(),
+            AnyShape::Segment(s) => s.margin(),
+            AnyShape::Capsule(s) => s.margin(),
+            AnyShape::Triangle(s) => s.margin(),
+            AnyShape::Points(s) => s.margin(),
+        }
+    }
+    fn core_support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            AnyShape::Point(p) => p.core_support(dir),
+            AnyShape::Sphere(s) => s.core_support(dir),
+            AnyShape::Aabb(s) => s.core_support(dir),
+            AnyShape::Obb(s) => s.core_support(dir),
+            AnyShape::Segment(s) => s.core_support(dir),
+            AnyShape::Capsule(s) => s.core_support(dir),
+            AnyShape::Triangle(s) => s.core_support(dir),
+            AnyShape::Points(s) => s.core_support(dir),
+        }
+    }
+    fn interior_point(&self) -> Vec3 {
+        match self {
+            AnyShape::Point(p) => p.interior_point(),
+            AnyShape::Sphere(s) => s.interior_point(),
+            AnyShape::Aabb(s) => s.interior_point(),
+            AnyShape::Obb(s) => s.interior_point(),
+            AnyShape::Segment(s) => s.interior_point(),
+            AnyShape::Capsule(s) => s.interior_point(),
+            AnyShape::Triangle(s) => s.interior_point(),
+            AnyShape::Points(s) => s.interior_point(),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- targets
+
+pub mod load_obj {
+    //! OBJ loader on arbitrary bytes: never panics; a loaded model has finite vertices and
+    //! in-range triangle indices.
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        if let Ok(model) = collide::io::load_obj_bytes(data, "fuzz.obj") {
+            for part in &model.parts {
+                super::check_mesh(&part.mesh);
+            }
+        }
+    }
+}
+
+pub mod load_stl {
+    //! STL loader (binary and ASCII) on arbitrary bytes: never panics; a loaded mesh is valid.
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        if let Ok(model) = collide::io::load_stl_bytes(data, "fuzz.stl") {
+            for part in &model.parts {
+                super::check_mesh(&part.mesh);
+            }
+        }
+    }
+}
+
+pub mod load_gltf {
+    //! glTF / GLB loader on arbitrary bytes: never panics; a loaded mesh is valid.
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        if let Ok(model) = collide::io::load_gltf_bytes(data, "fuzz.glb") {
+            for part in &model.parts {
+                super::check_mesh(&part.mesh);
+            }
+        }
+    }
+}
+
+pub mod scene_json {
+    //! Scene JSON on arbitrary text: never panics; errors carry a line number.
+    use std::path::Path;
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        if let Ok(text) = std::str::from_utf8(data) {
+            // A base directory that does not exist: mesh bodies fail to load with an error, never a panic.
+            let _ = collide::io::scene::Scene::from_json_str(
+                text,
+                Path::new("fuzz.json"),
+                Path::new("/nonexistent-fuzz-dir"),
+            );
+        }
+    }
+}
+
+pub mod hull {
+    //! Quickhull on arbitrary point clouds: never panics; a hull that is built validates and
+    //! contains every input point within its tolerance.
+    use collide::convex::ConvexHull;
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = super::Bytes::new(data);
+        let n = (data.len() / 12).min(512);
+        let points: Vec<collide::Vec3> = (0..n).map(|_| b.vec3()).collect();
+        if let Ok(hull) = ConvexHull::try_new(&points) {
+            if let Err(e) = hull.validate() {
+                panic!("hull of {n} points does not validate: {e}");
+            }
+            let tol = hull.tolerance() * 4.0;
+            for (i, p) in points.iter().enumerate() {
+                assert!(
+                    hull.contains_point(*p, tol),
+                    "input point {i} {p:?} outside the hull (tolerance {tol})"
+                );
+            }
+        }
+    }
+}
+
+pub mod overlap {
+    //! Every static test on arbitrary f32 bit patterns: never panics; NaN anywhere in a pair's
+    //! input gives `false` (the crate-wide bad-input rule, checked for every function); answers
+    //! that are symmetric by construction or by a documented mirror are.
+    use collide::overlap as o;
+    use collide::shapes::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
+
+    fn nan_s(s: &Sphere) -> bool {
+        s.center.is_nan() || s.radius.is_nan()
+    }
+    fn nan_a(a: &Aabb) -> bool {
+        a.min.is_nan() || a.max.is_nan()
+    }
+    fn nan_b(b: &Obb) -> bool {
+        b.center.is_nan() || b.axes.is_nan() || b.half_extents.is_nan()
+    }
+    fn nan_seg(s: &Segment) -> bool {
+        s.a.is_nan() || s.b.is_nan()
+    }
+    fn nan_c(c: &Capsule) -> bool {
+        c.a.is_nan() || c.b.is_nan() || c.radius.is_nan()
+    }
+    fn nan_t(t: &Triangle) -> bool {
+        t.a.is_nan() || t.b.is_nan() || t.c.is_nan()
+    }
+    fn nan_p(p: &Plane) -> bool {
+        p.normal.is_nan() || p.d.is_nan()
+    }
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = super::Bytes::new(data);
+        let (s1, s2) = (b.sphere(), b.sphere());
+        let (a1, a2) = (b.aabb(), b.aabb());
+        let (b1, b2) = (b.obb(), b.obb());
+        let (seg, cap1, cap2) = (b.segment(), b.capsule(), b.capsule());
+        let (tri, pl) = (b.triangle(), b.plane());
+
+        // Exactly symmetric by construction, or documented mirrors.
+        assert_eq!(o::sphere_sphere(&s1, &s2), o::sphere_sphere(&s2, &s1));
+        assert_eq!(o::aabb_aabb(&a1, &a2), o::aabb_aabb(&a2, &a1));
+        assert_eq!(o::sphere_capsule(&s1, &cap1), o::capsule_sphere(&cap1, &s1));
+
+        let results = [
+            (
+                "sphere_sphere",
+                o::sphere_sphere(&s1, &s2),
+                nan_s(&s1) || nan_s(&s2),
+            ),
+            (
+                "aabb_aabb",
+                o::aabb_aabb(&a1, &a2),
+                nan_a(&a1) || nan_a(&a2),
+            ),
+            (
+                "sphere_aabb",
+                o::sphere_aabb(&s1, &a1),
+                nan_s(&s1) || nan_a(&a1),
+            ),
+            (
+                "sphere_obb",
+                o::sphere_obb(&s1, &b1),
+                nan_s(&s1) || nan_b(&b1),
+            ),
+            (
+                "sphere_capsule",
+                o::sphere_capsule(&s1, &cap1),
+                nan_s(&s1) || nan_c(&cap1),
+            ),
+            (
+                "sphere_triangle",
+                o::sphere_triangle(&s1, &tri),
+                nan_s(&s1) || nan_t(&tri),
+            ),
+            ("obb_obb", o::obb_obb(&b1, &b2), nan_b(&b1) || nan_b(&b2)),
+            ("aabb_obb", o::aabb_obb(&a1, &b1), nan_a(&a1) || nan_b(&b1)),
+            (
+                "segment_aabb",
+                o::segment_aabb(&seg, &a1),
+                nan_seg(&seg) || nan_a(&a1),
+            ),
+            (
+                "segment_obb",
+                o::segment_obb(&seg, &b1),
+                nan_seg(&seg) || nan_b(&b1),
+            ),
+            (
+                "plane_sphere",
+                o::plane_sphere(&pl, &s1),
+                nan_p(&pl) || nan_s(&s1),
+            ),
+            (
+                "plane_aabb",
+                o::plane_aabb(&pl, &a1),
+                nan_p(&pl) || nan_a(&a1),
+            ),
+            (
+                "plane_obb",
+                o::plane_obb(&pl, &b1),
+                nan_p(&pl) || nan_b(&b1),
+            ),
+            (
+                "plane_capsule",
+                o::plane_capsule(&pl, &cap1),
+                nan_p(&pl) || nan_c(&cap1),
+            ),
+            (
+                "capsule_capsule",
+                o::capsule_capsule(&cap1, &cap2),
+                nan_c(&cap1) || nan_c(&cap2),
+            ),
+            (
+                "capsule_sphere",
+                o::capsule_sphere(&cap1, &s1),
+                nan_c(&cap1) || nan_s(&s1),
+            ),
+            (
+                "triangle_aabb",
+                o::triangle_aabb(&tri, &a1),
+                nan_t(&tri) || nan_a(&a1),
+            ),
+            (
+                "triangle_obb",
+                o::triangle_obb(&tri, &b1),
+                nan_t(&tri) || nan_b(&b1),
+            ),
+        ];
+        for (name, hit, nan) in results {
+            if nan {
+                assert!(!hit, "{name} with NaN input said true");
+            }
+        }
+    }
+}
+
+pub mod sweep {
+    //! Every sweep on arbitrary f32 bit patterns. Asserts the shared contract of
+    //! `collide::sweep`: never panics; a hit has `0 <= enter <= exit <= 1`, a finite point and a
+    //! unit normal; NaN or infinite input anywhere gives `None`; sphere–sphere and AABB–AABB give
+    //! the same verdict with A and B swapped (both are exact interval computations).
+    use super::check_sweep;
+    use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
+    use collide::sweep as s;
+    use collide::Vec3;
+
+    fn fin_s(x: &Sphere) -> bool {
+        x.center.is_finite() && x.radius.is_finite()
+    }
+    fn fin_a(x: &Aabb) -> bool {
+        x.min.is_finite() && x.max.is_finite()
+    }
+    fn fin_b(x: &Obb) -> bool {
+        x.center.is_finite() && x.axes.is_finite() && x.half_extents.is_finite()
+    }
+    fn fin_t(x: &Triangle) -> bool {
+        x.a.is_finite() && x.b.is_finite() && x.c.is_finite()
+    }
+    fn fin_p(x: &Plane) -> bool {
+        x.normal.is_finite() && x.d.is_finite()
+    }
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = super::Bytes::new(data);
+        let (s1, s2) = (b.sphere(), b.sphere());
+        let (a1, a2) = (b.aabb(), b.aabb());
+        let (o1, o2) = (b.obb(), b.obb());
+        let (tri, pl) = (b.triangle(), b.plane());
+        let (m1, m2) = (b.vec3(), b.vec3());
+        let rot = (b.quat(), b.quat(), b.quat(), b.quat());
+        let fm = m1.is_finite() && m2.is_finite();
+
+        let ss = s::sphere_sphere(&s1, m1, &s2, m2);
+        let sr = s::sphere_sphere(&s2, m2, &s1, m1);
+        assert_eq!(
+            ss.is_some(),
+            sr.is_some(),
+            "sphere_sphere not symmetric: {ss:?} / {sr:?}"
+        );
+        let aa = s::aabb_aabb(&a1, m1, &a2, m2);
+        let ar = s::aabb_aabb(&a2, m2, &a1, m1);
+        assert_eq!(
+            aa.is_some(),
+            ar.is_some(),
+            "aabb_aabb not symmetric: {aa:?} / {ar:?}"
+        );
+        if let (Some(x), Some(y)) = (aa, ar) {
+            assert_eq!(
+                (x.enter, x.exit),
+                (y.enter, y.exit),
+                "aabb_aabb times not symmetric"
+            );
+        }
+        let rotating = s::obb_obb_rotating(
+            o1.half_extents,
+            (o1.center, rot.0),
+            (o1.center + m1, rot.1),
+            o2.half_extents,
+            (o2.center, rot.2),
+            (o2.center + m2, rot.3),
+        );
+        let rot_fin = o1.half_extents.is_finite()
+            && o2.half_extents.is_finite()
+            && o1.center.is_finite()
+            && o2.center.is_finite()
+            && (o1.center + m1).is_finite()
+            && (o2.center + m2).is_finite()
+            && rot.0.is_finite()
+            && rot.1.is_finite()
+            && rot.2.is_finite()
+            && rot.3.is_finite();
+
+        let all = [
+            ("sphere_sphere", ss, fin_s(&s1) && fin_s(&s2) && fm),
+            (
+                "sphere_plane",
+                s::sphere_plane(&s1, m1, &pl),
+                fin_s(&s1) && fin_p(&pl) && m1.is_finite(),
+            ),
+            (
+                "sphere_plane_halfspace",
+                s::sphere_plane_halfspace(&s1, m1, &pl),
+                fin_s(&s1) && fin_p(&pl) && m1.is_finite(),
+            ),
+            ("aabb_aabb", aa, fin_a(&a1) && fin_a(&a2) && fm),
+            (
+                "obb_obb",
+                s::obb_obb(&o1, m1, &o2, m2),
+                fin_b(&o1) && fin_b(&o2) && fm,
+            ),
+            (
+                "sphere_aabb",
+                s::sphere_aabb(&s1, m1, &a1, m2),
+                fin_s(&s1) && fin_a(&a1) && fm,
+            ),
+            (
+                "sphere_obb",
+                s::sphere_obb(&s1, m1, &o1, m2),
+                fin_s(&s1) && fin_b(&o1) && fm,
+            ),
+            (
+                "sphere_triangle",
+                s::sphere_triangle(&s1, m1, &tri, m2),
+                fin_s(&s1) && fin_t(&tri) && fm,
+            ),
+            ("obb_obb_rotating", rotating, rot_fin),
+        ];
+        for (name, hit, finite) in &all {
+            check_sweep(name, hit);
+            if !finite {
+                assert!(hit.is_none(), "{name}: NaN/infinite input hit: {hit:?}");
+            }
+        }
+        let _ = Vec3::ZERO;
+    }
+}
+
+pub mod raycast {
+    //! Every ray cast on arbitrary f32 bit patterns: never panics; a hit has 0 <= t <= max_t, a
+    //! finite point and a unit normal; NaN input gives `None`.
+    use super::check_hit;
+    use collide::raycast as r;
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = super::Bytes::new(data);
+        let ray = b.ray();
+        let max_t = b.f32();
+        let (pl, sp, bx, ob, cap, tri) = (
+            b.plane(),
+            b.sphere(),
+            b.aabb(),
+            b.obb(),
+            b.capsule(),
+            b.triangle(),
+        );
+        let nan_ray = super::any_nan(&[ray.origin, ray.dir]) || max_t.is_nan();
+
+        let hits = [
+            ("plane", r::plane(&ray, &pl, max_t)),
+            ("sphere", r::sphere(&ray, &sp, max_t)),
+            ("aabb", r::aabb(&ray, &bx, max_t)),
+            ("obb", r::obb(&ray, &ob, max_t)),
+            ("capsule", r::capsule(&ray, &cap, max_t)),
+            ("triangle", r::triangle(&ray, &tri, max_t)),
+        ];
+        // NaN anywhere in a shape also gives `None`.
+        let nan_shape = [
+            pl.normal.is_nan() || pl.d.is_nan(),
+            sp.center.is_nan() || sp.radius.is_nan(),
+            bx.min.is_nan() || bx.max.is_nan(),
+            ob.center.is_nan() || ob.axes.is_nan() || ob.half_extents.is_nan(),
+            cap.a.is_nan() || cap.b.is_nan() || cap.radius.is_nan(),
+            super::any_nan(&[tri.a, tri.b, tri.c]),
+        ];
+        for ((name, h), nan_s) in hits.iter().zip(nan_shape) {
+            check_hit(name, &ray, max_t, h);
+            if nan_ray || nan_s {
+                assert!(h.is_none(), "{name}: NaN input hit: {h:?}");
+            }
+        }
+        // The precomputed-inverse slab test agrees with the plain one.
+        let inv = r::RayInv::new(&ray);
+        assert_eq!(
+            r::aabb_inv(&inv, &bx, max_t).map(|h| h.t.to_bits()),
+            hits[2].1.map(|h| h.t.to_bits()),
+            "aabb and aabb_inv disagree"
+        );
+    }
+}
+
+pub mod gjk_epa {
+    //! GJK distance / intersection, EPA penetration and the combined contact on any two convex
+    //! shapes (point, sphere, AABB, OBB, segment, capsule, triangle, point cloud) built from
+    //! arbitrary f32 bit patterns. Asserts the documented contracts of `collide::convex::{gjk,
+    //! epa, contact}`: never panics; NaN input gives "no contact" (`INFINITY`, `false`, `None`);
+    //! finite input gives a finite distance `>= 0`, `intersecting == (distance == 0)`, a unit
+    //! normal when apart; distance is symmetric within the GJK tolerance; every `Some` from EPA or
+    //! contact has a unit normal, finite points and a finite depth.
+    use super::{is_unit, Bytes};
+    use collide::convex::{contact, epa, gjk};
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = Bytes::new(data);
+        let sa = b.any_shape();
+        let sb = b.any_shape();
+        let margin = b.f32();
+        let nan = sa.has_nan() || sb.has_nan();
+
+        let d_ab = gjk::distance(&sa, &sb);
+        let d_ba = gjk::distance(&sb, &sa);
+        let hit_ab = gjk::intersects(&sa, &sb);
+        let pen = epa::penetration(&sa, &sb);
+        let con = contact::contact(&sa, &sb, margin);
+
+        if nan {
+            assert!(
+                d_ab.distance == f32::INFINITY && !d_ab.intersecting,
+                "NaN input: {d_ab:?}"
+            );
+            assert!(!hit_ab, "NaN input intersects");
+            assert!(pen.is_none(), "NaN input penetration {pen:?}");
+            assert!(con.is_none(), "NaN input contact {con:?}");
+            return;
+        }
+        // Every answer, finite or not: no NaN distance, no NaN in a claimed contact.
+        assert!(!d_ab.distance.is_nan(), "NaN distance {d_ab:?}");
+        assert_eq!(
+            d_ab.intersecting,
+            d_ab.distance == 0.0,
+            "intersecting flag vs distance {d_ab:?}"
+        );
+        if let Some(p) = pen {
+            assert!(is_unit(p.normal), "EPA normal not unit: {p:?}");
+            assert!(p.depth.is_finite() && p.depth >= 0.0, "EPA depth: {p:?}");
+            assert!(
+                p.point_a.is_finite() && p.point_b.is_finite(),
+                "EPA points: {p:?}"
+            );
+        }
+        if let Some(c) = con {
+            assert!(is_unit(c.normal), "contact normal not unit: {c:?}");
+            assert!(c.depth.is_finite(), "contact depth: {c:?}");
+            assert!(
+                c.point_a.is_finite() && c.point_b.is_finite(),
+                "contact points: {c:?}"
+            );
+        }
+
+        // Below 1e15 nothing overflows (|a - b|² < 1e31 even in f32): the full metric contract.
+        let (scale_a, scale_b) = (sa.scale(), sb.scale());
+        if sa.bounded(1e15) && sb.bounded(1e15) {
+            let scale = (scale_a + scale_b).max(1e-30);
+            assert!(
+                d_ab.distance.is_finite() && d_ab.distance >= 0.0,
+                "distance {d_ab:?}"
+            );
+            if !d_ab.intersecting {
+                assert!(is_unit(d_ab.normal), "apart but normal not unit: {d_ab:?}");
+            }
+            // GJK converges to TOLERANCE × scale; allow 100× for the two runs' rounding.
+            let tol = 1e-4 * scale;
+            assert!(
+                (d_ab.distance - d_ba.distance).abs() <= tol,
+                "distance not symmetric: {} vs {} (tol {tol})",
+                d_ab.distance,
+                d_ba.distance
+            );
+            assert_eq!(
+                hit_ab, d_ab.intersecting,
+                "intersects vs distance disagree: {d_ab:?}"
+            );
+            if d_ab.intersecting {
+                assert!(pen.is_some(), "GJK says intersecting, EPA says None");
+            }
+        }
+    }
+}
+
+pub mod sat {
+    //! SAT between two convex hulls built from arbitrary points, at arbitrary poses. Asserts the
+    //! documented contract of `collide::convex::sat`: never panics; a non-finite pose gives
+    //! `Separated` with `distance = INFINITY`; a finite pose gives either a gap `> 0` whose plane
+    //! (unit normal) really separates the world vertices, or a unit normal with a finite depth
+    //! `>= 0`; the warm-started `sat_cached` gives the same verdict; swapping A and B gives the same
+    //! verdict unless the gap is within rounding of zero; and GJK on the same vertices agrees
+    //! (SAT's gap is a lower bound of the distance; a deep SAT penetration is a GJK intersection).
+    use super::{is_unit, Bytes};
+    use collide::convex::{
+        gjk, sat, sat_cached, ConvexPoints, ConvexPolyhedron, SatResult, SepCache,
+    };
+    use collide::Vec3;
+
+    fn scale_of(ps: &[Vec3]) -> f32 {
+        ps.iter().fold(0.0f32, |m, p| m.max(p.abs().max_element()))
+    }
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = Bytes::new(data);
+        let na = 1 + usize::from(b.byte() % 12);
+        let nb = 1 + usize::from(b.byte() % 12);
+        let pa = b.points(na);
+        let pb = b.points(nb);
+        let (qa, ta, qb, tb) = (b.quat(), b.vec3(), b.quat(), b.vec3());
+        let (Ok(ha), Ok(hb)) = (
+            ConvexPolyhedron::from_points(&pa),
+            ConvexPolyhedron::from_points(&pb),
+        ) else {
+            return;
+        };
+        let a = ha.with_pose(qa, ta);
+        let bb = hb.with_pose(qb, tb);
+
+        let r = sat(&a, &bb);
+        let mut cache = SepCache::default();
+        let r1 = sat_cached(&a, &bb, &mut cache);
+        let r2 = sat_cached(&a, &bb, &mut cache);
+        let rev = sat(&bb, &a);
+
+        if !a.is_finite() || !bb.is_finite() {
+            for x in [r, r1, r2, rev] {
+                assert!(
+                    matches!(x, SatResult::Separated { distance, .. } if distance == f32::INFINITY),
+                    "non-finite pose: {x:?}"
+                );
+            }
+            return;
+        }
+        let (wa, wb) = (a.world_vertices(), bb.world_vertices());
+        if !wa.iter().chain(&wb).all(|v| v.is_finite()) {
+            // The pose overflowed a vertex: only "no panic" is promised.
+            return;
+        }
+        let scale = scale_of(&wa).max(scale_of(&wb)).max(1e-30);
+        // Bigger than a float's rounding of the transforms at this scale.
+        let tol = 1e-4 * scale;
+        for x in [r, r1, r2, rev] {
+            match x {
+                SatResult::Separated { plane, distance } => {
+                    assert!(distance > 0.0, "separated by a gap <= 0: {x:?}");
+                    if distance.is_finite() && scale < 1e15 {
+                        assert!(is_unit(plane.normal), "plane normal not unit: {x:?}");
+                    }
+                }
+                SatResult::Penetrating { normal, depth } => {
+                    assert!(is_unit(normal), "penetration normal not unit: {x:?}");
+                    assert!(depth.is_finite() && depth >= 0.0, "depth: {x:?}");
+                }
+            }
+        }
+        assert_eq!(
+            r.is_penetrating(),
+            r1.is_penetrating(),
+            "sat vs sat_cached: {r:?} / {r1:?}"
+        );
+        assert_eq!(
+            r.is_penetrating(),
+            r2.is_penetrating(),
+            "sat vs warm sat_cached: {r:?} / {r2:?}"
+        );
+        if scale >= 1e15 {
+            return;
+        }
+        let gap = |x: &SatResult| match x {
+            SatResult::Separated { distance, .. } => *distance,
+            SatResult::Penetrating { depth, .. } => -*depth,
+        };
+        if r.is_penetrating() != rev.is_penetrating() {
+            assert!(
+                gap(&r).abs() <= tol && gap(&rev).abs() <= tol,
+                "A/B swap changed the verdict beyond rounding: {r:?} / {rev:?}"
+            );
+        }
+        if let SatResult::Separated { plane, distance } = r {
+            // The plane separates: A below -distance/2, B above +distance/2 (within rounding).
+            for v in &wa {
+                let s = plane.normal.dot(*v) + plane.d;
+                assert!(
+                    s <= -0.5 * distance + tol,
+                    "A vertex {v:?} above the plane: {s} ({r:?})"
+                );
+            }
+            for v in &wb {
+                let s = plane.normal.dot(*v) + plane.d;
+                assert!(
+                    s >= 0.5 * distance - tol,
+                    "B vertex {v:?} below the plane: {s} ({r:?})"
+                );
+            }
+        }
+        let g = gjk::distance(&ConvexPoints(&wa), &ConvexPoints(&wb));
+        match r {
+            SatResult::Separated { distance, .. } => assert!(
+                g.distance >= distance - tol,
+                "SAT gap {distance} exceeds the GJK distance {}",
+                g.distance
+            ),
+            SatResult::Penetrating { depth, .. } => assert!(
+                depth <= tol || g.distance <= tol,
+                "SAT penetrates by {depth} but GJK distance is {}",
+                g.distance
+            ),
+        }
+    }
+}
+
+pub mod broadphase {
+    //! The three broad phases fed the same random insert / update / remove / query sequence, with
+    //! boxes from arbitrary f32 bit patterns. Asserts: never panics; `validate()` holds after every
+    //! operation; all three accept or reject each edit alike (a NaN, infinite or inverted box is
+    //! `InvalidAabb`) and hand out the same ids; `update_pairs`, `query_aabb` and `ray_cast` report
+    //! exactly what the brute-force reference reports.
+    use super::Bytes;
+    use collide::broadphase::{
+        BroadPhase, BruteForce, CollisionGroups, DynamicBvh, ProxyId, SweepAndPrune,
+    };
+    use collide::shapes::Aabb;
+    use collide::Vec3;
+
+    fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+        v.sort();
+        v
+    }
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = Bytes::new(data);
+        let margin = f32::from(b.byte()) / 64.0;
+        let mut phases: Vec<(&str, Box<dyn BroadPhase>)> = vec![
+            ("brute", Box::new(BruteForce::new())),
+            ("sap", Box::new(SweepAndPrune::new())),
+            ("bvh", Box::new(DynamicBvh::with_margin(margin))),
+        ];
+        let mut live: Vec<ProxyId> = Vec::new();
+        let mut ops = 0;
+        while ops < 64 && !b.is_empty() {
+            ops += 1;
+            let op = b.byte() % 8;
+            match op {
+                0..=2 => {
+                    // Raw Aabb (not `Aabb::new`): inverted boxes must be rejected too.
+                    let aabb = Aabb {
+                        min: b.vec3(),
+                        max: b.vec3(),
+                    };
+                    let groups = match b.byte() % 4 {
+                        0 => CollisionGroups {
+                            memberships: u32::from(b.byte()),
+                            filter: u32::from(b.byte()),
+                        },
+                        _ => CollisionGroups::default(),
+                    };
+                    let res: Vec<_> = phases
+                        .iter_mut()
+                        .map(|(_, p)| p.insert(aabb, groups))
+                        .collect();
+                    assert!(
+                        res.windows(2).all(|w| w[0] == w[1]),
+                        "insert {aabb:?} disagrees: {res:?}"
+                    );
+                    if let Ok(id) = res[0] {
+                        live.push(id);
+                    }
+                }
+                3 | 4 => {
+                    if live.is_empty() {
+                        continue;
+                    }
+                    let id = live[usize::from(b.byte()) % live.len()];
+                    let aabb = if b.byte() % 2 == 0 {
+                        Aabb {
+                            min: b.vec3(),
+                            max: b.vec3(),
+                        }
+                    } else {
+                        // A small move of the current box (the common case).
+                        let d = Vec3::splat(f32::from(b.byte() as i8) / 16.0);
+                        let old = phases[0].1.aabb(id).unwrap_or(Aabb {
+                            min: Vec3::ZERO,
+                            max: Vec3::ZERO,
+                        });
+                        Aabb {
+                            min: old.min + d,
+                            max: old.max + d,
+                        }
+                    };
+                    let res: Vec<_> = phases.iter_mut().map(|(_, p)| p.update(id, aabb)).collect();
+                    assert!(
+                        res.windows(2).all(|w| w[0] == w[1]),
+                        "update {id} {aabb:?} disagrees: {res:?}"
+                    );
+                }
+                5 => {
+                    // Remove a live id, or (1 in 4) an id that is not live.
+                    let id = if live.is_empty() || b.byte() % 4 == 0 {
+                        u32::from(b.byte()) + 1000
+                    } else {
+                        live.swap_remove(usize::from(b.byte()) % live.len())
+                    };
+                    let res: Vec<_> = phases.iter_mut().map(|(_, p)| p.remove(id)).collect();
+                    assert!(
+                        res.windows(2).all(|w| w[0] == w[1]),
+                        "remove {id} disagrees: {res:?}"
+                    );
+                }
+                6 => {
+                    let mut reference = None;
+                    for (name, p) in phases.iter_mut() {
+                        let mut out = Vec::new();
+                        p.update_pairs(&mut out);
+                        for &(x, y) in &out {
+                            assert!(x < y, "{name}: pair ({x}, {y}) not ordered");
+                        }
+                        let out = sorted(out);
+                        let n = out.len();
+                        let out2 = sorted(out);
+                        assert!(
+                            out2.windows(2).all(|w| w[0] != w[1]),
+                            "{name}: duplicate pair"
+                        );
+                        assert_eq!(n, out2.len());
+                        match &reference {
+                            None => reference = Some(out2),
+                            Some(r) => {
+                                assert_eq!(
+                                    r, &out2,
+                                    "{name}: update_pairs differs from brute force"
+                                )
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    let q = Aabb {
+                        min: b.vec3(),
+                        max: b.vec3(),
+                    };
+                    let ray = collide::shapes::Ray::new(b.vec3(), b.vec3());
+                    let max_t = b.f32();
+                    let mut refq: Option<Vec<ProxyId>> = None;
+                    let mut refr: Option<Vec<ProxyId>> = None;
+                    for (name, p) in phases.iter() {
+                        let mut got = Vec::new();
+                        p.query_aabb(&q, &mut |id| {
+                            got.push(id);
+                            true
+                        });
+                        let got = sorted(got);
+                        match &refq {
+                            None => refq = Some(got),
+                            Some(r) => {
+                                assert_eq!(
+                                    r, &got,
+                                    "{name}: query_aabb {q:?} differs from brute force"
+                                )
+                            }
+                        }
+                        let mut hits = Vec::new();
+                        p.ray_cast(&ray, max_t, &mut |id, t| {
+                            assert!(
+                                t >= 0.0 && t <= max_t,
+                                "{name}: ray t {t} outside [0, {max_t}]"
+                            );
+                            hits.push(id);
+                            max_t
+                        });
+                        let hits = sorted(hits);
+                        match &refr {
+                            None => refr = Some(hits),
+                            Some(r) => assert_eq!(
+                                r, &hits,
+                                "{name}: ray_cast {ray:?} {max_t} differs from brute force"
+                            ),
+                        }
+                    }
+                }
+            }
+            for (name, p) in &phases {
+                if let Err(e) = p.validate() {
+                    panic!("{name}: validate failed after op {op}: {e}");
+                }
+                assert_eq!(p.len(), live.len(), "{name}: len");
+            }
+        }
     }
 }

@@ -421,7 +421,7 @@ impl Pipeline {
             .map(|&(a, b)| {
                 let (ba, bb) = (&bodies[a], &bodies[b]);
                 if arena.is_projectile(a) || arena.is_projectile(b) {
-                    return sweep_pair(ba, bb);
+                    return sweep_pair(ba, &vols[a], bb, &vols[b]);
                 }
                 if !collide::overlap::sphere_sphere(&vols[a].sphere, &vols[b].sphere) {
                     return PairOutcome::Apart { stage: 1 };
@@ -524,14 +524,25 @@ impl Pipeline {
 
 /// The body's fast AABB now, joined with where its motion takes it this frame.
 fn swept_box(b: &Body) -> collide::shapes::Aabb {
-    let now = b.volumes().aabb_fast;
+    let now = b.fast_aabb();
     let end = collide::shapes::Aabb::new(now.min + b.velocity, now.max + b.velocity);
     now.union(&end)
 }
 
 /// A projectile pair: the sweep's first contact, and whether a test at the start and at the
 /// end of the frame would both have missed it (the projectile would have tunnelled).
-fn sweep_pair(a: &Body, b: &Body) -> PairOutcome {
+fn sweep_pair(
+    a: &Body,
+    va: &crate::scene_eval::Volumes,
+    b: &Body,
+    vb: &crate::scene_eval::Volumes,
+) -> PairOutcome {
+    // The bounding spheres' sweep first (exact and cheap): most pairs the long swept box of a
+    // projectile picks up never come near it.
+    let (sa, sb) = (va.sphere, vb.sphere);
+    if collide::sweep::sphere_sphere(&sa, a.velocity, &sb, b.velocity).is_none() {
+        return PairOutcome::Miss;
+    }
     let Some(hit) = crate::narrow::impact(a, b) else {
         return PairOutcome::Miss;
     };

@@ -29,6 +29,9 @@ pub mod shapes;
 pub mod sweep;
 pub mod world;
 
+#[doc = include_str!("../../../docs/degenerate-input.md")]
+pub mod guarantees {}
+
 pub use math::{Affine3A, Mat3, Mat3A, Quat, Vec3, Vec3A};
 
 /// The README's code examples, compiled and run as doctests.

@@ -211,10 +211,14 @@ fn print_summary(args: &Args, arena: &Arena, s: &Summary) {
         t.tunnelling_prevented
     );
     println!(
-        "time per frame: {:.2} ms mean, {:.2} ms max ({} build; `cargo run --release` for real figures)",
+        "time per frame: {:.2} ms mean, {:.2} ms max{}",
         s.ms_mean,
         s.ms_max,
-        if cfg!(debug_assertions) { "debug" } else { "release" }
+        if cfg!(debug_assertions) {
+            " (a debug build: `cargo run --release -- demo` for real figures)"
+        } else {
+            ""
+        }
     );
 }
 

@@ -11,8 +11,12 @@ use crate::shapes::{Aabb, Capsule, Obb, Sphere, Triangle};
 #[inline]
 #[must_use]
 pub fn sphere_sphere(a: &Sphere, b: &Sphere) -> bool {
-    let d = Vec3A::from(b.center) - Vec3A::from(a.center);
-    let r = a.radius + b.radius;
+    // In f64 (hardening, issue 9): in f32 both squares overflow to +inf for coordinates or
+    // radii beyond ~1e19, and `inf <= inf` reported spheres 1e20 apart as touching; below
+    // ~1e-19 both underflow to 0. f64 squares of any finite f32 are finite and normal
+    // (f32::MAX² ≈ 1.2e77, (1.4e-45)² ≈ 2e-90), so the comparison is exact-ish at every scale.
+    let d = b.center.as_dvec3() - a.center.as_dvec3();
+    let r = f64::from(a.radius) + f64::from(b.radius);
     d.length_squared() <= r * r
 }
 
