@@ -459,11 +459,15 @@ impl Pipeline {
                 {
                     stats.tunnelling_prevented += 1;
                 }
-                // A swept pair goes back to its moment of first contact.
-                for i in [a, b] {
-                    stop[i] = Some(stop[i].map_or(toi, |s: f32| s.min(toi)));
+                // A swept pair goes back to its moment of first contact; one already touching
+                // at the start of the frame (toi 0) is pushed apart like a resting one.
+                if toi > 0.0 {
+                    for i in [a, b] {
+                        stop[i] = Some(stop[i].map_or(toi, |s: f32| s.min(toi)));
+                    }
                 }
-            } else {
+            }
+            if c.toi.is_none_or(|t| t <= 0.0) {
                 let d = 0.5 * c.manifold.depth.min(0.5);
                 push[a] -= nrm * d;
                 push[b] += nrm * d;
