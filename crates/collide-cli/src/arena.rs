@@ -467,10 +467,25 @@ impl Pipeline {
                     }
                 }
             }
-            if c.toi.is_none_or(|t| t <= 0.0) {
-                let d = 0.5 * c.manifold.depth.min(0.5);
-                push[a] -= nrm * d;
-                push[b] += nrm * d;
+            // Push penetrating pairs half the depth apart each. A swept pair reports depth 0
+            // at its time of impact; when that time is 0 (already overlapping at the start),
+            // its depth at the end pose comes from the exact test instead.
+            let resting = match c.toi {
+                None => Some((nrm, c.manifold.depth)),
+                Some(t) if t <= 0.0 => {
+                    let bodies = &arena.world.bodies;
+                    crate::narrow::exact(&bodies[a], &bodies[b])
+                        .contact
+                        .map(|k| (k.normal, k.depth))
+                }
+                Some(_) => None,
+            };
+            if let Some((n, depth)) = resting {
+                // Half the depth each, plus a hair so that they end apart, not touching
+                // (touching counts as a contact).
+                let d = 0.5 * depth.min(0.5) + 1e-3;
+                push[a] -= n * d;
+                push[b] += n * d;
             }
             // Elastic along the normal when the bodies approach, masses as the cube of the
             // bounding radius: va' = va + 2 mb/(ma+mb) (vrel·n) n, vb' = vb - 2 ma/(ma+mb) (vrel·n) n.
@@ -560,6 +575,34 @@ mod pipeline_tests {
         got.sort_unstable();
         assert!(!want.is_empty());
         assert_eq!(got, want);
+    }
+
+    // Regression: two ducks (thin pieces, so the world sweeps them) overlapping and moving
+    // together report time of impact 0 every frame; they must be pushed apart, not held at
+    // their start poses forever.
+    #[test]
+    fn overlapping_swept_pair_separates() {
+        let protos = prototypes().expect("prototypes");
+        let mut a = protos[1].clone();
+        let mut b = protos[1].clone();
+        a.position = Vec3::ZERO;
+        b.position = Vec3::new(0.3, 0.0, 0.0);
+        for d in [&mut a, &mut b] {
+            d.velocity = Vec3::new(0.0, 0.0, 0.04);
+        }
+        let mut arena = Arena {
+            world: World { bodies: vec![a, b] },
+            spin: vec![Vec3::ZERO; 2],
+            kind: vec![1, 1],
+            half: 50.0,
+        };
+        let mut pipe = Pipeline::new(&arena).expect("pipeline");
+        let first = pipe.step(&mut arena);
+        assert_eq!((first.collisions, first.impacts), (1, 1), "{first:?}");
+        for _ in 0..40 {
+            pipe.step(&mut arena);
+        }
+        assert!(pipe.last_collisions().is_empty(), "still stuck together");
     }
 
     // A projectile crossing a box in one frame (10 units, the box 1 unit wide): tests at the
