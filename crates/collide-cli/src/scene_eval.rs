@@ -162,11 +162,6 @@ impl Body {
         Affine3A::from_rotation_translation(self.rotation, self.position)
     }
 
-    /// The fast AABB alone: the rest box transformed (Arvo 1990), no pass over vertices.
-    pub fn fast_aabb(&self) -> Aabb {
-        self.rest_aabb.transformed(&self.transform())
-    }
-
     /// The body's volumes in its current pose.
     pub fn volumes(&self) -> Volumes {
         let m = self.transform();
