@@ -129,12 +129,17 @@ pub fn triangle_aabb(g: &mut Gen) -> (Triangle, Aabb) {
     (g.triangle(), g.aabb())
 }
 
-/// Ray against AABBs: rays from the cube `[-4, 4]^3`, boxes in `[-2.2, 2.2]^3`.
+/// A ray against a box: origins in `[-4, 4]^3`, boxes in `[-2.2, 2.2]^3`, the direction
+/// aimed at a point within 2 of the box centre and 0.6–1.6 times as long as the way there, so
+/// that about half of the casts hit within `max_t = 1`.
 pub fn ray_aabb(g: &mut Gen) -> (Ray, Aabb) {
     let g = spread(g, 4.0);
-    let r = g.ray();
+    let origin = g.point();
     let g = spread(g, 2.2);
-    (r, g.aabb())
+    let b = g.aabb();
+    let aim = b.center() + g.vec(2.0);
+    let len = g.range(0.6, 1.6);
+    (Ray::new(origin, (aim - origin) * len), b)
 }
 
 /// `n` pairs drawn by `f` from the seed.

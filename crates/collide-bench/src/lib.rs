@@ -5,8 +5,10 @@
 //! - [`inputs`]: the fixed, seeded input sets shared by the benches, `compare` and the tests.
 //! - [`oracle`]: an f64 signed-distance oracle that decides how far a configuration is from the
 //!   touching boundary.
+//! - [`cases`]: the table of compared queries (one collide and one parry3d closure per row).
 //! - [`timing`]: the interleaved, median-of-rounds timer behind `compare`.
 
+pub mod cases;
 pub mod convert;
 pub mod inputs;
 pub mod oracle;

@@ -1,1 +1,209 @@
-//! placeholder
+//! The timer behind `compare`: interleaved passes, several rounds, the median.
+//!
+//! A [`Case`] is one query with two closures, each running the whole fixed input set once
+//! through one library and returning how many pairs hit (so both sides provably did the work,
+//! and the counts can be compared). [`measure`] runs, for every round, every case's collide
+//! pass and parry3d pass back to back, alternating which goes first, so that a burst of load
+//! on a shared machine lands on both columns alike; each row reports the median over rounds of
+//! the time per query.
+
+use serde::Serialize;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// One pass over the inputs; returns the number of hits.
+pub type Pass = Box<dyn FnMut() -> usize>;
+
+/// A query measured in both libraries on the same inputs.
+pub struct Case {
+    /// Row name (`obb_obb`, `ray_aabb`, …).
+    pub name: String,
+    /// Queries per pass (the number of input configurations).
+    pub n: usize,
+    /// One pass through collide.
+    pub collide: Pass,
+    /// One pass through parry3d.
+    pub parry: Pass,
+    /// What the parry3d column calls, for the table's notes.
+    pub parry_call: String,
+}
+
+/// One measured row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Query name.
+    pub query: String,
+    /// Median ns per query, collide.
+    pub collide_ns: f64,
+    /// Median ns per query, parry3d.
+    pub parry_ns: f64,
+    /// `parry_ns / collide_ns`: how many times faster collide is.
+    pub ratio: f64,
+    /// Queries per pass.
+    pub n: usize,
+    /// Hits per pass, collide.
+    pub collide_hits: usize,
+    /// Hits per pass, parry3d.
+    pub parry_hits: usize,
+    /// What the parry3d column calls.
+    pub parry_call: String,
+}
+
+fn time_pass(pass: &mut Pass, n: usize) -> (f64, usize) {
+    let start = Instant::now();
+    let hits = black_box(pass());
+    (start.elapsed().as_nanos() as f64 / n.max(1) as f64, hits)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    if v.is_empty() {
+        f64::NAN
+    } else if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        0.5 * (v[m - 1] + v[m])
+    }
+}
+
+/// Times every case for `rounds` rounds (after one warm-up pass each) and returns one row per
+/// case, in order. `progress` is called after each round with the round number.
+pub fn measure(cases: &mut [Case], rounds: usize, mut progress: impl FnMut(usize)) -> Vec<Row> {
+    let mut c_ns = vec![Vec::with_capacity(rounds); cases.len()];
+    let mut p_ns = vec![Vec::with_capacity(rounds); cases.len()];
+    let mut hits = vec![(0, 0); cases.len()];
+    for case in cases.iter_mut() {
+        black_box((case.collide)());
+        black_box((case.parry)());
+    }
+    for round in 0..rounds {
+        for (k, case) in cases.iter_mut().enumerate() {
+            let n = case.n;
+            let (c, p) = if round % 2 == 0 {
+                let c = time_pass(&mut case.collide, n);
+                (c, time_pass(&mut case.parry, n))
+            } else {
+                let p = time_pass(&mut case.parry, n);
+                (time_pass(&mut case.collide, n), p)
+            };
+            c_ns[k].push(c.0);
+            p_ns[k].push(p.0);
+            hits[k] = (c.1, p.1);
+        }
+        progress(round);
+    }
+    cases
+        .iter()
+        .enumerate()
+        .map(|(k, case)| {
+            let collide_ns = median(&mut c_ns[k]);
+            let parry_ns = median(&mut p_ns[k]);
+            Row {
+                query: case.name.clone(),
+                collide_ns,
+                parry_ns,
+                ratio: parry_ns / collide_ns,
+                n: case.n,
+                collide_hits: hits[k].0,
+                parry_hits: hits[k].1,
+                parry_call: case.parry_call.clone(),
+            }
+        })
+        .collect()
+}
+
+/// Formats a time in ns with three significant digits.
+fn ns(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// The markdown table: `query | collide ns | parry3d ns | ratio (parry/collide)`, plus the hit
+/// counts so a reader can see both libraries answered the same inputs.
+pub fn markdown(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "| query | collide ns | parry3d ns | ratio (parry/collide) | hits collide / parry3d (of n) |\n\
+         |---|---:|---:|---:|---|\n",
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "| {} | {} | {} | {:.2}x | {} / {} ({}) |\n",
+            r.query,
+            ns(r.collide_ns),
+            ns(r.parry_ns),
+            r.ratio,
+            r.collide_hits,
+            r.parry_hits,
+            r.n
+        ));
+    }
+    s
+}
+
+/// The machine the numbers were taken on: logical CPUs, CPU model, load average.
+#[derive(Clone, Debug, Serialize)]
+pub struct Machine {
+    /// `std::thread::available_parallelism`.
+    pub cpus: usize,
+    /// The first `model name` of `/proc/cpuinfo` (or "unknown").
+    pub cpu_model: String,
+    /// `/proc/loadavg` when the run started (other work on the machine slows both columns).
+    pub loadavg_start: String,
+    /// `/proc/loadavg` when the run ended.
+    pub loadavg_end: String,
+}
+
+/// Reads `/proc/loadavg` (empty string where it does not exist).
+pub fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+/// The CPU model from `/proc/cpuinfo`.
+pub fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_odd_even_empty() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(median(&mut []).is_nan());
+    }
+
+    #[test]
+    fn measure_reports_hits_and_a_ratio() {
+        // Two trivial passes: counts come back, times are positive, the table has the row.
+        let mut cases = vec![Case {
+            name: "toy".into(),
+            n: 1000,
+            collide: Box::new(|| (0..1000).filter(|i| black_box(*i) % 2 == 0).count()),
+            parry: Box::new(|| (0..1000).filter(|i| black_box(*i) % 3 == 0).count()),
+            parry_call: "toy".into(),
+        }];
+        let rows = measure(&mut cases, 3, |_| {});
+        assert_eq!(rows[0].collide_hits, 500);
+        assert_eq!(rows[0].parry_hits, 334);
+        assert!(rows[0].collide_ns > 0.0 && rows[0].parry_ns > 0.0);
+        assert!(markdown(&rows).contains("| toy |"));
+    }
+}

@@ -105,7 +105,7 @@ impl Arena {
                     b.velocity = dir * (0.66 * half);
                     spin.push(Vec3::ZERO);
                 } else {
-                    b.velocity = dir * rng.random_range(0.02..0.12);
+                    b.velocity = dir * rng.random_range(0.01..0.05);
                     spin.push(random_unit(&mut rng) * rng.random_range(0.0..0.06));
                 }
                 kind.push(k);
@@ -132,30 +132,6 @@ impl Arena {
     /// `true` when body `i` is a projectile.
     pub fn is_projectile(&self, i: usize) -> bool {
         KINDS[self.kind[i]] == "projectile"
-    }
-
-    /// Ends the frame: every body moves by its velocity (or up to `stop[i]`, a fraction of
-    /// the frame, when it hit something), turns by its spin, and bounces off the walls.
-    pub fn advance(&mut self, stop: &[f32]) {
-        let half = self.half;
-        for (i, b) in self.world.bodies.iter_mut().enumerate() {
-            let u = stop.get(i).copied().unwrap_or(1.0).clamp(0.0, 1.0);
-            b.position += b.velocity * u;
-            let w = self.spin[i];
-            if w != Vec3::ZERO {
-                b.rotation = (Quat::from_scaled_axis(w) * b.rotation).normalize();
-            }
-            // Walls: a body whose bounding sphere crosses a wall while moving out turns back.
-            let r = b.rest_sphere.radius;
-            let c = b.position + b.rotation * b.rest_sphere.center;
-            for axis in 0..3 {
-                if (c[axis] + r > half && b.velocity[axis] > 0.0)
-                    || (c[axis] - r < -half && b.velocity[axis] < 0.0)
-                {
-                    b.velocity[axis] = -b.velocity[axis];
-                }
-            }
-        }
     }
 }
 
@@ -266,7 +242,7 @@ mod tests {
         assert_eq!(m[6], 20);
     }
 
-    // Same seed, same arena; bodies start inside the walls; they stay inside over frames.
+    // Same seed, same arena; bodies stay inside the walls over many frames.
     #[test]
     fn arena_is_seeded_and_bounded() {
         let a = Arena::new(300, 7).expect("arena");
@@ -279,8 +255,9 @@ mod tests {
             );
         }
         let mut a = a;
+        let mut pipe = Pipeline::new(&a).expect("pipeline");
         for _ in 0..200 {
-            a.advance(&[]);
+            pipe.step(&mut a);
         }
         let slack = a
             .world
@@ -300,260 +277,260 @@ mod tests {
     }
 }
 
-/// What one frame of the pipeline saw, stage by stage.
+/// What one frame of the world's pipeline saw, stage by stage (from
+/// [`collide::world::FrameStats`]), plus the tunnels its sweeps closed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct FrameStats {
-    /// Pairs whose swept boxes overlap (the broad phase's output).
+    /// Bodies moving fast enough this frame to be swept.
+    pub fast_bodies: usize,
+    /// Pairs whose boxes (swept for fast bodies) overlap: the broad phase's output.
     pub broad_pairs: usize,
-    /// Of those (slow pairs), pairs whose bounding spheres overlap.
+    /// Of those, pairs whose bounding spheres overlap.
     pub sphere_pairs: usize,
-    /// Of those, pairs whose OBBs overlap (15-axis SAT).
+    /// Of those, pairs whose bounding OBBs overlap too (15-axis SAT); swept pairs skip it.
     pub obb_pairs: usize,
-    /// Of those, pairs the cached separating plane still separated (no GJK needed).
-    pub cache_hits: usize,
-    /// Pairs that reached the exact convex test (GJK/EPA).
-    pub exact_tests: usize,
-    /// Pairs swept because a projectile is in them.
-    pub sweeps: usize,
-    /// Pairs touching or penetrating now, plus projectiles hitting something within the frame.
+    /// Pairs in contact now, or meeting within the frame (a fast body's sweep).
     pub collisions: usize,
-    /// Projectile hits found by the sweep that a test at the start and at the end of the
-    /// frame would both have missed: the projectile would have passed through.
+    /// Of the collisions, those found by a sweep, with a time of impact.
+    pub impacts: usize,
+    /// Separating-axis tests answered by the feature cached from the last frame.
+    pub cache_hits: u64,
+    /// Separating-axis tests that needed the full search.
+    pub cache_misses: u64,
+    /// Sweep hits that a test at the start and one at the end of the frame both miss: the
+    /// fast body would have passed through.
     pub tunnelling_prevented: usize,
+    /// Time in the world's update (bounds, broad phase, narrow phase, events), microseconds.
+    pub update_us: u64,
 }
 
-/// The collision pipeline over an arena, with what it keeps from frame to frame: the
-/// incremental sweep-and-prune and the separating plane of every separated pair.
+/// Frames per second of the simulation: velocities are given per frame and scaled by it.
+const FPS: f32 = 60.0;
+
+/// The arena run through [`collide::world::World`]: the world finds the collisions; this
+/// responds to them (elastic along the normal, mass by size) and keeps the bodies inside the
+/// walls.
 pub struct Pipeline {
-    sap: collide::broadphase::SweepAndPrune,
-    ids: Vec<collide::broadphase::ProxyId>,
-    body_of: std::collections::HashMap<collide::broadphase::ProxyId, usize>,
-    planes: std::collections::HashMap<(usize, usize), collide::shapes::Plane>,
-    /// The pairs found colliding in the last frame.
+    world: collide::world::World,
+    ids: Vec<collide::world::BodyId>,
+    /// The pairs found colliding in the last frame, as body indices.
     last: Vec<(usize, usize)>,
 }
 
-/// The verdict on one pair in one frame.
-enum PairOutcome {
-    /// Rejected by a cheap test (`1` spheres, `2` OBBs) or separated by the cached plane.
-    Apart { stage: u8 },
-    /// Exact test: separated, with the plane to cache.
-    Separated(Option<collide::shapes::Plane>),
-    /// Exact test: touching or penetrating.
-    Contact(crate::scene_eval::Contact),
-    /// Sweep: first contact at `toi`; `tunnel` when start and end tests both miss it.
-    Impact {
-        hit: crate::scene_eval::Impact,
-        tunnel: bool,
-    },
-    /// Sweep: no contact during the frame.
-    Miss,
+/// A body's mass for the response: the cube of its bounding radius (uniform density), at
+/// least a tiny positive number.
+fn mass(b: &Body) -> f32 {
+    b.rest_sphere.radius.powi(3).max(1e-9)
 }
 
-/// `true` when the plane has all of A on its negative side and all of B on its positive side:
-/// one support point per piece (Lander 1999: last frame's separating plane usually still works).
-fn plane_separates(plane: &collide::shapes::Plane, a: &Body, b: &Body) -> bool {
-    use collide::convex::SupportMap;
-    let n = plane.normal;
-    crate::narrow::pieces(a)
-        .iter()
-        .all(|p| plane.signed_distance(p.support(n)) <= 0.0)
-        && crate::narrow::pieces(b)
-            .iter()
-            .all(|p| plane.signed_distance(p.support(-n)) >= 0.0)
+/// The world's geometry for a prototype body: the same primitive, or its convex pieces as
+/// shared hulls.
+fn world_geometry(b: &Body) -> Result<collide::world::Geometry, CliError> {
+    use crate::scene_eval::Geometry as G;
+    use collide::world::Geometry as W;
+    Ok(match &b.geometry {
+        G::Sphere { radius } => W::Sphere(*radius),
+        G::Cuboid { half_extents } => W::Cuboid(*half_extents),
+        G::Capsule {
+            half_height,
+            radius,
+        } => W::Capsule {
+            half_height: *half_height,
+            radius: *radius,
+        },
+        G::Convex { pieces } => {
+            let mut hulls = Vec::with_capacity(pieces.len());
+            for p in pieces {
+                let h = collide::convex::ConvexHull::try_new(p)
+                    .map_err(|e| CliError::new(format!("{}: a piece has no hull: {e}", b.name)))?;
+                hulls.push(std::sync::Arc::new(h));
+            }
+            if hulls.len() == 1 {
+                W::Hull(hulls.remove(0))
+            } else {
+                W::Pieces(hulls)
+            }
+        }
+    })
 }
 
 impl Pipeline {
-    /// A pipeline for the arena's bodies.
+    /// A world holding the arena's bodies (hulls built once per kind and shared).
     pub fn new(arena: &Arena) -> Result<Pipeline, CliError> {
-        use collide::broadphase::{BroadPhase, CollisionGroups, SweepAndPrune};
-        let mut sap = SweepAndPrune::new();
+        use collide::world::{BodyDesc, World, WorldConfig};
+        // Sweep a body when it moves more than its smallest half-size in a frame: the motion
+        // that could carry it through something as thin as itself.
+        let config = WorldConfig {
+            ccd_fraction: 1.0,
+            ..WorldConfig::default()
+        };
+        let mut geometry: Vec<Option<collide::world::Geometry>> = vec![None; KINDS.len()];
+        let mut world = World::new(config);
         let mut ids = Vec::with_capacity(arena.world.bodies.len());
-        let mut body_of = std::collections::HashMap::new();
         for (i, b) in arena.world.bodies.iter().enumerate() {
-            let id = sap
-                .insert(swept_box(b), CollisionGroups::ALL)
-                .map_err(|e| CliError::new(format!("body {}: {e:?}", b.name)))?;
-            ids.push(id);
-            body_of.insert(id, i);
+            let k = arena.kind[i];
+            if geometry[k].is_none() {
+                geometry[k] = Some(world_geometry(b)?);
+            }
+            let g = geometry[k]
+                .clone()
+                .ok_or_else(|| CliError::new("no geometry"))?;
+            let desc = BodyDesc::new(g)
+                .at(b.position)
+                .rotated(b.rotation)
+                .moving(b.velocity * FPS)
+                .spinning(arena.spin[i] * FPS);
+            ids.push(
+                world
+                    .add_body(desc)
+                    .map_err(|e| CliError::new(format!("{}: {e}", b.name)))?,
+            );
         }
         Ok(Pipeline {
-            sap,
+            world,
             ids,
-            body_of,
-            planes: std::collections::HashMap::new(),
             last: Vec::new(),
         })
     }
 
-    /// The pairs found colliding (touching, penetrating, or hit by a projectile) in the last
+    /// The pairs found colliding (touching, penetrating, or met within the frame) in the last
     /// frame run.
     pub fn last_collisions(&self) -> &[(usize, usize)] {
         &self.last
     }
 
-    /// Runs one frame: finds every collision, responds to it, and moves the arena on.
+    /// Runs one frame: the world moves every body and finds every collision; then the
+    /// response, the walls, and the arena's copy of the poses.
     pub fn step(&mut self, arena: &mut Arena) -> FrameStats {
-        use collide::broadphase::BroadPhase;
-        use rayon::prelude::*;
-        let bodies = &arena.world.bodies;
-        // 1-2. Refresh each body's box (swept over its motion) and let the broad phase pair them.
-        for (i, b) in bodies.iter().enumerate() {
-            // A box can only be invalid for a non-finite pose, which the arena never makes;
-            // such a body would keep its old box.
-            let _ = self.sap.update(self.ids[i], swept_box(b));
-        }
-        let mut raw = Vec::new();
-        self.sap.update_pairs(&mut raw);
-        let mut pairs: Vec<(usize, usize)> = raw
+        // Poses and velocities at the start of the frame (the bodies themselves carry meshes;
+        // only the two of a swept hit are cloned, below).
+        let start: Vec<(Vec3, Quat, Vec3)> = arena
+            .world
+            .bodies
             .iter()
-            .filter_map(|(x, y)| {
-                let (a, b) = (*self.body_of.get(x)?, *self.body_of.get(y)?);
-                Some((a.min(b), a.max(b)))
-            })
+            .map(|b| (b.position, b.rotation, b.velocity))
             .collect();
-        pairs.sort_unstable();
-        let vols: Vec<crate::scene_eval::Volumes> = bodies.iter().map(Body::volumes).collect();
-        // 3-4. Each pair through the cheap tests, then the exact one; projectiles are swept.
-        let planes = &self.planes;
-        let outcomes: Vec<PairOutcome> = pairs
-            .par_iter()
-            .map(|&(a, b)| {
-                let (ba, bb) = (&bodies[a], &bodies[b]);
-                if arena.is_projectile(a) || arena.is_projectile(b) {
-                    return sweep_pair(ba, bb);
-                }
-                if !collide::overlap::sphere_sphere(&vols[a].sphere, &vols[b].sphere) {
-                    return PairOutcome::Apart { stage: 1 };
-                }
-                if !collide::overlap::obb_obb(&vols[a].obb, &vols[b].obb) {
-                    return PairOutcome::Apart { stage: 2 };
-                }
-                if let Some(p) = planes.get(&(a, b)) {
-                    if plane_separates(p, ba, bb) {
-                        return PairOutcome::Apart { stage: 3 };
-                    }
-                }
-                let e = crate::narrow::exact(ba, bb);
-                match e.contact {
-                    Some(c) => PairOutcome::Contact(c),
-                    None => PairOutcome::Separated(e.separating_plane),
-                }
-            })
-            .collect();
-        // 5. Tally, cache the planes, respond.
+        self.world.step(1.0 / FPS);
+        let ws = *self.world.stats();
         let mut stats = FrameStats {
-            broad_pairs: pairs.len(),
-            ..FrameStats::default()
+            fast_bodies: ws.fast_bodies,
+            broad_pairs: ws.broad_pairs,
+            sphere_pairs: ws.broad_pairs - ws.rejected_sphere,
+            obb_pairs: ws.broad_pairs - ws.rejected_sphere - ws.rejected_obb,
+            collisions: ws.contacts,
+            impacts: ws.impacts,
+            cache_hits: ws.cache_hits,
+            cache_misses: ws.cache_misses,
+            tunnelling_prevented: 0,
+            update_us: (ws.time_bounds + ws.time_broad + ws.time_narrow + ws.time_events)
+                .as_micros() as u64,
         };
-        let n = bodies.len();
-        let mut stop = vec![1.0f32; n];
+        // The poses the world moved the bodies to.
+        for (b, id) in arena.world.bodies.iter_mut().zip(&self.ids) {
+            if let Ok((p, q)) = self.world.pose(*id) {
+                b.position = p;
+                b.rotation = q;
+            }
+        }
+        let n = arena.world.bodies.len();
+        let mut vel: Vec<Vec3> = arena.world.bodies.iter().map(|b| b.velocity).collect();
         let mut push = vec![Vec3::ZERO; n];
-        let mut new_vel: Vec<Vec3> = bodies.iter().map(|b| b.velocity).collect();
+        let mut stop: Vec<Option<f32>> = vec![None; n];
         self.last.clear();
-        for (&(a, b), out) in pairs.iter().zip(outcomes) {
-            match out {
-                PairOutcome::Apart { stage } => {
-                    stats.sphere_pairs += usize::from(stage >= 2);
-                    stats.obb_pairs += usize::from(stage >= 3);
-                    stats.cache_hits += usize::from(stage == 3);
+        for c in self.world.contacts() {
+            let (a, b) = (c.a.0 as usize, c.b.0 as usize);
+            self.last.push((a, b));
+            let nrm = c.manifold.normal;
+            if let Some(toi) = c.toi {
+                // Would a test at the start and one at the end of the frame have missed it?
+                let bodies = &arena.world.bodies;
+                let at_start = |i: usize| {
+                    let mut x = bodies[i].clone();
+                    (x.position, x.rotation) = (start[i].0, start[i].1);
+                    x
+                };
+                if toi > 0.0
+                    && crate::narrow::exact(&at_start(a), &at_start(b))
+                        .contact
+                        .is_none()
+                    && crate::narrow::exact(&bodies[a], &bodies[b])
+                        .contact
+                        .is_none()
+                {
+                    stats.tunnelling_prevented += 1;
                 }
-                PairOutcome::Separated(plane) => {
-                    stats.sphere_pairs += 1;
-                    stats.obb_pairs += 1;
-                    stats.exact_tests += 1;
-                    match plane {
-                        Some(p) => self.planes.insert((a, b), p),
-                        None => self.planes.remove(&(a, b)),
-                    };
-                }
-                PairOutcome::Contact(c) => {
-                    stats.sphere_pairs += 1;
-                    stats.obb_pairs += 1;
-                    stats.exact_tests += 1;
-                    stats.collisions += 1;
-                    self.last.push((a, b));
-                    self.planes.remove(&(a, b));
-                    // Equal masses, elastic along the normal: swap the normal components of
-                    // the velocities when they approach; push the bodies half the depth apart.
-                    let rel = (new_vel[b] - new_vel[a]).dot(c.normal);
-                    if rel < 0.0 {
-                        new_vel[a] += c.normal * rel;
-                        new_vel[b] -= c.normal * rel;
-                    }
-                    let d = 0.5 * c.depth.min(0.5);
-                    push[a] -= c.normal * d;
-                    push[b] += c.normal * d;
-                }
-                PairOutcome::Impact { hit, tunnel } => {
-                    stats.sweeps += 1;
-                    stats.collisions += 1;
-                    self.last.push((a, b));
-                    stats.tunnelling_prevented += usize::from(tunnel);
-                    // The projectile stops at the contact and bounces off it.
-                    for (i, sign) in [(a, -1.0f32), (b, 1.0)] {
-                        if arena.is_projectile(i) {
-                            stop[i] = stop[i].min(hit.toi);
-                            let n = hit.normal * sign;
-                            let v = new_vel[i];
-                            if v.dot(n) < 0.0 {
-                                new_vel[i] = v - 2.0 * v.dot(n) * n;
-                            }
-                        }
+                // A swept pair goes back to its moment of first contact; one already touching
+                // at the start of the frame (toi 0) is pushed apart like a resting one.
+                if toi > 0.0 {
+                    for i in [a, b] {
+                        stop[i] = Some(stop[i].map_or(toi, |s: f32| s.min(toi)));
                     }
                 }
-                PairOutcome::Miss => stats.sweeps += 1,
+            }
+            // Push penetrating pairs half the depth apart each. A swept pair reports depth 0
+            // at its time of impact; when that time is 0 (already overlapping at the start),
+            // its depth at the end pose comes from the exact test instead.
+            let resting = match c.toi {
+                None => Some((nrm, c.manifold.depth)),
+                Some(t) if t <= 0.0 => {
+                    let bodies = &arena.world.bodies;
+                    crate::narrow::exact(&bodies[a], &bodies[b])
+                        .contact
+                        .map(|k| (k.normal, k.depth))
+                }
+                Some(_) => None,
+            };
+            if let Some((n, depth)) = resting {
+                // Half the depth each, plus a hair so that they end apart, not touching
+                // (touching counts as a contact).
+                let d = 0.5 * depth.min(0.5) + 1e-3;
+                push[a] -= n * d;
+                push[b] += n * d;
+            }
+            // Elastic along the normal when the bodies approach, masses as the cube of the
+            // bounding radius: va' = va + 2 mb/(ma+mb) (vrel·n) n, vb' = vb - 2 ma/(ma+mb) (vrel·n) n.
+            let rel = (vel[b] - vel[a]).dot(nrm);
+            if rel < 0.0 {
+                let (ma, mb) = (mass(&arena.world.bodies[a]), mass(&arena.world.bodies[b]));
+                vel[a] += nrm * (rel * 2.0 * mb / (ma + mb));
+                vel[b] -= nrm * (rel * 2.0 * ma / (ma + mb));
             }
         }
-        // Integrate (semi-implicit, as impulse-based engines do): positional corrections,
-        // projectiles to their point of impact (they move no further this frame), the new
-        // velocities, then one frame of motion for everything else.
-        for (i, b) in arena.world.bodies.iter_mut().enumerate() {
-            b.position += push[i];
-            if stop[i] < 1.0 {
-                // A projectile reaches its point of impact and goes no further this frame.
-                b.position += b.velocity * stop[i];
-                stop[i] = 0.0;
+        let half = arena.half;
+        for i in 0..n {
+            let b = &mut arena.world.bodies[i];
+            let (mut p, q) = (b.position + push[i], b.rotation);
+            if let Some(u) = stop[i] {
+                p = start[i].0 + start[i].2 * u;
             }
-            b.velocity = new_vel[i];
+            // Walls: a body whose bounding sphere crosses one while moving out turns back.
+            let r = b.rest_sphere.radius;
+            let c = p + q * b.rest_sphere.center;
+            for axis in 0..3 {
+                if (c[axis] + r > half && vel[i][axis] > 0.0)
+                    || (c[axis] - r < -half && vel[i][axis] < 0.0)
+                {
+                    vel[i][axis] = -vel[i][axis];
+                }
+            }
+            b.position = p;
+            b.velocity = vel[i];
+            // The arena never makes a non-finite pose or velocity, which is all these refuse.
+            let _ = self.world.teleport_body(self.ids[i], p, q);
+            let _ = self
+                .world
+                .set_velocity(self.ids[i], vel[i] * FPS, arena.spin[i] * FPS);
         }
-        arena.advance(&stop);
         stats
     }
-}
-
-/// The body's fast AABB now, joined with where its motion takes it this frame.
-fn swept_box(b: &Body) -> collide::shapes::Aabb {
-    let now = b.volumes().aabb_fast;
-    let end = collide::shapes::Aabb::new(now.min + b.velocity, now.max + b.velocity);
-    now.union(&end)
-}
-
-/// A projectile pair: the sweep's first contact, and whether a test at the start and at the
-/// end of the frame would both have missed it (the projectile would have tunnelled).
-fn sweep_pair(a: &Body, b: &Body) -> PairOutcome {
-    let Some(hit) = crate::narrow::impact(a, b) else {
-        return PairOutcome::Miss;
-    };
-    let at_end = |x: &Body| {
-        let mut y = x.clone();
-        y.position += y.velocity;
-        y
-    };
-    let tunnel = hit.toi > 0.0
-        && crate::narrow::exact(a, b).contact.is_none()
-        && crate::narrow::exact(&at_end(a), &at_end(b))
-            .contact
-            .is_none();
-    PairOutcome::Impact { hit, tunnel }
 }
 
 #[cfg(test)]
 mod pipeline_tests {
     use super::*;
 
-    // Stages narrow down: broad >= spheres >= OBBs >= (cache hits + exact tests); collisions
-    // never exceed the pairs that could have them; over a run the cache is used.
+    // Stages narrow down; collisions never exceed the pairs that could have them; over a run
+    // the separating-axis cache answers some tests.
     #[test]
     fn stages_narrow_down() {
         let mut arena = Arena::new(400, 2).expect("arena");
@@ -561,58 +538,80 @@ mod pipeline_tests {
         let mut total = FrameStats::default();
         for _ in 0..15 {
             let s = pipe.step(&mut arena);
-            assert!(s.sphere_pairs + s.sweeps <= s.broad_pairs, "{s:?}");
-            assert!(s.obb_pairs <= s.sphere_pairs);
-            assert_eq!(s.cache_hits + s.exact_tests, s.obb_pairs, "{s:?}");
-            assert!(s.collisions <= s.exact_tests + s.sweeps);
-            assert!(s.tunnelling_prevented <= s.sweeps);
+            assert!(s.sphere_pairs <= s.broad_pairs, "{s:?}");
+            assert!(s.obb_pairs <= s.sphere_pairs, "{s:?}");
+            assert!(s.collisions <= s.sphere_pairs, "{s:?}");
+            assert!(s.impacts <= s.collisions && s.tunnelling_prevented <= s.impacts);
             total.cache_hits += s.cache_hits;
             total.collisions += s.collisions;
-            total.exact_tests += s.exact_tests;
+            total.impacts += s.impacts;
         }
-        assert!(total.collisions > 0 && total.exact_tests > 0, "{total:?}");
-        assert!(total.cache_hits > 0, "the plane cache never hit: {total:?}");
+        assert!(total.collisions > 0 && total.impacts > 0, "{total:?}");
+        assert!(total.cache_hits > 0, "the cache never hit: {total:?}");
     }
 
-    // Oracle: every collision the pipeline counts in a frame is one the scene evaluation
-    // (all pairs through the broad phase and the exact test, no caches) finds on the same
-    // poses, and vice versa, for slow bodies.
+    // Oracle: the world's contacts for bodies at rest are the pairs the CLI's own narrow
+    // phase (GJK/EPA on every piece pair, all pairs through sweep-and-prune) finds colliding
+    // on the same poses.
     #[test]
-    fn collisions_match_scene_evaluation() {
+    fn world_contacts_match_scene_evaluation() {
         let mut arena = Arena::new(300, 4).expect("arena");
-        // No projectiles: only static contacts are compared.
         for (i, b) in arena.world.bodies.iter_mut().enumerate() {
-            if KINDS[arena.kind[i]] == "projectile" {
-                b.velocity = Vec3::ZERO;
-                b.position = Vec3::splat(1e4 + 10.0 * i as f32);
-            }
+            b.velocity = Vec3::ZERO;
+            arena.spin[i] = Vec3::ZERO;
         }
         let mut pipe = Pipeline::new(&arena).expect("pipeline");
-        for frame in 0..5 {
-            let before = World {
-                bodies: arena.world.bodies.clone(),
-            };
-            let s = pipe.step(&mut arena);
-            let want = crate::scene_eval::analyze(&before)
-                .iter()
-                .filter(|r| r.colliding)
-                .count();
-            assert_eq!(s.collisions, want, "frame {frame}");
-        }
+        let posed = World {
+            bodies: arena.world.bodies.clone(),
+        };
+        pipe.step(&mut arena);
+        let mut want: Vec<(usize, usize)> = crate::scene_eval::analyze(&posed)
+            .iter()
+            .filter(|r| r.colliding)
+            .map(|r| (r.a, r.b))
+            .collect();
+        want.sort_unstable();
+        let mut got = pipe.last_collisions().to_vec();
+        got.sort_unstable();
+        assert!(!want.is_empty());
+        assert_eq!(got, want);
     }
-}
 
-#[cfg(test)]
-mod tunnelling_tests {
-    use super::*;
+    // Regression: two ducks (thin pieces, so the world sweeps them) overlapping and moving
+    // together report time of impact 0 every frame; they must be pushed apart, not held at
+    // their start poses forever.
+    #[test]
+    fn overlapping_swept_pair_separates() {
+        let protos = prototypes().expect("prototypes");
+        let mut a = protos[1].clone();
+        let mut b = protos[1].clone();
+        a.position = Vec3::ZERO;
+        b.position = Vec3::new(0.3, 0.0, 0.0);
+        for d in [&mut a, &mut b] {
+            d.velocity = Vec3::new(0.0, 0.0, 0.04);
+        }
+        let mut arena = Arena {
+            world: World { bodies: vec![a, b] },
+            spin: vec![Vec3::ZERO; 2],
+            kind: vec![1, 1],
+            half: 50.0,
+        };
+        let mut pipe = Pipeline::new(&arena).expect("pipeline");
+        let first = pipe.step(&mut arena);
+        assert_eq!((first.collisions, first.impacts), (1, 1), "{first:?}");
+        for _ in 0..40 {
+            pipe.step(&mut arena);
+        }
+        assert!(pipe.last_collisions().is_empty(), "still stuck together");
+    }
 
     // A projectile crossing a box in one frame (10 units, the box 1 unit wide): tests at the
-    // start and end both miss; the sweep stops it at the box's face and bounces it back.
+    // start and end both miss; the world's sweep finds it, and the response stops it at the
+    // box's face and bounces it back.
     #[test]
     fn projectile_through_box_is_caught() {
         let protos = prototypes().expect("prototypes");
-        let mut target = protos[3].clone(); // box, half-extents (0.5, 0.3, 0.4)
-        target.velocity = Vec3::ZERO;
+        let target = protos[3].clone(); // box, half-extents (0.5, 0.3, 0.4)
         let mut shot = protos[6].clone(); // projectile, radius 0.12
         shot.position = Vec3::new(-5.0, 0.0, 0.0);
         shot.velocity = Vec3::new(10.0, 0.0, 0.0);
@@ -627,19 +626,18 @@ mod tunnelling_tests {
         let mut pipe = Pipeline::new(&arena).expect("pipeline");
         let s = pipe.step(&mut arena);
         assert_eq!(
-            (s.sweeps, s.collisions, s.tunnelling_prevented),
+            (s.collisions, s.impacts, s.tunnelling_prevented),
             (1, 1, 1),
             "{s:?}"
         );
         let shot = &arena.world.bodies[1];
         // First contact when the sphere's front reaches x = -0.5: centre at -0.62.
-        collide::assert_near!(shot.position.x, -0.62, 1e-3);
+        collide::assert_near!(shot.position.x, -0.62, 1e-2);
         assert!(shot.velocity.x < 0.0, "bounced: {}", shot.velocity);
-        assert_eq!(arena.world.bodies[0].position, Vec3::ZERO);
-        // A slow shot that ends the frame inside the box is a hit, not a prevented tunnel.
-        arena.world.bodies[1].position = Vec3::new(-1.0, 0.0, 0.0);
-        arena.world.bodies[1].velocity = Vec3::new(0.6, 0.0, 0.0);
-        let s = pipe.step(&mut arena);
-        assert_eq!((s.collisions, s.tunnelling_prevented), (1, 0), "{s:?}");
+        let hit = arena.world.bodies[0].velocity;
+        assert!(
+            hit.x > 0.0 && hit.x < 0.1,
+            "the heavy box barely moves: {hit}"
+        );
     }
 }

@@ -215,3 +215,25 @@ fn mesh_errors() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+// `"test": "volume"` decides by the bounding volumes alone (Lander's sample program): two
+// spheres whose boxes overlap diagonally collide by volume though the spheres are apart, and
+// the exact answer (a separating plane) is still reported beside it.
+#[test]
+fn volume_test_choice() {
+    let o = check(&[&path("tests/scenes/volume_test.json"), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let hits = v["colliding"].as_array().expect("array");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(
+        (&hits[0]["a"], &hits[0]["b"]),
+        (&"ball".into(), &"corner".into())
+    );
+    assert_eq!(hits[0]["test"], "volume");
+    assert!(
+        hits[0]["contact"].is_null(),
+        "the spheres themselves do not touch"
+    );
+    assert!(hits[0]["plane"]["normal"].is_array());
+}

@@ -105,6 +105,18 @@ fn nan_and_empty_boxes_never_overlap() {
         max: Vec3::ONE,
     };
     assert!(all_answers(&soa, &nan_query).is_empty());
+    // An inverted (empty) query box overlaps nothing, as in `overlap::aabb_aabb` (found by
+    // batch_props: the batch used to check only the stored boxes for emptiness).
+    let inverted = Aabb {
+        min: Vec3::new(3.0, 0.0, 0.0),
+        max: Vec3::new(0.0, 0.0, 0.0),
+    };
+    let flat = AabbSoa::from_aabbs(&[Aabb::new(
+        Vec3::new(0.0, -3.0, 0.0),
+        Vec3::new(3.5, 0.0, 0.0),
+    )]);
+    assert!(all_answers(&flat, &inverted).is_empty());
+    assert!(!overlap::aabb_aabb(&inverted, &flat.get(0).unwrap()));
 }
 
 #[test]

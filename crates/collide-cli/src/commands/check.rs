@@ -92,6 +92,8 @@ fn colliding_json(world: &World, r: &PairReport) -> Value {
             "depth": num(c.depth),
             "points": c.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
         })),
+        // Decided by volumes while the shapes are apart: the plane that separates the shapes.
+        "plane": r.separating_plane.map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
         "impact": r.impact.map(|i| json!({
             "toi": num(i.toi),
             "normal": v3(i.normal),
@@ -133,7 +135,14 @@ fn print_text(args: &Args, world: &World, colliding: &[&PairReport], near: &[&Pa
                     pts.join(" ")
                 );
             }
-            (None, true) => println!("collide  {a} × {b}: bounding volumes overlap (volume test)"),
+            (None, true) => match r.separating_plane {
+                Some(p) => println!(
+                    "collide  {a} × {b}: bounding volumes overlap (volume test); the shapes are apart, plane normal {} d {:.4}",
+                    fmt3(p.normal),
+                    p.d
+                ),
+                None => println!("collide  {a} × {b}: bounding volumes overlap (volume test)"),
+            },
             (None, false) => println!("collide  {a} × {b}: within the frame"),
         }
         if let Some(i) = r.impact {

@@ -2,12 +2,13 @@
 //! projectiles, run through the collision pipeline frame by frame; then a summary of what
 //! each stage did.
 //!
-//! The pipeline per frame (Lander 1999, grown up): refresh each body's box (the rest box
-//! transformed, swept over the frame's motion); the incremental sweep-and-prune pairs the
-//! boxes; each slow pair goes through bounding spheres, then OBBs (15-axis SAT), then the
-//! separating plane cached from the last frame, and only then the exact convex test (GJK/EPA
-//! on hulls and convex pieces); each pair with a projectile is swept instead, so a projectile
-//! that moves many times its size in a frame still hits what it crosses.
+//! Each frame goes through `collide::world::World` (Lander 1999, grown up): every body's box
+//! (the rest box transformed; swept over the motion for fast bodies) goes to the incremental
+//! sweep-and-prune; each pair then meets bounding spheres, bounding OBBs (15-axis SAT), and
+//! the exact test per convex piece pair (the separating-axis test warm-started by the feature
+//! cached last frame, GJK/EPA for capsules); pairs with a fast body are swept instead, so a
+//! projectile that moves many times its size in a frame still hits what it crosses. The demo
+//! responds to the contacts (elastic, mass by size) and keeps the bodies inside the walls.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -86,8 +87,12 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             "mean_per_frame": summary.mean,
             "max_collisions_per_frame": summary.max_collisions,
             "totals": summary.total,
-            "plane_cache_hit_rate": summary.hit_rate,
-            "ms_per_frame": { "mean": summary.ms_mean, "max": summary.ms_max },
+            "sat_cache_hit_rate": summary.hit_rate,
+            "ms_per_frame": {
+                "mean": summary.ms_mean,
+                "max": summary.ms_max,
+                "world_update_mean": summary.update_ms_mean,
+            },
             "collisions_per_frame": frames.iter().map(|f| f.collisions).collect::<Vec<_>>(),
         });
         println!("{doc:#}");
@@ -114,34 +119,38 @@ struct Summary {
     hit_rate: f64,
     ms_mean: f64,
     ms_max: f64,
+    update_ms_mean: f64,
 }
 
 impl Summary {
     fn of(frames: &[FrameStats], millis: &[f64]) -> Summary {
         let mut total = FrameStats::default();
         for f in frames {
+            total.fast_bodies += f.fast_bodies;
             total.broad_pairs += f.broad_pairs;
             total.sphere_pairs += f.sphere_pairs;
             total.obb_pairs += f.obb_pairs;
-            total.cache_hits += f.cache_hits;
-            total.exact_tests += f.exact_tests;
-            total.sweeps += f.sweeps;
             total.collisions += f.collisions;
+            total.impacts += f.impacts;
+            total.cache_hits += f.cache_hits;
+            total.cache_misses += f.cache_misses;
             total.tunnelling_prevented += f.tunnelling_prevented;
+            total.update_us += f.update_us;
         }
         let n = frames.len().max(1) as f64;
-        let per = |x: usize| x as f64 / n;
+        let per = |x: u64| x as f64 / n;
         let mean = json!({
-            "broad_pairs": per(total.broad_pairs),
-            "sphere_pairs": per(total.sphere_pairs),
-            "obb_pairs": per(total.obb_pairs),
+            "fast_bodies": per(total.fast_bodies as u64),
+            "broad_pairs": per(total.broad_pairs as u64),
+            "sphere_pairs": per(total.sphere_pairs as u64),
+            "obb_pairs": per(total.obb_pairs as u64),
+            "collisions": per(total.collisions as u64),
+            "impacts": per(total.impacts as u64),
             "cache_hits": per(total.cache_hits),
-            "exact_tests": per(total.exact_tests),
-            "sweeps": per(total.sweeps),
-            "collisions": per(total.collisions),
-            "tunnelling_prevented": per(total.tunnelling_prevented),
+            "cache_misses": per(total.cache_misses),
+            "tunnelling_prevented": per(total.tunnelling_prevented as u64),
         });
-        let looked = total.cache_hits + total.exact_tests;
+        let looked = total.cache_hits + total.cache_misses;
         Summary {
             mean,
             total,
@@ -153,6 +162,7 @@ impl Summary {
             },
             ms_mean: millis.iter().sum::<f64>() / millis.len().max(1) as f64,
             ms_max: millis.iter().copied().fold(0.0, f64::max),
+            update_ms_mean: per(total.update_us) / 1e3,
         }
     }
 }
@@ -164,7 +174,7 @@ fn print_summary(args: &Args, arena: &Arena, s: &Summary) {
         .map(|(k, n)| format!("{n} {k}"))
         .collect();
     let n = args.frames.max(1) as f64;
-    let per = |x: usize| x as f64 / n;
+    let per = |x: u64| x as f64 / n;
     let t = &s.total;
     println!(
         "collide demo: {} bodies ({}) in an arena {:.1} units wide, {} frames, seed {}",
@@ -174,47 +184,49 @@ fn print_summary(args: &Args, arena: &Arena, s: &Summary) {
         args.frames,
         args.seed
     );
-    println!("per frame, on average:");
+    println!("pairs per frame at each stage of the world's pipeline (mean):");
     println!(
-        "  broad phase (sweep-and-prune on swept boxes): {:>9.1} pairs",
-        per(t.broad_pairs)
+        "  broad phase (sweep-and-prune; fast bodies' boxes swept): {:>9.1}",
+        per(t.broad_pairs as u64)
     );
     println!(
-        "  bounding spheres overlap:                     {:>9.1} pairs",
-        per(t.sphere_pairs)
+        "  bounding spheres overlap:                                {:>9.1}",
+        per(t.sphere_pairs as u64)
     );
     println!(
-        "  OBBs overlap (15-axis SAT):                   {:>9.1} pairs",
-        per(t.obb_pairs)
+        "  bounding OBBs overlap too (15-axis SAT):                 {:>9.1}",
+        per(t.obb_pairs as u64)
     );
     println!(
-        "  cached separating plane still separates:      {:>9.1} pairs  (hit rate {:.1} %)",
-        per(t.cache_hits),
-        100.0 * s.hit_rate
+        "  in contact (exact test per convex piece pair, or sweep): {:>9.1}",
+        per(t.collisions as u64)
     );
     println!(
-        "  exact convex test (GJK/EPA):                  {:>9.1} pairs",
-        per(t.exact_tests)
+        "separating-axis cache: {:.1} % of {:.0} tests per frame answered by last frame's feature",
+        100.0 * s.hit_rate,
+        per(t.cache_hits + t.cache_misses)
     );
     println!(
-        "  projectile sweeps:                            {:>9.1} pairs",
-        per(t.sweeps)
-    );
-    println!(
-        "collisions: {:.1} per frame (max {}), {} in all",
-        per(t.collisions),
+        "collisions: {:.1} per frame (max {}), {} in all; {:.1} fast bodies swept per frame",
+        per(t.collisions as u64),
         s.max_collisions,
-        t.collisions
+        t.collisions,
+        per(t.fast_bodies as u64)
     );
     println!(
-        "tunnelling prevented by sweeps: {} projectile hits that tests at the start and end of the frame both miss",
-        t.tunnelling_prevented
+        "tunnelling prevented by sweeps: {} of {} sweep hits would be missed by tests at the start and end of the frame",
+        t.tunnelling_prevented, t.impacts
     );
     println!(
-        "time per frame: {:.2} ms mean, {:.2} ms max ({} build; `cargo run --release` for real figures)",
+        "time per frame: {:.2} ms mean ({:.2} ms in the world's update), {:.2} ms max{}",
         s.ms_mean,
+        s.update_ms_mean,
         s.ms_max,
-        if cfg!(debug_assertions) { "debug" } else { "release" }
+        if cfg!(debug_assertions) {
+            " (a debug build: `cargo run --release -- demo` for real figures)"
+        } else {
+            ""
+        }
     );
 }
 

@@ -41,8 +41,16 @@ struct Splat {
 }
 
 impl Splat {
+    /// The splatted query; an empty query box (`min > max` on an axis, or NaN) becomes all
+    /// NaN, which no lane overlaps, as `overlap::aabb_aabb` says of an empty box.
     #[inline(always)]
     fn new(q: &Aabb) -> Splat {
+        if !q.min.cmple(q.max).all() {
+            return Splat {
+                min: [Vec4::NAN; 3],
+                max: [Vec4::NAN; 3],
+            };
+        }
         Splat {
             min: [
                 Vec4::splat(q.min.x),
@@ -330,8 +338,8 @@ impl AabbSoa {
     /// number of overlaps.
     ///
     /// `mask` should have [`mask_words`](super::mask_words)`(self.len())` words; extra words
-    /// are zeroed, and with fewer only the first `64 · mask.len()` boxes are tested. A NaN in
-    /// `query` gives no overlaps; NaN or empty stored boxes never overlap.
+    /// are zeroed, and with fewer only the first `64 · mask.len()` boxes are tested. A NaN or
+    /// empty `query` gives no overlaps; NaN or empty stored boxes never overlap.
     pub fn overlap_mask(&self, query: &Aabb, mask: &mut [u64]) -> usize {
         let q = Splat::new(query);
         fill_mask(self.chunks.len(), mask, |c| self.chunks[c].overlap_bits(&q))

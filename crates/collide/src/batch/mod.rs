@@ -18,8 +18,8 @@
 //!
 //! Semantics match the scalar queries: touching counts as overlapping (`<=` everywhere, as
 //! `overlap::aabb_aabb` and `overlap::sphere_sphere`); NaN anywhere in the query or in a stored
-//! element gives "no hit" for that element; a stored box with `min > max` on an axis (for
-//! example [`Aabb::EMPTY`](crate::shapes::Aabb::EMPTY)) overlaps nothing.
+//! element gives "no hit" for that element; a box with `min > max` on an axis (for example
+//! [`Aabb::EMPTY`](crate::shapes::Aabb::EMPTY)), stored or as the query, overlaps nothing.
 
 mod aabb;
 mod sphere;

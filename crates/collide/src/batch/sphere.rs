@@ -1,5 +1,6 @@
 use super::{fill_mask, for_each_bit, LANES};
 use crate::math::Vec3;
+use crate::overlap;
 use crate::shapes::Sphere;
 use glam::Vec4;
 
@@ -49,19 +50,37 @@ impl Chunk {
         }
     }
 
-    /// Bit `l` set when lane `l` touches the query sphere: `|c - q|² <= (r + r_q)²`, the
-    /// squared form of `|c - q| <= r + r_q` (no square root). NaN anywhere makes the compare
-    /// false. `q` is the query's `(x, y, z, r)`, each splatted across four lanes.
+    /// Bit `l` set when lane `l` touches the query sphere `q` (splatted in `qs`).
+    ///
+    /// Fast path, four lanes at a time in `f32`: `|c - q|² <= (r + r_q)²`, the squared form
+    /// of `|c - q| <= r + r_q` (no square root). `f32` squares overflow to `inf` beyond ~1e19
+    /// and underflow to 0 below ~1e-19, where `inf <= inf` or `0 <= 0` would report spheres
+    /// as touching that are not; the lanes where a square is not finite or both are below
+    /// 1e-30 (and NaN lanes) are therefore decided by the scalar [`overlap::sphere_sphere`]
+    /// (in f64), so every lane gets the scalar's verdict. Ordinary scenes never take that
+    /// path; the check is one compare and a `movmskps` per four lanes.
     #[inline(always)]
-    fn overlap_bits(&self, q: &[Vec4; 4]) -> u32 {
+    fn overlap_bits(&self, qs: &[Vec4; 4], q: &Sphere) -> u32 {
         let mut bits = 0u32;
+        let mut slow = 0u32;
+        let (inf, tiny) = (Vec4::splat(f32::INFINITY), Vec4::splat(1e-30));
         for h in 0..2 {
-            let dx = self.x[h] - q[0];
-            let dy = self.y[h] - q[1];
-            let dz = self.z[h] - q[2];
-            let rs = self.r[h] + q[3];
+            let dx = self.x[h] - qs[0];
+            let dy = self.y[h] - qs[1];
+            let dz = self.z[h] - qs[2];
+            let rs = self.r[h] + qs[3];
             let d2 = dx * dx + dy * dy + dz * dz;
-            bits |= d2.cmple(rs * rs).bitmask() << (4 * h);
+            let rs2 = rs * rs;
+            bits |= d2.cmple(rs2).bitmask() << (4 * h);
+            // `!(x < inf)` is true for inf and NaN.
+            let odd = !(d2.cmplt(inf) & rs2.cmplt(inf)) | (d2.cmplt(tiny) & rs2.cmplt(tiny));
+            slow |= odd.bitmask() << (4 * h);
+        }
+        while slow != 0 {
+            let l = slow.trailing_zeros() as usize;
+            let hit = overlap::sphere_sphere(q, &self.get(l));
+            bits = (bits & !(1 << l)) | (u32::from(hit) << l);
+            slow &= slow - 1;
         }
         bits
     }
@@ -202,7 +221,9 @@ impl SphereSoa {
     /// [`AabbSoa::overlap_mask`](super::AabbSoa::overlap_mask). NaN in `query` gives none.
     pub fn overlap_mask(&self, query: &Sphere, mask: &mut [u64]) -> usize {
         let q = splat(query);
-        fill_mask(self.chunks.len(), mask, |c| self.chunks[c].overlap_bits(&q))
+        fill_mask(self.chunks.len(), mask, |c| {
+            self.chunks[c].overlap_bits(&q, query)
+        })
     }
 
     /// Calls `f(i)` for every sphere `i` that touches `query`, in increasing order, without
@@ -210,7 +231,7 @@ impl SphereSoa {
     pub fn for_each_overlap(&self, query: &Sphere, mut f: impl FnMut(usize)) {
         let q = splat(query);
         for (c, chunk) in self.chunks.iter().enumerate() {
-            for_each_bit(c, chunk.overlap_bits(&q), &mut f);
+            for_each_bit(c, chunk.overlap_bits(&q, query), &mut f);
         }
     }
 
@@ -220,7 +241,7 @@ impl SphereSoa {
         let q = splat(query);
         self.chunks
             .iter()
-            .map(|chunk| chunk.overlap_bits(&q).count_ones() as usize)
+            .map(|chunk| chunk.overlap_bits(&q, query).count_ones() as usize)
             .sum()
     }
 }

@@ -227,11 +227,15 @@ impl DynamicBvh {
     }
 
     /// The fat box of a proxy moved to `tight` after a displacement `d`: grown by the margin,
-    /// stretched by `4d` ahead, clamped to finite values.
+    /// stretched by `4d` ahead (at most two margins per axis), clamped to finite values.
     fn fat_box(&self, tight: &Aabb, d: Vec3) -> Aabb {
         let mut fat = tight.expanded(self.margin);
+        // Stretched ahead by 4 displacements, but by no more than 2 margins per axis: a body
+        // jumping several box sizes per frame re-enters the tree every frame anyway, and a
+        // long stretch would only make many false fat pairs.
+        let reach = Vec3::splat(2.0 * self.margin);
         let d = if d.is_finite() {
-            d * DISPLACEMENT_MULTIPLIER
+            (d * DISPLACEMENT_MULTIPLIER).clamp(-reach, reach)
         } else {
             Vec3::ZERO
         };

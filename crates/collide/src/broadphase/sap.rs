@@ -28,7 +28,7 @@ const INSERT_REBUILD: usize = 24;
 ///
 /// Ties: at equal values a min endpoint sorts before a max endpoint, so boxes that only touch
 /// are in the set (touching counts). Large motion or many insertions (more than a few dozen
-/// per frame, or more swaps than `8n`) switch to a full re-sort and a single sweep that
+/// per frame, or more swaps than `32n`) switch to a full re-sort and a single sweep that
 /// rebuilds the pair set — the same result at `O(n log n)`. Queries scan every box (`O(n)`);
 /// use [`DynamicBvh`](super::DynamicBvh) for many queries.
 #[derive(Clone, Debug, Default)]
@@ -306,7 +306,7 @@ impl BroadPhase for SweepAndPrune {
         self.ids.release_pending();
         let n = self.values[0].len();
         let rebuild =
-            self.rebuild || self.added > INSERT_REBUILD || !self.incremental_sort(8 * n + 64);
+            self.rebuild || self.added > INSERT_REBUILD || !self.incremental_sort(32 * n + 64);
         if rebuild {
             self.full_rebuild();
         }

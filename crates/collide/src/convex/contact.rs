@@ -65,11 +65,17 @@ where
     let sa = |d: Vec3| a.core_support(d);
     let sb = |d: Vec3| b.core_support(d);
     // GJK on the cores in distance mode: the closest points are needed whenever the cores are
-    // apart (the shapes may still overlap through their margins).
-    let run = gjk::run(sa, sb, guess, false, 0.0);
+    // apart (the shapes may still overlap through their margins). It exits early once a
+    // separating axis proves the shapes farther apart than the margin.
+    let cutoff = f64::from(radii) + f64::from(margin);
+    let run = gjk::run(sa, sb, guess, cutoff, 0.0);
     match run.status {
         Status::Invalid => None,
-        Status::Apart | Status::Separated => {
+        Status::Separated => {
+            cache.dir = gjk::to_dir(run.v);
+            None
+        }
+        Status::Apart => {
             cache.dir = gjk::to_dir(run.v);
             let dist = run.v.length();
             // Shapes' gap = cores' gap − radii; reported when within the margin (plus the

@@ -332,13 +332,14 @@ fn reduce(s: &mut Simplex) {
 
 /// The GJK loop on two support functions.
 ///
-/// `boolean`: stop as soon as a separating axis is found (lower bound on the distance above
-/// `radii` plus the touching tolerance). `guess`: initial direction, the vector from B to A
-/// roughly (a point of A − B, or a cached closest-point vector); only its direction matters.
-/// `radii`: the sum of the margins the caller adds to the shapes given by `sa`, `sb`; the run
-/// reports [`Status::Intersecting`] as soon as the distance is known to be within `radii` (plus
-/// tolerance), so with `radii > 0` that status does not mean the given sets overlap.
-pub(crate) fn run<FA, FB>(sa: FA, sb: FB, guess: Vec3, boolean: bool, radii: f64) -> Run
+/// `guess`: initial direction, the vector from B to A roughly (a point of A − B, or a cached
+/// closest-point vector); only its direction matters. `cutoff`: stop with
+/// [`Status::Separated`] as soon as a separating axis shows the distance above `cutoff` plus the
+/// touching tolerance (`INFINITY`: never; the boolean test passes the radii; contact passes
+/// radii + margin). `radii`: the sum of the margins the caller adds to the sets given by `sa`,
+/// `sb`; the run reports [`Status::Intersecting`] as soon as the distance is known to be within
+/// `radii` (plus tolerance), so with `radii > 0` that status does not mean the sets overlap.
+pub(crate) fn run<FA, FB>(sa: FA, sb: FB, guess: Vec3, cutoff: f64, radii: f64) -> Run
 where
     FA: Fn(Vec3) -> Vec3,
     FB: Fn(Vec3) -> Vec3,
@@ -375,9 +376,9 @@ where
         let vw = v.dot(w);
         let vlen = v.length();
         // Lower bound: w maximises (−v)·x over A − B, so every x has v·x >= v·w and the
-        // distance is at least v·w / |v|. Above the radii plus the touching tolerance: −v is a
-        // separating axis of the grown shapes.
-        if boolean && vw > (radii + tol * scale) * vlen {
+        // distance is at least v·w / |v|. Above the cutoff plus the touching tolerance: −v is
+        // a separating axis of the grown shapes, and the caller needs nothing more.
+        if vw > (cutoff + tol * scale) * vlen {
             return out(Status::Separated, s, v, scale, it);
         }
         if have_point {
@@ -472,7 +473,7 @@ where
         |d| a.core_support(d),
         |d| b.core_support(d),
         guess,
-        false,
+        f64::INFINITY,
         radii,
     );
     match r.status {
@@ -545,7 +546,7 @@ where
         |d| a.core_support(d),
         |d| b.core_support(d),
         guess,
-        true,
+        f64::from(ra) + f64::from(rb),
         f64::from(ra) + f64::from(rb),
     );
     match r.status {

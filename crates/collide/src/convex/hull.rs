@@ -548,12 +548,18 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
     // Per-face mark of the depth-first pass that reached it.
     let mut dfs: Vec<usize> = vec![0; tris.len()];
     let (mut iter, mut pass) = (0usize, 0usize);
+    // Every iteration adds a vertex; a hull of n points needs at most n of them, and the near
+    // recheck can only re-add points, so a run far past that is a numerical cycle: give up.
+    let max_iter = 4 * pts.len() + 64;
     loop {
         while let Some(f0) = pending.pop() {
             if !tris[f0].alive || tris[f0].outside.is_empty() {
                 continue;
             }
             iter += 1;
+            if iter > max_iter {
+                return Err(HullError::Unstable);
+            }
             // The eye: the point farthest above the face.
             let (mut eye, mut far) = (usize::MAX, f64::NEG_INFINITY);
             for &i in &tris[f0].outside {

@@ -24,9 +24,10 @@ pub enum SatResult {
         /// World plane with unit normal pointing from A toward B, halfway across the gap: A is
         /// at signed distance `<= -distance / 2`, B at `>= distance / 2`.
         plane: Plane,
-        /// Width of the gap along the plane's normal, `> 0`; a lower bound of the true
-        /// distance (equal to it when the closest features are a face and a vertex or two
-        /// edges). NaN or infinite poses give `INFINITY` and a NaN plane ("no contact").
+        /// Width of the gap along the plane's normal, `> 0`. The search stops at the first
+        /// separating axis (cached feature, faces of A, faces of B, edge pairs), so this is a
+        /// lower bound of the true distance, not the distance; use GJK for that. NaN or
+        /// infinite poses give `INFINITY` and a NaN plane ("no contact").
         distance: f32,
     },
     /// No separating plane: the shapes touch or overlap.

@@ -36,7 +36,14 @@ impl Plane {
         if !point.is_finite() {
             return None;
         }
-        let n = normal.try_normalize()?;
+        // Scale by the largest component first: the squared length of a normal with tiny
+        // (subnormal) or huge components underflows or overflows, and `normalize` would
+        // return a vector that is not unit length, or NaN.
+        let big = normal.abs().max_element();
+        if !(big > 0.0 && big.is_finite()) {
+            return None;
+        }
+        let n = (normal / big).try_normalize()?;
         Some(Plane {
             normal: n,
             d: -n.dot(point),
@@ -132,6 +139,19 @@ mod tests {
         // Products underflow to zero at this scale; a `None` is the documented answer then.
         if let Some(p) = p {
             assert!(p.normal.is_normalized());
+        }
+    }
+
+    #[test]
+    fn tiny_and_huge_normals_are_normalised_exactly() {
+        // Found by fuzzing: a subnormal normal's squared length underflows.
+        for n in [
+            Vec3::new(1e-40, 1e-40, 0.0),
+            Vec3::new(3e38, -3e38, 1.0),
+            Vec3::new(-1e-45, 0.0, 0.0),
+        ] {
+            let p = Plane::try_from_point_normal(Vec3::ONE, n).unwrap();
+            assert_near!(p.normal.length(), 1.0, 1e-6);
         }
     }
 

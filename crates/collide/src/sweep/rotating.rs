@@ -11,7 +11,7 @@ use glam::{DMat3, DQuat, DVec3};
 pub const ROTATION_TOLERANCE: f32 = 1e-5;
 
 /// Advancement steps before giving up on convergence (then contact is reported, early).
-const MAX_STEPS: usize = 1000;
+const MAX_STEPS: usize = 5000;
 
 /// One body's motion over the frame: position by lerp, orientation by slerp (constant angular
 /// velocity about a fixed axis, the shorter arc), both in `u ∈ [0, 1]`, evaluated in `f64`.
@@ -80,16 +80,17 @@ impl Motion {
 /// 1. A rotating box stays inside its start-oriented box grown by its spin reach `|e| θ`
 ///    (`θ` the frame's rotation angle); [`obb_obb`] on the grown boxes gives an interval
 ///    `[u0, u1]` outside which there is no contact (or `None`: no contact at all).
-/// 2. From `u0`, step by `gap / S`, where `gap` is the largest separating-axis gap (a lower
-///    bound on the distance) and `S = |v_b - v_a| + θ_a |e_a| + θ_b |e_b|` bounds how fast the
-///    distance can shrink: no step can pass the first contact.
+/// 2. From `u0`, step by `gap / S`, where `gap` is the largest separating-axis gap, on axis
+///    `n` (a lower bound on the distance), and `S = max(0, -n·(v_b - v_a)) + θ_a |e_a| +
+///    θ_b |e_b|` bounds how fast that gap can shrink: no step can pass the first contact.
 /// 3. Stop when `gap <= tol = ROTATION_TOLERANCE · (|e_a| + |e_b|)`; `exit` likewise backward
 ///    from `u1`.
 ///
 /// So `enter` is never later than the first contact; it is early by at most the time the
 /// bodies need to close a distance of `2√3 · tol` (a gap `<= tol` on all 15 axes means the boxes
-/// grown by `tol` overlap). If the advancement has not converged after 1000 steps (a box
-/// spinning fast near another without touching it), the current, early, time is reported.
+/// grown by `tol` overlap). If the advancement has not converged after 5000 steps (a box
+/// spinning fast close to another without touching it), the current time is reported: early,
+/// and then possibly a contact that does not happen (conservative, never a miss).
 /// Initial overlap: `enter = 0`. Normal: the axis of the largest gap at `enter` (least
 /// penetration), from A toward B. Point: as for [`obb_obb`], on both boxes to within `tol`.
 /// A zero or NaN quaternion, NaN or infinite input → `None`.
@@ -128,20 +129,26 @@ pub fn obb_obb_rotating(
     )?;
     let u0 = (f64::from(bound.enter) - 1e-6).max(0.0);
     let u1 = (f64::from(bound.exit) + 1e-6).min(1.0);
-    // 2. Conservative advancement.
-    let rel_speed = (mb.v - ma.v).length();
-    let s = rel_speed + ma.spin_reach() + mb.spin_reach();
+    // 2. Conservative advancement. On the axis n of the largest gap (from A toward B) the gap
+    //    is a lower bound on the distance, and it can shrink no faster than
+    //    S = max(0, -n·(v_b - v_a)) + θ_a|e_a| + θ_b|e_b| (the centres' closing speed along n
+    //    plus how fast each box's extent along n can grow while it turns), so a step of
+    //    gap / S cannot pass the first contact. Backward in time the linear part flips sign.
+    let rel = mb.v - ma.v;
+    let spin = ma.spin_reach() + mb.spin_reach();
     let tol = f64::from(ROTATION_TOLERANCE) * (ma.e.length() + mb.e.length());
     let tol = tol.max(1e-12);
     let advance = |from: f64, to: f64| -> Option<f64> {
         let dir = if to >= from { 1.0 } else { -1.0 };
         let mut u = from;
         for _ in 0..MAX_STEPS {
-            let (gap, _) = max_gap(&ma.at(u), &mb.at(u));
+            let (gap, n) = max_gap(&ma.at(u), &mb.at(u));
             if gap <= tol {
                 return Some(u);
             }
+            let s = (-dir * n.dot(rel)).max(0.0) + spin;
             if s <= 0.0 {
+                // Nothing closes the gap along n: separated for the rest of the interval.
                 return None;
             }
             u += dir * gap / s;

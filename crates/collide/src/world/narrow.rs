@@ -1,0 +1,434 @@
+//! The world's narrow phase: one convex part against another, at rest (contact) and moving
+//! (time of impact). The dispatch over part kinds lives here, one `match` per query.
+
+use crate::closest;
+use crate::convex::contact::contact_cached;
+use crate::convex::Posed;
+use crate::convex::{contact_manifold, gjk, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
+use crate::math::Vec3;
+use crate::shapes::{Capsule, Obb, Ray, Sphere};
+use crate::sweep;
+
+/// One convex part of a body, placed in the world.
+#[derive(Clone, Debug)]
+pub(crate) enum Part {
+    Sphere(Sphere),
+    Capsule(Capsule),
+    /// A box: the OBB for the analytic and sweep tests, the polyhedron for SAT manifolds.
+    Cuboid(Obb, ConvexPolyhedron),
+    Hull(ConvexPolyhedron),
+}
+
+impl SupportMap for Part {
+    fn support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            Part::Sphere(s) => s.support(dir),
+            Part::Capsule(c) => c.support(dir),
+            Part::Cuboid(o, _) => o.support(dir),
+            Part::Hull(p) => p.support(dir),
+        }
+    }
+
+    fn margin(&self) -> f32 {
+        match self {
+            Part::Sphere(s) => s.margin(),
+            Part::Capsule(c) => c.margin(),
+            Part::Cuboid(o, _) => o.margin(),
+            Part::Hull(p) => p.margin(),
+        }
+    }
+
+    fn core_support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            Part::Sphere(s) => s.core_support(dir),
+            Part::Capsule(c) => c.core_support(dir),
+            Part::Cuboid(o, _) => o.core_support(dir),
+            Part::Hull(p) => p.core_support(dir),
+        }
+    }
+
+    fn interior_point(&self) -> Vec3 {
+        match self {
+            Part::Sphere(s) => s.center,
+            Part::Capsule(c) => (c.a + c.b) * 0.5,
+            Part::Cuboid(o, _) => o.center,
+            Part::Hull(p) => p.to_world(p.hull.vertex_centroid()),
+        }
+    }
+}
+
+/// A contact between two parts: unit normal from A toward B, depth `>= 0` (0 touching), and
+/// 1 to 4 world points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Manifold {
+    /// Unit normal from A toward B: moving B by `depth · normal` separates them.
+    pub normal: Vec3,
+    /// Penetration depth, `>= 0`.
+    pub depth: f32,
+    points: [Vec3; 4],
+    len: u8,
+}
+
+impl Manifold {
+    pub(crate) fn one(normal: Vec3, depth: f32, point: Vec3) -> Manifold {
+        Manifold {
+            normal,
+            depth: depth.max(0.0),
+            points: [point; 4],
+            len: 1,
+        }
+    }
+
+    /// The contact points (1 to 4), halfway between the surfaces.
+    #[must_use]
+    pub fn points(&self) -> &[Vec3] {
+        &self.points[..self.len as usize]
+    }
+
+    /// The same contact seen from B: normal reversed, same depth and points.
+    #[must_use]
+    pub fn flipped(self) -> Manifold {
+        Manifold {
+            normal: -self.normal,
+            ..self
+        }
+    }
+}
+
+/// Counters of one pair query, summed into the frame statistics.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct QueryCounts {
+    pub sat_hits: u64,
+    pub sat_misses: u64,
+}
+
+/// Sphere against sphere: normal along the centre line (`+x` for coincident centres).
+fn sphere_sphere(a: &Sphere, b: &Sphere) -> Option<Manifold> {
+    let d = b.center - a.center;
+    let r = a.radius + b.radius;
+    let d2 = d.length_squared();
+    // Touching counts: |d| <= r.
+    let touching = d2 <= r * r; // false for NaN
+    if !touching {
+        return None;
+    }
+    let len = d2.sqrt();
+    let n = if len > 0.0 { d / len } else { Vec3::X };
+    // The point halfway between the two surfaces along the centre line.
+    let pa = a.center + n * a.radius;
+    let pb = b.center - n * b.radius;
+    Some(Manifold::one(n, r - len, (pa + pb) * 0.5))
+}
+
+/// Sphere against box (Arvo 1990; Ericson RTCD §5.1.3): the closest point of the box to the
+/// centre gives normal and depth; a centre inside the box uses the face of least penetration.
+fn sphere_box(s: &Sphere, o: &Obb) -> Option<Manifold> {
+    let q = closest::point_obb(s.center, o);
+    let d = s.center - q;
+    let d2 = d.length_squared();
+    let touching = d2 <= s.radius * s.radius; // false for NaN
+    if !touching {
+        return None;
+    }
+    if d2 > 0.0 {
+        // Outside: the normal from sphere (A) to box (B) points from the centre to `q`.
+        let len = d2.sqrt();
+        let n = -d / len;
+        let surface = s.center + n * s.radius;
+        return Some(Manifold::one(n, s.radius - len, (surface + q) * 0.5));
+    }
+    // Centre inside: in box coordinates p, the face k with the least h_k - |p_k| is nearest;
+    // pushing the box out along that face's outward normal (sign of p_k) separates them.
+    let p = o.axes.transpose() * (s.center - o.center);
+    let mut best = (0usize, f32::INFINITY);
+    for k in 0..3 {
+        let gap = o.half_extents[k] - p[k].abs();
+        if gap < best.1 {
+            best = (k, gap);
+        }
+    }
+    let (k, gap) = best;
+    let sign = if p[k] >= 0.0 { 1.0 } else { -1.0 };
+    let face_normal = o.axes.col(k) * sign;
+    // Moving the box (B) against that face's outward normal by gap + r leaves the sphere
+    // touching the face from outside: the normal from A toward B is -face_normal.
+    Some(Manifold::one(-face_normal, gap + s.radius, s.center))
+}
+
+/// The contact of two convex parts, or `None` when apart. The one dispatch over part kinds
+/// for contacts: analytic sphere tests, SAT manifolds with the separating-plane cache for
+/// polyhedra, GJK/EPA (warm-started) for the rest. Mirrored arms swap and flip.
+pub(crate) fn contact(
+    a: &Part,
+    b: &Part,
+    sep: &mut SepCache,
+    gjk_cache: &mut GjkCache,
+    counts: &mut QueryCounts,
+) -> Option<Manifold> {
+    match (a, b) {
+        (Part::Sphere(sa), Part::Sphere(sb)) => sphere_sphere(sa, sb),
+        (Part::Sphere(s), Part::Cuboid(o, _)) => sphere_box(s, o),
+        (Part::Cuboid(..), Part::Sphere(_)) => {
+            contact(b, a, sep, gjk_cache, counts).map(Manifold::flipped)
+        }
+        (Part::Cuboid(_, pa) | Part::Hull(pa), Part::Cuboid(_, pb) | Part::Hull(pb)) => {
+            let (h0, m0) = (sep.hits, sep.misses);
+            let m = contact_manifold(pa, pb, sep);
+            counts.sat_hits += sep.hits - h0;
+            counts.sat_misses += sep.misses - m0;
+            m.map(|m| Manifold {
+                normal: m.normal,
+                depth: m.depth,
+                points: std::array::from_fn(|i| {
+                    let pts = m.points();
+                    pts[i.min(pts.len() - 1)].point
+                }),
+                len: m.points().len() as u8,
+            })
+        }
+        // Capsules, and spheres against hulls: GJK on the cores plus the radii, EPA inside.
+        _ => {
+            let c = contact_cached(a, b, 0.0, gjk_cache)?;
+            Some(Manifold::one(
+                c.normal,
+                c.depth,
+                (c.point_a + c.point_b) * 0.5,
+            ))
+        }
+    }
+}
+
+/// A time of impact within the frame: `t` in `[0, 1]`, unit normal from A toward B at `t`,
+/// and a contact point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impact {
+    /// Normalised time of first contact in the frame (`0`: touching at the start).
+    pub t: f32,
+    /// Unit normal from A toward B at `t`.
+    pub normal: Vec3,
+    /// A contact point at `t`.
+    pub point: Vec3,
+}
+
+/// First contact of two parts translating by `motion_a`, `motion_b` over the frame (their
+/// orientation held), or `None`. The one dispatch over part kinds for sweeps: the exact
+/// sweeps of [`crate::sweep`] for spheres and boxes (mirrored arms swap and flip), and
+/// conservative advancement on GJK distances for the rest.
+pub(crate) fn impact(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
+    let from = |s: sweep::Sweep| Impact {
+        t: s.enter,
+        normal: s.normal,
+        point: s.point,
+    };
+    let flip = |i: Impact| Impact {
+        normal: -i.normal,
+        ..i
+    };
+    match (a, b) {
+        (Part::Sphere(sa), Part::Sphere(sb)) => {
+            sweep::sphere_sphere(sa, motion_a, sb, motion_b).map(from)
+        }
+        (Part::Sphere(s), Part::Cuboid(o, _)) => {
+            sweep::sphere_obb(s, motion_a, o, motion_b).map(from)
+        }
+        (Part::Cuboid(..), Part::Sphere(_)) => impact(b, motion_b, a, motion_a).map(flip),
+        (Part::Cuboid(oa, _), Part::Cuboid(ob, _)) => {
+            sweep::obb_obb(oa, motion_a, ob, motion_b).map(from)
+        }
+        _ => advance(a, motion_a, b, motion_b),
+    }
+}
+
+/// Conservative advancement for translating convex shapes (Mirtich 1996; van den Bergen 2003
+/// §5.3): the distance `d(t)` of two convex sets under linear relative motion is convex in
+/// `t`, so `d(t + s) >= d(t) + s · d'(t)` with `d'(t) = n · (v_b − v_a)` (n the unit closest
+/// direction from A to B): stepping `s = d / (−d')` never passes the first contact. Stops
+/// when the distance is below a tolerance relative to the shapes' size, or when the shapes
+/// stop closing (`d' >= 0`: by convexity they never touch later) or `t > 1`.
+fn advance(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
+    let rel = motion_b - motion_a;
+    let scale = (a.support(Vec3::X) - a.support(-Vec3::X)).length()
+        + (b.support(Vec3::X) - b.support(-Vec3::X)).length()
+        + rel.length();
+    let tol = 1e-5 * scale.max(1e-6);
+    let mut t = 0.0f32;
+    let mut cache = GjkCache::default();
+    for _ in 0..128 {
+        let pa = Posed::translated(a, motion_a * t);
+        let pb = Posed::translated(b, motion_b * t);
+        let r = gjk::distance_cached(&pa, &pb, &mut cache);
+        if !r.distance.is_finite() {
+            return None;
+        }
+        if r.intersecting || r.distance <= tol {
+            let normal = if r.intersecting {
+                // Touching or overlapping at the current t (only at t = 0 can it be more than
+                // touching): the penetration normal.
+                contact_cached(&pa, &pb, 0.0, &mut GjkCache::default())
+                    .map_or(rel.normalize_or_zero(), |c| c.normal)
+            } else {
+                r.normal
+            };
+            return Some(Impact {
+                t,
+                normal,
+                point: (r.point_a + r.point_b) * 0.5,
+            });
+        }
+        let closing = -r.normal.dot(rel);
+        if closing.is_nan() || closing <= 0.0 {
+            return None;
+        }
+        t += r.distance / closing;
+        if t.is_nan() || t > 1.0 {
+            return None;
+        }
+    }
+    // Not converged (grazing approach): report the last, early, time (a conservative answer).
+    let pa = Posed::translated(a, motion_a * t);
+    let pb = Posed::translated(b, motion_b * t);
+    let r = gjk::distance(&pa, &pb);
+    Some(Impact {
+        t,
+        normal: r.normal,
+        point: (r.point_a + r.point_b) * 0.5,
+    })
+}
+
+/// Ray against a part: `(t, normal)` of the first hit in `[0, max_t]`.
+pub(crate) fn ray_part(ray: &Ray, part: &Part, max_t: f32) -> Option<(f32, Vec3)> {
+    let hit = match part {
+        Part::Sphere(s) => crate::raycast::sphere(ray, s, max_t),
+        Part::Capsule(c) => crate::raycast::capsule(ray, c, max_t),
+        Part::Cuboid(o, _) => crate::raycast::obb(ray, o, max_t),
+        Part::Hull(p) => return ray_polyhedron(ray, p, max_t),
+    }?;
+    Some((hit.t, hit.normal))
+}
+
+/// Ray against a convex polyhedron by clipping the ray to every face's half-space
+/// (Cyrus–Beck 1978; Ericson RTCD §5.3.8). Starting inside: `t = 0`, normal `-dir/|dir|`
+/// (the crate's raycast rule). NaN → `None`.
+fn ray_polyhedron(ray: &Ray, p: &ConvexPolyhedron, max_t: f32) -> Option<(f32, Vec3)> {
+    if !(ray.is_finite() && max_t >= 0.0) {
+        return None;
+    }
+    let (mut t0, mut t1) = (0.0f32, max_t);
+    let mut normal = None;
+    for f in 0..p.hull.faces().len() {
+        let plane = p.face_plane(f);
+        // Inside the face's half-space: n·x + d <= 0. Along the ray: n·o + d + t n·dir.
+        let dist = plane.signed_distance(ray.origin);
+        let denom = plane.normal.dot(ray.dir);
+        if denom == 0.0 {
+            if dist > 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = -dist / denom;
+        if denom < 0.0 {
+            // Entering this half-space.
+            if t > t0 {
+                t0 = t;
+                normal = Some(plane.normal);
+            }
+        } else if t < t1 {
+            t1 = t;
+        }
+        if t0 > t1 || t0.is_nan() || t1.is_nan() {
+            return None;
+        }
+    }
+    let n = normal.unwrap_or_else(|| {
+        let l = ray.dir.length();
+        if l > 0.0 {
+            -ray.dir / l
+        } else {
+            Vec3::Z
+        }
+    });
+    Some((t0, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assert_near;
+    use crate::math::Quat;
+
+    fn cube(c: Vec3) -> Part {
+        let o = Obb::new(c, Quat::IDENTITY, Vec3::splat(0.5));
+        let p = ConvexPolyhedron::cuboid(Vec3::splat(0.5))
+            .expect("unit cube")
+            .with_pose(Quat::IDENTITY, c);
+        Part::Cuboid(o, p)
+    }
+
+    #[test]
+    fn sphere_box_outside_inside_and_mirrored() {
+        // A unit sphere at x = -1.4 overlaps the unit cube at the origin by 0.1 along +x.
+        let s = Part::Sphere(Sphere::new(Vec3::new(-1.4, 0.0, 0.0), 1.0));
+        let (mut sep, mut g, mut n) = (
+            SepCache::default(),
+            GjkCache::default(),
+            QueryCounts::default(),
+        );
+        let m = contact(&s, &cube(Vec3::ZERO), &mut sep, &mut g, &mut n).unwrap();
+        assert_near!(m.normal, Vec3::X);
+        assert_near!(m.depth, 0.1, 1e-5);
+        let f = contact(&cube(Vec3::ZERO), &s, &mut sep, &mut g, &mut n).unwrap();
+        assert_near!(f.normal, -Vec3::X);
+        // Centre inside, 0.1 below the +y face: moving the box by 0.15 along -y frees it.
+        let s2 = Part::Sphere(Sphere::new(Vec3::new(0.0, 0.4, 0.0), 0.05));
+        let m2 = contact(&s2, &cube(Vec3::ZERO), &mut sep, &mut g, &mut n).unwrap();
+        assert_near!(m2.normal, -Vec3::Y);
+        assert_near!(m2.depth, 0.15, 1e-5);
+    }
+
+    #[test]
+    fn impact_of_a_capsule_by_advancement_matches_the_analytic_time() {
+        // A capsule (radius 0.5, axis along y) 3 units left of a unit cube, moving +4 in x:
+        // surfaces 3 − 0.5 − 0.5 = 2 apart, first contact at t = 2 / 4 = 0.5.
+        let cap = Part::Capsule(Capsule::new(
+            Vec3::new(-3.0, -0.5, 0.0),
+            Vec3::new(-3.0, 0.5, 0.0),
+            0.5,
+        ));
+        let i = impact(
+            &cap,
+            Vec3::new(4.0, 0.0, 0.0),
+            &cube(Vec3::ZERO),
+            Vec3::ZERO,
+        )
+        .unwrap();
+        assert_near!(i.t, 0.5, 1e-4);
+        assert_near!(i.normal, Vec3::X, 1e-3);
+        // Moving away: none.
+        assert!(impact(
+            &cap,
+            Vec3::new(-4.0, 0.0, 0.0),
+            &cube(Vec3::ZERO),
+            Vec3::ZERO
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn ray_polyhedron_cases() {
+        let p = ConvexPolyhedron::cuboid(Vec3::splat(0.5)).unwrap();
+        // From x = -2 along +x: enters the face x = -0.5 at t = 1.5, normal -x.
+        let (t, n) =
+            ray_polyhedron(&Ray::new(Vec3::new(-2.0, 0.0, 0.0), Vec3::X), &p, 10.0).unwrap();
+        assert_near!(t, 1.5);
+        assert_near!(n, -Vec3::X);
+        // Inside: t = 0, normal facing back along the ray.
+        let (t, n) = ray_polyhedron(&Ray::new(Vec3::ZERO, Vec3::X), &p, 10.0).unwrap();
+        assert_eq!(t, 0.0);
+        assert_near!(n, -Vec3::X);
+        // Missing, too short, NaN.
+        assert!(ray_polyhedron(&Ray::new(Vec3::new(-2.0, 2.0, 0.0), Vec3::X), &p, 10.0).is_none());
+        assert!(ray_polyhedron(&Ray::new(Vec3::new(-2.0, 0.0, 0.0), Vec3::X), &p, 1.0).is_none());
+        assert!(ray_polyhedron(&Ray::new(Vec3::NAN, Vec3::X), &p, 1.0).is_none());
+    }
+}
