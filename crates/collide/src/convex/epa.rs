@@ -357,7 +357,13 @@ where
 /// weight). Weights a hair outside are clamped and renormalised.
 fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
     let face = &poly.faces[f];
-    let p = face.n * face.d;
+    // Hardening (issue 9, fuzz target `gjk_epa`): when every face is degenerate (`d =
+    // INFINITY`: a Minkowski difference thinner than f64 resolves, e.g. a box of subnormal
+    // thickness touching a point), the "nearest" face has an infinite distance and the answer
+    // was `depth = inf` with NaN weights. Such an M is flat: answer as the flat cases do,
+    // depth 0 at the origin (the normal falls back to `hint`, as `face.n` is zero).
+    let dist = if face.d.is_finite() { face.d } else { 0.0 };
+    let p = face.n * dist;
     let weights = |g: &Face| {
         let [i, j, k] = g.v;
         barycentric(p, poly.verts[i].w, poly.verts[j].w, poly.verts[k].w)
@@ -388,7 +394,7 @@ fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
     let normal = unit_or(face.n, hint.as_dvec3());
     Some(Penetration {
         normal,
-        depth: face.d.max(0.0) as f32,
+        depth: dist.max(0.0) as f32,
         point_a: pa.as_vec3(),
         point_b: pb.as_vec3(),
     })
