@@ -75,7 +75,14 @@ const SLAB_WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f3
 /// The normal for a ray that starts inside: `-dir / |dir|`, or `+Z` for a zero direction.
 #[inline]
 fn inside_normal(dir: Vec3) -> Vec3 {
-    (-dir).try_normalize().unwrap_or(Vec3::Z)
+    // Hardening (issue 9): glam's `try_normalize` squares the components, which underflows
+    // for directions below ~1e-19 and gives a non-unit result; scale by the largest first.
+    let u = crate::convex::support::unit_or_zero(-dir);
+    if u == Vec3::ZERO {
+        Vec3::Z
+    } else {
+        u
+    }
 }
 
 /// `true` when `max_t` is a usable bound (not NaN, not negative).

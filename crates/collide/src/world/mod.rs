@@ -316,7 +316,17 @@ struct Body {
 }
 
 fn finite_quat(q: Quat) -> bool {
-    q.is_finite() && q.length_squared() > 0.0
+    q.is_finite() && glam::Vec4::from(q).abs().max_element() > 0.0
+}
+
+/// `q / |q|` for any finite non-zero `q`. Hardening (issue 9, fuzz target `world`): glam's
+/// `normalize` squares the components, which underflows for components below ~1e-19 (a
+/// quaternion of 1e-22 components came out with length 0.71, so hull normals were not unit)
+/// and overflows above ~1e19 (giving a zero quaternion); dividing by the largest component
+/// first keeps the squared length in [1, 4].
+fn unit_quat(q: Quat) -> Quat {
+    let m = glam::Vec4::from(q).abs().max_element();
+    (q * m.recip()).normalize()
 }
 
 impl Body {
@@ -414,7 +424,7 @@ impl Body {
                 .map(|(_, b)| b.half_extents().min_element())
                 .fold(f32::INFINITY, f32::min),
         };
-        let rotation = desc.rotation.normalize();
+        let rotation = unit_quat(desc.rotation);
         let mut body = Body {
             shape,
             position: desc.position,
@@ -648,7 +658,7 @@ impl World {
         }
         let b = self.body_mut(id)?;
         b.position = position;
-        b.rotation = rotation.normalize();
+        b.rotation = unit_quat(rotation);
         Ok(())
     }
 

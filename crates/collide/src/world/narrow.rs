@@ -355,12 +355,14 @@ fn ray_polyhedron(ray: &Ray, p: &ConvexPolyhedron, max_t: f32) -> Option<(f32, V
             return None;
         }
     }
+    // Hardening (issue 9, fuzz target `world`): `-dir / |dir|` is not unit when `|dir|²`
+    // underflows (a direction of 1e-22 components gave length 0.71); scale first.
     let n = normal.unwrap_or_else(|| {
-        let l = ray.dir.length();
-        if l > 0.0 {
-            -ray.dir / l
-        } else {
+        let u = crate::convex::support::unit_or_zero(-ray.dir);
+        if u == Vec3::ZERO {
             Vec3::Z
+        } else {
+            u
         }
     });
     Some((t0, n))
