@@ -12,6 +12,12 @@
 //!
 //! Run the long version once: `cargo test --release -p collide --test sweep_oracle -- --ignored
 //! --nocapture` (1,000,000 cases per pair).
+//!
+//! Recorded run (release, 1,000,000 cases per pair, 2026-11-21): missed hits 0 for every pair;
+//! `enter` late by at most 3.0e-8 (aabb, sphere–sphere, sphere–plane, sphere–triangle),
+//! 1.0e-7 (sphere–aabb), 1.2e-7 (obb–obb) — the `f32` rounding of the result; early by at most
+//! the same; sweep hits without an oracle hit: 0 / 5 / 0 / 0 / 1 / 2 (all within 1e-6 of
+//! touching, i.e. grazes below the oracle's resolution). sphere–obb: see the closing note.
 
 use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
 use collide::sweep::{self, Sweep};
