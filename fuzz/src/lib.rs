@@ -1078,3 +1078,173 @@ pub mod broadphase {
         }
     }
 }
+
+pub mod world {
+    //! The collision world fed random add / remove / move / teleport / velocity / step /
+    //! update / query sequences with poses and sizes from arbitrary f32 bit patterns. Asserts:
+    //! never panics; a body with a NaN or infinite size, pose or velocity is refused
+    //! (`InvalidBody`); after every update the contacts are sorted pairs `a < b` of live bodies
+    //! with a unit normal, a finite depth `>= 0`, 1–4 finite points and a time of impact in
+    //! `[0, 1]`; every contact has a `Began` or `Persisted` event; ray hits have `0 <= t <=
+    //! max_t`, a finite point and a unit normal; box queries return sorted live ids.
+    use super::{is_unit, Bytes};
+    use collide::shapes::{Aabb, Ray};
+    use collide::world::{
+        BodyDesc, BodyId, BroadPhaseKind, ContactEvent, Geometry, World, WorldConfig, WorldError,
+    };
+    use collide::Vec3;
+
+    /// Runs the target on one input; panics when a contract is broken.
+    pub fn run(data: &[u8]) {
+        let mut b = Bytes::new(data);
+        let kind = if b.byte() % 2 == 0 {
+            BroadPhaseKind::SweepAndPrune
+        } else {
+            BroadPhaseKind::DynamicBvh
+        };
+        let mut world = World::new(WorldConfig {
+            broad_phase: kind,
+            ccd_fraction: f32::from(b.byte()) / 255.0,
+        });
+        let mut live: Vec<BodyId> = Vec::new();
+        let mut ops = 0;
+        while ops < 40 && !b.is_empty() {
+            ops += 1;
+            match b.byte() % 10 {
+                0..=2 => {
+                    if live.len() >= 12 {
+                        continue;
+                    }
+                    let geometry = match b.byte() % 3 {
+                        0 => Geometry::Sphere(b.f32()),
+                        1 => Geometry::Cuboid(b.vec3()),
+                        _ => Geometry::Capsule {
+                            half_height: b.f32(),
+                            radius: b.f32(),
+                        },
+                    };
+                    let sizes_bad = match &geometry {
+                        Geometry::Sphere(r) => !r.is_finite() || *r < 0.0,
+                        Geometry::Cuboid(e) => !e.is_finite() || e.min_element() <= 0.0,
+                        Geometry::Capsule {
+                            half_height,
+                            radius,
+                        } => {
+                            !(half_height.is_finite() && radius.is_finite())
+                                || *half_height < 0.0
+                                || *radius < 0.0
+                        }
+                        _ => false,
+                    };
+                    let (pos, rot, vel, ang) = (b.vec3(), b.quat(), b.vec3(), b.vec3());
+                    let desc = BodyDesc::new(geometry)
+                        .at(pos)
+                        .rotated(rot)
+                        .moving(vel)
+                        .spinning(ang);
+                    let res = world.add_body(desc);
+                    if pos.is_nan() || rot.is_nan() || vel.is_nan() || ang.is_nan() || sizes_bad {
+                        assert!(
+                            matches!(res, Err(WorldError::InvalidBody(_))),
+                            "invalid body accepted: {res:?}"
+                        );
+                    }
+                    if let Ok(id) = res {
+                        assert!(!live.contains(&id), "id {id:?} handed out twice");
+                        live.push(id);
+                    }
+                }
+                3 => {
+                    if live.is_empty() {
+                        continue;
+                    }
+                    let id = live.swap_remove(usize::from(b.byte()) % live.len());
+                    assert_eq!(world.remove_body(id), Ok(()));
+                    assert!(world.remove_body(id).is_err(), "removed twice");
+                }
+                4 | 5 => {
+                    if live.is_empty() {
+                        continue;
+                    }
+                    let id = live[usize::from(b.byte()) % live.len()];
+                    let (pos, rot) = (b.vec3(), b.quat());
+                    let res = if b.byte() % 2 == 0 {
+                        world.move_body(id, pos, rot)
+                    } else {
+                        world.teleport_body(id, pos, rot)
+                    };
+                    if pos.is_nan() || rot.is_nan() {
+                        assert!(res.is_err(), "NaN pose accepted");
+                    }
+                }
+                6 => {
+                    if live.is_empty() {
+                        continue;
+                    }
+                    let id = live[usize::from(b.byte()) % live.len()];
+                    let res = world.set_velocity(id, b.vec3(), b.vec3());
+                    let _ = res;
+                }
+                7 => world.step(b.f32()),
+                8 => world.update(),
+                _ => {
+                    let ray = Ray::new(b.vec3(), b.vec3());
+                    let max_t = b.f32();
+                    if let Some(h) = world.ray_cast(&ray, max_t) {
+                        assert!(live.contains(&h.body), "ray hit a dead body {h:?}");
+                        assert!(h.t >= 0.0 && h.t <= max_t, "ray t {h:?} max_t {max_t}");
+                        assert!(h.point.is_finite() && is_unit(h.normal), "ray hit {h:?}");
+                    }
+                    let q = Aabb::new(b.vec3(), b.vec3());
+                    let got = world.query_aabb(&q);
+                    assert!(
+                        got.windows(2).all(|w| w[0] < w[1]),
+                        "query not sorted: {got:?}"
+                    );
+                    assert!(
+                        got.iter().all(|id| live.contains(id)),
+                        "query returned a dead body"
+                    );
+                }
+            }
+            assert_eq!(world.len(), live.len(), "len");
+            check_frame(&world, &live);
+        }
+        world.update();
+        check_frame(&world, &live);
+    }
+
+    fn check_frame(world: &World, live: &[BodyId]) {
+        let contacts = world.contacts();
+        assert!(
+            contacts
+                .windows(2)
+                .all(|w| (w[0].a, w[0].b) < (w[1].a, w[1].b)),
+            "contacts not sorted or duplicated"
+        );
+        let events = world.events();
+        for c in contacts {
+            assert!(c.a < c.b, "pair not ordered: {c:?}");
+            assert!(is_unit(c.manifold.normal), "contact normal not unit: {c:?}");
+            assert!(
+                c.manifold.depth.is_finite() && c.manifold.depth >= 0.0,
+                "depth: {c:?}"
+            );
+            let n = c.manifold.points().len();
+            assert!((1..=4).contains(&n), "{n} contact points: {c:?}");
+            assert!(
+                c.manifold.points().iter().all(|p| p.is_finite()),
+                "points: {c:?}"
+            );
+            if let Some(t) = c.toi {
+                assert!((0.0..=1.0).contains(&t), "toi {t}: {c:?}");
+            }
+            assert!(
+                events.contains(&ContactEvent::Began(c.a, c.b))
+                    || events.contains(&ContactEvent::Persisted(c.a, c.b)),
+                "contact {c:?} without a Began/Persisted event"
+            );
+        }
+        let _ = (live, Vec3::ZERO);
+    }
+}

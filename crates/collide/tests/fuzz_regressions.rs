@@ -44,7 +44,7 @@ macro_rules! regression {
 
 regression!(
     load_obj, load_stl, load_gltf, scene_json, hull, overlap, sweep, raycast, gjk_epa, sat,
-    broadphase
+    broadphase, world
 );
 
 /// The checks themselves must be able to fail: a NaN sphere input that a (hypothetically) broken
@@ -76,6 +76,7 @@ fn checks_run_on_crafted_inputs() {
         fuzz_checks::gjk_epa::run,
         fuzz_checks::sat::run,
         fuzz_checks::broadphase::run,
+        fuzz_checks::world::run,
     ] {
         run(&[]);
         run(&bytes);

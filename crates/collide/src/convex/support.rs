@@ -68,6 +68,23 @@ pub(crate) fn unit_or_zero(d: Vec3) -> Vec3 {
     s / s.length()
 }
 
+/// The end of `a`–`b` farther along `dir` (ties: `a`); NaN when `(b − a)·dir` is NaN.
+///
+/// Hardening (issue 9, fuzz target `gjk_epa`): the plain `if (b − a)·dir > 0 { b } else { a }`
+/// returned the finite `a` for a NaN `b`, so GJK saw only finite support points and reported
+/// a segment or capsule with a NaN end as touching, against the crate-wide NaN rule.
+#[inline]
+fn segment_support(a: Vec3, b: Vec3, dir: Vec3) -> Vec3 {
+    let s = (b - a).dot(dir);
+    if s > 0.0 {
+        b
+    } else if s <= 0.0 {
+        a
+    } else {
+        Vec3::NAN
+    }
+}
+
 /// Per-axis choice `d_i >= 0 ? hi_i : lo_i` (ties choose `hi`).
 #[inline]
 fn select_ge0(d: Vec3, lo: Vec3, hi: Vec3) -> Vec3 {
@@ -129,10 +146,15 @@ impl SupportMap for Sphere {
 
 /// The corner chosen per axis by the sign of `dir`; ties (`dir_i = 0`) choose `max_i`, so a
 /// zero direction returns `max`. An empty box ([`Aabb::EMPTY`]) returns infinite coordinates,
-/// which GJK reports as "no contact".
+/// and a NaN corner returns NaN, which GJK reports as "no contact".
 impl SupportMap for Aabb {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
+        // Hardening (issue 9, fuzz target `gjk_epa`): a NaN in the corner not selected was
+        // never seen, and `Aabb::new` keeps a NaN in `max` when `min` is finite.
+        if self.min.is_nan() || self.max.is_nan() {
+            return Vec3::NAN;
+        }
         select_ge0(dir, self.min, self.max)
     }
     #[inline]
@@ -158,15 +180,11 @@ impl SupportMap for Obb {
 }
 
 /// The end point farther along `dir`; a tie (segment perpendicular to `dir`, or zero `dir`)
-/// returns `a`.
+/// returns `a`. A NaN end point gives NaN ("no contact").
 impl SupportMap for Segment {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
-        if (self.b - self.a).dot(dir) > 0.0 {
-            self.b
-        } else {
-            self.a
-        }
+        segment_support(self.a, self.b, dir)
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {
@@ -175,7 +193,7 @@ impl SupportMap for Segment {
 }
 
 /// The farther cap centre plus `radius · dir/|dir|`; ties return the `a` cap, and a zero
-/// direction returns `a` itself (a point of the core segment).
+/// direction returns `a` itself (a point of the core segment). A NaN cap centre gives NaN.
 impl SupportMap for Capsule {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
@@ -187,11 +205,7 @@ impl SupportMap for Capsule {
     }
     #[inline]
     fn core_support(&self, dir: Vec3) -> Vec3 {
-        if (self.b - self.a).dot(dir) > 0.0 {
-            self.b
-        } else {
-            self.a
-        }
+        segment_support(self.a, self.b, dir)
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {
@@ -200,11 +214,17 @@ impl SupportMap for Capsule {
 }
 
 /// The corner farthest along `dir`; ties return the first of `a`, `b`, `c` among the tied, so
-/// a zero direction returns `a`. Degenerate triangles are the segment or point they are.
+/// a zero direction returns `a`. Degenerate triangles are the segment or point they are. A NaN
+/// corner gives NaN ("no contact").
 impl SupportMap for Triangle {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
         let (da, db, dc) = (self.a.dot(dir), self.b.dot(dir), self.c.dot(dir));
+        // Hardening (issue 9, fuzz target `gjk_epa`): a NaN corner has a NaN dot, which loses
+        // every comparison below, so GJK saw only the finite corners and could report contact.
+        if (da + db + dc).is_nan() {
+            return Vec3::NAN;
+        }
         if da >= db && da >= dc {
             self.a
         } else if db >= dc {
@@ -220,8 +240,9 @@ impl SupportMap for Triangle {
 }
 
 /// The convex hull of a point cloud: the point with the largest `dir·p`, the first of the
-/// tied ones (so a zero direction returns the first point). An empty slice returns NaN, which
-/// every GJK query reports as "no contact". Cost: one pass over the points.
+/// tied ones (so a zero direction returns the first point). An empty slice, or a NaN point
+/// anywhere in it, returns NaN, which every GJK query reports as "no contact". Cost: one pass
+/// over the points.
 impl SupportMap for [Vec3] {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
@@ -229,15 +250,20 @@ impl SupportMap for [Vec3] {
         let mut best_dot = f32::NEG_INFINITY;
         for &p in self {
             let d = p.dot(dir);
-            // `>` keeps the first of tied points; a NaN dot never wins, so a NaN point is
-            // skipped unless every point is NaN.
+            // Hardening (issue 9, fuzz target `gjk_epa`): a NaN point used to be skipped (its
+            // NaN dot never wins), so a cloud with one NaN point still reported contact. The
+            // crate-wide rule is "NaN anywhere → no contact".
+            if d.is_nan() {
+                return Vec3::NAN;
+            }
+            // `>` keeps the first of tied points.
             if d > best_dot {
                 best_dot = d;
                 best = p;
             }
         }
         if best_dot == f32::NEG_INFINITY {
-            // Empty slice, or every dot NaN/-inf: return the first point (NaN when empty).
+            // Empty slice, or every dot -inf: return the first point (NaN when empty).
             return self.first().copied().unwrap_or(Vec3::NAN);
         }
         best

@@ -8,6 +8,7 @@ use crate::convex::{contact_manifold, gjk, ConvexPolyhedron, GjkCache, SepCache,
 use crate::math::Vec3;
 use crate::shapes::{Capsule, Obb, Ray, Sphere};
 use crate::sweep;
+use glam::DVec3;
 
 /// One convex part of a body, placed in the world.
 #[derive(Clone, Debug)]
@@ -104,8 +105,12 @@ pub(crate) struct QueryCounts {
 
 /// Sphere against sphere: normal along the centre line (`+x` for coincident centres).
 fn sphere_sphere(a: &Sphere, b: &Sphere) -> Option<Manifold> {
-    let d = b.center - a.center;
-    let r = a.radius + b.radius;
+    // In f64 (hardening, issue 9, fuzz target `world`): in f32, bodies beyond ~1e19 squared
+    // to `inf <= inf` (touching) and then `d / inf` gave a zero normal and a NaN depth.
+    let (ca, cb) = (a.center.as_dvec3(), b.center.as_dvec3());
+    let (ra, rb) = (f64::from(a.radius), f64::from(b.radius));
+    let d = cb - ca;
+    let r = ra + rb;
     let d2 = d.length_squared();
     // Touching counts: |d| <= r.
     let touching = d2 <= r * r; // false for NaN
@@ -113,20 +118,26 @@ fn sphere_sphere(a: &Sphere, b: &Sphere) -> Option<Manifold> {
         return None;
     }
     let len = d2.sqrt();
-    let n = if len > 0.0 { d / len } else { Vec3::X };
+    let n = if len > 0.0 { d / len } else { DVec3::X };
     // The point halfway between the two surfaces along the centre line.
-    let pa = a.center + n * a.radius;
-    let pb = b.center - n * b.radius;
-    Some(Manifold::one(n, r - len, (pa + pb) * 0.5))
+    let pa = ca + n * ra;
+    let pb = cb - n * rb;
+    Some(Manifold::one(
+        n.as_vec3(),
+        (r - len) as f32,
+        ((pa + pb) * 0.5).as_vec3(),
+    ))
 }
 
 /// Sphere against box (Arvo 1990; Ericson RTCD §5.1.3): the closest point of the box to the
 /// centre gives normal and depth; a centre inside the box uses the face of least penetration.
 fn sphere_box(s: &Sphere, o: &Obb) -> Option<Manifold> {
     let q = closest::point_obb(s.center, o);
-    let d = s.center - q;
+    // In f64 (hardening, issue 9): as in `sphere_sphere`, f32 squares overflow far out.
+    let (c, q64, r) = (s.center.as_dvec3(), q.as_dvec3(), f64::from(s.radius));
+    let d = c - q64;
     let d2 = d.length_squared();
-    let touching = d2 <= s.radius * s.radius; // false for NaN
+    let touching = d2 <= r * r; // false for NaN
     if !touching {
         return None;
     }
@@ -134,8 +145,12 @@ fn sphere_box(s: &Sphere, o: &Obb) -> Option<Manifold> {
         // Outside: the normal from sphere (A) to box (B) points from the centre to `q`.
         let len = d2.sqrt();
         let n = -d / len;
-        let surface = s.center + n * s.radius;
-        return Some(Manifold::one(n, s.radius - len, (surface + q) * 0.5));
+        let surface = c + n * r;
+        return Some(Manifold::one(
+            n.as_vec3(),
+            (r - len) as f32,
+            ((surface + q64) * 0.5).as_vec3(),
+        ));
     }
     // Centre inside: in box coordinates p, the face k with the least h_k - |p_k| is nearest;
     // pushing the box out along that face's outward normal (sign of p_k) separates them.
