@@ -12,6 +12,16 @@
 //!
 //! Run the long version once: `cargo test --release -p collide --test sweep_oracle -- --ignored
 //! --nocapture` (1,000,000 cases per pair).
+//!
+//! Recorded run (release, 1,000,000 cases per pair, 2026-11-21): missed hits 0 for every pair;
+//! `enter` late by at most 3.0e-8 (aabb, sphere–sphere, sphere–plane, sphere–triangle),
+//! 1.0e-7 (sphere–aabb), 1.2e-7 (obb–obb) — the `f32` rounding of the result; early by at most
+//! the same; sweep hits without an oracle hit: 0 / 5 / 0 / 0 / 1 / 2 (all within 1e-6 of
+//! touching, i.e. grazes below the oracle's resolution). sphere–obb: 0 missed, never late
+//! (2.9e-8), but 144,139 hits within 3.4e-6 of touching that the oracle calls misses (the
+//! radius widening that covers the `f32` axes' non-orthonormality; 6 of them were above the
+//! then 3e-6 classification threshold, now 5e-6), and `enter`/`exit` early/late by up to
+//! ~0.99 of the frame in sliding grazes.
 
 use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
 use collide::sweep::{self, Sweep};
@@ -661,7 +671,7 @@ struct Stats {
     missed: usize,
     /// ... of which the oracle's contact depth is within f64 rounding (|sep| < 1e-12).
     missed_roundoff: usize,
-    /// Sweep hit, oracle none, but the oracle's separation at `enter` is within 3e-6.
+    /// Sweep hit, oracle none, but the oracle's separation at `enter` is within 5e-6.
     extra_near: usize,
     /// Sweep hit, oracle none, and the shapes are clearly apart at `enter`.
     extra_false: usize,
@@ -716,8 +726,8 @@ fn check<K: Kind>(c: &Case<K>, st: &mut Stats) {
             }
         }
         (None, Some(w)) => {
-            // sphere_obb widens the radius by a relative 1e-6 (radii <= 2 here).
-            if sep(f64::from(w.enter)) <= 3e-6 {
+            // sphere_obb widens the radius by up to a relative ~2e-6 (radii <= 2 here).
+            if sep(f64::from(w.enter)) <= 5e-6 {
                 st.extra_near += 1;
             } else {
                 st.extra_false += 1;

@@ -147,8 +147,9 @@ pub fn sphere_aabb(s: &Sphere, motion_s: Vec3, b: &Aabb, motion_b: Vec3) -> Opti
 /// As [`sphere_aabb`], in the box's frame, reached with the exact inverse of the box's axes.
 /// Those are `f32` and orthonormal only to about `1e-7`, so box-frame distances differ from
 /// world distances by up to the matrix's distortion `σ`; the radius is widened by `1/σ_min`
-/// (bounded from `‖AᵀA - I‖`), so the sweep may report contact up to ~`1e-7 · r` early, never
-/// late. NaN (also a NaN rotation) → `None`.
+/// (bounded from `‖AᵀA - I‖`, about `1 + 1e-6` for `f32` rotation matrices), so the sweep
+/// may report contact when the sphere is still up to ~`2e-6 · r` away — early (in a sliding
+/// graze, by much of the frame), never late. NaN (also a NaN rotation) → `None`.
 #[must_use]
 pub fn sphere_obb(s: &Sphere, motion_s: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep> {
     if !b.is_finite() {

@@ -19,6 +19,12 @@
 //! pairs), [`World::events`] (began, persisted, ended) and [`World::stats`]. The narrow phase
 //! runs in parallel (rayon) on the pairs sorted by id, so every output is identical whatever
 //! the number of threads.
+//!
+//! Limits, by design for now: a swept pair is tested along the frame's translation with the
+//! bodies' orientation at the start of the frame (rotation within the frame is not swept);
+//! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end;
+//! a body of several pieces reports the deepest piece contact of a pair, not one manifold
+//! per piece pair.
 
 mod narrow;
 
