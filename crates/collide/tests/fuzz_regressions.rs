@@ -90,6 +90,9 @@ fn checks_run_on_crafted_inputs() {
 ///   hull by more than 4 tolerances.
 /// - sat: `sat_cached` (warm, second call) gives a different verdict from `sat` on hulls with
 ///   coordinates around 1e9..1e20.
+/// - raycast (plane, sphere) and sweep (sphere_sphere, sphere_plane): finite input whose hit
+///   or contact point overflows f32 (`origin + t·dir` beyond f32::MAX) is returned as a hit
+///   with an infinite point instead of `None`.
 #[test]
 #[ignore = "open fuzz findings, see docs/degenerate-input.md"]
 fn open_fuzz_findings() {
@@ -98,6 +101,8 @@ fn open_fuzz_findings() {
     for (target, check) in [
         ("hull", fuzz_checks::hull::run as fn(&[u8])),
         ("sat", fuzz_checks::sat::run),
+        ("raycast", fuzz_checks::raycast::run),
+        ("sweep", fuzz_checks::sweep::run),
     ] {
         let Ok(entries) = std::fs::read_dir(root.join(target)) else {
             continue;
