@@ -124,6 +124,10 @@ pub struct ConvexHull {
     face_indices: Vec<u32>,
     edges: Vec<HullEdge>,
     tolerance: f32,
+    /// Vertex adjacency in compressed rows: the neighbours of vertex `v` are
+    /// `neighbours[neighbour_start[v] .. neighbour_start[v + 1]]` (from the unique edges).
+    neighbour_start: Vec<u32>,
+    neighbours: Vec<u32>,
 }
 
 /// A triangle of the hull under construction.
@@ -263,6 +267,78 @@ impl ConvexHull {
     #[must_use]
     pub fn edges(&self) -> &[HullEdge] {
         &self.edges
+    }
+
+    /// The vertices joined to vertex `v` by an edge (empty when `v` is out of range).
+    #[inline]
+    #[must_use]
+    pub fn neighbours(&self, v: usize) -> &[u32] {
+        match (self.neighbour_start.get(v), self.neighbour_start.get(v + 1)) {
+            (Some(&a), Some(&b)) => &self.neighbours[a as usize..b as usize],
+            _ => &[],
+        }
+    }
+
+    /// Index of a vertex maximising `dir · v`, by hill climbing on the vertex graph from
+    /// `start` (vertex 0 when `start` is out of range).
+    ///
+    /// Each step moves to the neighbour with the largest `dir · v` if it is strictly larger
+    /// than the current one, so the walk ends. On a convex polytope whose vertices are all
+    /// corners, `dir · x` has no local maximum on the vertex graph other than the global one
+    /// (the edges at a corner span its tangent cone, so a corner that is not a maximiser has a
+    /// strictly better neighbour). Hull vertices are input points kept within the tolerance,
+    /// so a vertex can sit in the middle of a (nearly) straight edge chain: its edges then miss
+    /// the direction into the flat face, and the walk can stop there well below the maximum
+    /// (found by `tests/sat_hill_climb.rs` on a teddy piece: 4.4e-4 short). So when the walk
+    /// stops with a neighbour within `8 · tolerance · |dir|` of the current value (a plateau
+    /// or near-plateau), the answer is taken from a brute-force scan of all vertices instead.
+    /// The result is then exact up to the hull's own convexity tolerance. A NaN direction
+    /// stops at `start` (no comparison is true). Lander 1999 (walking the cached vertex);
+    /// Ericson, RTCD §9.5.2 (hill climbing).
+    #[must_use]
+    pub fn support_hill_climb(&self, dir: Vec3, start: u32) -> u32 {
+        let mut cur = if (start as usize) < self.vertices.len() {
+            start
+        } else {
+            0
+        };
+        let Some(&v0) = self.vertices.get(cur as usize) else {
+            return 0;
+        };
+        let mut best = dir.dot(v0);
+        // Every step strictly increases `best`, so no vertex is visited twice; the bound only
+        // documents that.
+        for _ in 0..self.vertices.len() {
+            let mut next = cur;
+            for &n in self.neighbours(cur as usize) {
+                let h = dir.dot(self.vertices[n as usize]);
+                if h > best {
+                    best = h;
+                    next = n;
+                }
+            }
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
+        // Near-plateau at the stop: a redundant (collinear or coplanar) vertex may hide a
+        // better one; settle it by the brute-force maximum.
+        let slack = 8.0 * self.tolerance * dir.length();
+        let near_tie = self
+            .neighbours(cur as usize)
+            .iter()
+            .any(|&n| dir.dot(self.vertices[n as usize]) >= best - slack);
+        if near_tie {
+            for (k, v) in self.vertices.iter().enumerate() {
+                let h = dir.dot(*v);
+                if h > best {
+                    best = h;
+                    cur = k as u32;
+                }
+            }
+        }
+        cur
     }
 
     /// The build tolerance `3 · FLT_EPSILON · (max|x| + max|y| + max|z|)` of the input.
@@ -908,12 +984,33 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
             }
         }
     }
+    // Vertex adjacency (compressed rows) from the unique edges, for hill-climbing support.
+    let mut degree = vec![0u32; vertices.len() + 1];
+    for e in &edges {
+        degree[e.vertices[0] as usize + 1] += 1;
+        degree[e.vertices[1] as usize + 1] += 1;
+    }
+    for k in 1..degree.len() {
+        degree[k] += degree[k - 1];
+    }
+    let neighbour_start = degree;
+    let mut fill = neighbour_start.clone();
+    let mut neighbours = vec![0u32; 2 * edges.len()];
+    for e in &edges {
+        let [a, b] = e.vertices;
+        neighbours[fill[a as usize] as usize] = b;
+        fill[a as usize] += 1;
+        neighbours[fill[b as usize] as usize] = a;
+        fill[b as usize] += 1;
+    }
     ConvexHull {
         vertices,
         faces,
         face_indices,
         edges,
         tolerance: eps as f32,
+        neighbour_start,
+        neighbours,
     }
 }
 

@@ -7,11 +7,15 @@
 //! difference and can give a separating or minimum-translation axis; the others are skipped
 //! (D. Gregorius, *The Separating Axis Test between Convex Polyhedra*, GDC 2013). The
 //! feature that separated last frame is tried first (ERRATA Lander 4): most frames it still
-//! separates and the test is one pass over one shape's vertices.
+//! separates. Projections onto an axis are support queries answered by hill climbing on each
+//! hull's vertex graph from the vertex that supported the previous query (kept in the
+//! [`SepCache`]), so a cached check is usually a few steps of walking, not a pass over every
+//! vertex (Lander's "walk from the last closest vertex"; tiny hulls use a plain loop).
 //!
 //! All work is done in A's local frame (B's pose relative to A), which keeps round-off relative
 //! to A's size, as Box2D and parry do.
 
+use super::hull::ConvexHull;
 use super::polyhedron::ConvexPolyhedron;
 use crate::math::{Mat3, Vec3};
 use crate::shapes::Plane;
@@ -78,6 +82,10 @@ pub struct SepCache {
     pub hits: u64,
     /// Queries that needed the full search.
     pub misses: u64,
+    /// Vertex of A that last supported a query axis: the start of the next hill climb.
+    pub support_a: u32,
+    /// Vertex of B that last supported a query axis (either sign).
+    pub support_b: u32,
 }
 
 impl SepCache {
@@ -125,31 +133,62 @@ pub fn sat_cached(a: &ConvexPolyhedron, b: &ConvexPolyhedron, cache: &mut SepCac
     sat_detail(a, b, cache).result
 }
 
-/// Gap of B over the face plane `(n, d)` of A, with B's vertices `R v + t` (A's frame):
-/// `min_v n · (R v + t) + d = min_v (Rᵀ n) · v + n · t + d`.
+/// Hulls with fewer vertices than this are projected by a plain loop, which beats the walk's
+/// neighbour bookkeeping there.
+const HILL_CLIMB_MIN_VERTICES: usize = 16;
+
+/// `max_v dir · v` over the hull's vertices, starting the hill climb at `*start` and leaving
+/// the maximising vertex there for the next query.
+///
+/// Hill climbing ([`ConvexHull::support_hill_climb`]) is exact on a convex polytope; tiny hulls
+/// use the plain loop. A NaN direction gives a NaN value (no comparison decides anything).
 #[inline]
-fn face_separation(n: Vec3, d: f32, r: &Mat3, t: Vec3, verts_b: &[Vec3]) -> f32 {
-    let dir = r.transpose() * n;
-    let mut m = f32::INFINITY;
-    for v in verts_b {
-        m = m.min(dir.dot(*v));
+fn support_value(hull: &ConvexHull, dir: Vec3, start: &mut u32) -> f32 {
+    let verts = hull.vertices();
+    if verts.len() < HILL_CLIMB_MIN_VERTICES {
+        let mut best = f32::NEG_INFINITY;
+        for (k, v) in verts.iter().enumerate() {
+            let h = dir.dot(*v);
+            if h > best {
+                best = h;
+                *start = k as u32;
+            }
+        }
+        if best == f32::NEG_INFINITY {
+            // NaN direction: every comparison was false.
+            return f32::NAN;
+        }
+        return best;
     }
-    m + n.dot(t) + d
+    *start = hull.support_hill_climb(dir, *start);
+    // `support_hill_climb` returns a valid index for a hull with vertices (every hull has at
+    // least 4); `get` keeps a NaN answer rather than a panic if that ever changed.
+    verts.get(*start as usize).map_or(f32::NAN, |v| dir.dot(*v))
+}
+
+/// Gap of B over the face plane `(n, d)` of A, with B's vertices `R v + t` (A's frame):
+/// `min_v n · (R v + t) + d = min_v (Rᵀ n) · v + n · t + d = −max_v (−Rᵀ n) · v + n · t + d`.
+#[inline]
+fn face_separation(n: Vec3, d: f32, r: &Mat3, t: Vec3, hull_b: &ConvexHull, sb: &mut u32) -> f32 {
+    let dir = r.transpose() * n;
+    -support_value(hull_b, -dir, sb) + n.dot(t) + d
 }
 
 /// `(max over A of axis · x, min over B of axis · x)` with A's vertices local and B's as
-/// `R v + t`.
+/// `R v + t`; `sa`, `sb` are the hill-climb starts (updated).
 #[inline]
-fn projections(axis: Vec3, verts_a: &[Vec3], r: &Mat3, t: Vec3, verts_b: &[Vec3]) -> (f32, f32) {
-    let mut max_a = f32::NEG_INFINITY;
-    for v in verts_a {
-        max_a = max_a.max(axis.dot(*v));
-    }
+fn projections(
+    axis: Vec3,
+    hull_a: &ConvexHull,
+    r: &Mat3,
+    t: Vec3,
+    hull_b: &ConvexHull,
+    sa: &mut u32,
+    sb: &mut u32,
+) -> (f32, f32) {
+    let max_a = support_value(hull_a, axis, sa);
     let dir = r.transpose() * axis;
-    let mut min_b = f32::INFINITY;
-    for v in verts_b {
-        min_b = min_b.min(dir.dot(*v));
-    }
+    let min_b = -support_value(hull_b, -dir, sb);
     (max_a, min_b + axis.dot(t))
 }
 
@@ -204,14 +243,22 @@ pub(crate) fn sat_detail(
     let cached = match cache.feature {
         SepFeature::FaceA(i) if (i as usize) < fa.len() => {
             let p = fa[i as usize].plane;
-            let s = face_separation(p.normal, p.d, &r, t, vb);
+            let s = face_separation(p.normal, p.d, &r, t, hb, &mut cache.support_b);
             (s > 0.0).then(|| separated(world(p.normal, -p.d, s), s))
         }
         SepFeature::FaceB(j) if (j as usize) < fb.len() => {
             let p = fb[j as usize].plane;
             // Axis in A's frame pointing from A to B: −R n_B.
             let axis = -(r * p.normal);
-            let (max_a, min_b) = projections(axis, va, &r, t, vb);
+            let (max_a, min_b) = projections(
+                axis,
+                ha,
+                &r,
+                t,
+                hb,
+                &mut cache.support_a,
+                &mut cache.support_b,
+            );
             let s = min_b - max_a;
             (s > 0.0).then(|| separated(world(axis, max_a, s), s))
         }
@@ -223,8 +270,9 @@ pub(crate) fn sat_detail(
             match da.cross(db).try_normalize() {
                 Some(axis) => {
                     // Either orientation may separate: one pass over each shape gives both.
-                    let (max_a, min_b) = projections(axis, va, &r, t, vb);
-                    let (max_na, min_nb) = projections(-axis, va, &r, t, vb);
+                    let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
+                    let (max_a, min_b) = projections(axis, ha, &r, t, hb, sa, sb);
+                    let (max_na, min_nb) = projections(-axis, ha, &r, t, hb, sa, sb);
                     let (s1, s2) = (min_b - max_a, min_nb - max_na);
                     if s1 > 0.0 {
                         Some(separated(world(axis, max_a, s1), s1))
@@ -251,7 +299,7 @@ pub(crate) fn sat_detail(
     let mut best = (f32::NEG_INFINITY, SepFeature::None, Vec3::ZERO);
     for (i, face) in fa.iter().enumerate() {
         let p = face.plane;
-        let s = face_separation(p.normal, p.d, &r, t, vb);
+        let s = face_separation(p.normal, p.d, &r, t, hb, &mut cache.support_b);
         if s > detail.face_a.0 {
             detail.face_a = (s, i as u32);
         }
@@ -272,10 +320,8 @@ pub(crate) fn sat_detail(
     for (j, face) in fb.iter().enumerate() {
         let p = face.plane;
         let n = r * p.normal;
-        let mut m = f32::INFINITY;
-        for v in va {
-            m = m.min(n.dot(*v));
-        }
+        // min over A of n · x = −max over A of (−n) · x.
+        let m = -support_value(ha, -n, &mut cache.support_a);
         let s = m - n.dot(t) + p.d;
         if s > detail.face_b.0 {
             detail.face_b = (s, j as u32);
@@ -345,7 +391,8 @@ pub(crate) fn sat_detail(
             let mut s = axis.dot(pb - pa);
             if s > detail.edge.0 || s > 0.0 {
                 // Confirm with the shapes' full projections (guards a round-off Gauss test).
-                let (max_a, min_b) = projections(axis, va, &r, t, vb);
+                let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
+                let (max_a, min_b) = projections(axis, ha, &r, t, hb, sa, sb);
                 s = min_b - max_a;
                 if s > 0.0 {
                     cache.feature = SepFeature::Edges(i as u32, j as u32);
@@ -486,8 +533,9 @@ mod tests {
         ] {
             let mut cache = SepCache {
                 feature,
-                hits: 0,
-                misses: 0,
+                support_a: 1000,
+                support_b: 3,
+                ..SepCache::default()
             };
             assert_eq!(sat_cached(&a, &b, &mut cache), sat(&a, &b));
         }
