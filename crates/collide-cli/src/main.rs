@@ -42,7 +42,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let result = match cli.command {
         Command::Demo(args) => commands::demo::run(args),
         Command::Bounds(args) => commands::bounds::run(args),
@@ -58,4 +61,28 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Help and version go out as clap prints them; a usage error is one line (what was wrong and
+/// where to look), exit code 2, like every other error of the program.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    {
+        // clap writes help to stdout and exits 0 (2 for help shown because a command is missing).
+        e.exit();
+    }
+    // clap's message is the lines before its "Usage:" block; fold them into one.
+    let text = e.render().to_string();
+    let message = text
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let message = message.trim_start_matches("error: ");
+    eprintln!("collide: error: {message} (see `collide --help`)");
+    ExitCode::from(2)
 }
