@@ -15,6 +15,11 @@
 //! - Bad input never panics: NaN anywhere in a query's input gives "no contact" (`false` or
 //!   `None`); constructors document what they accept.
 
+// No panics from library code on any input: no unwrap, expect or panic! outside tests.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![warn(missing_docs)]
+
 pub mod math;
 
 pub mod batch;
