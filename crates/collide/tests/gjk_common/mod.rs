@@ -3,9 +3,12 @@
 //! origin, overlap and penetration depth by exhaustive enumeration (no GJK, no EPA).
 #![allow(dead_code)]
 
+use collide::convex::{Posed, SupportMap};
 use collide::shapes::{Aabb, Capsule, Obb, Segment, Sphere, Triangle};
 use collide::Vec3;
+use collide_testkit::Gen;
 use glam::DVec3;
+use rand::Rng;
 
 /// A shape as a convex core (hull of `verts`) swept by a ball of `radius`.
 #[derive(Clone, Debug)]
@@ -299,4 +302,112 @@ pub fn cases(n: u64) -> u64 {
         .and_then(|s| s.parse::<u64>().ok())
         .unwrap_or(1);
     n * k
+}
+
+/// Shape kinds drawn by the oracle tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sphere,
+    Aabb,
+    Obb,
+    Capsule,
+    Segment,
+    Triangle,
+    Points,
+    PosedBox,
+}
+
+/// Every kind, in a fixed order (seeds are derived from the index).
+pub const KINDS: [Kind; 8] = [
+    Kind::Sphere,
+    Kind::Aabb,
+    Kind::Obb,
+    Kind::Capsule,
+    Kind::Segment,
+    Kind::Triangle,
+    Kind::Points,
+    Kind::PosedBox,
+];
+
+/// A shape behind the support-map trait, with its f64 oracle description.
+pub struct Shape {
+    pub s: Box<dyn SupportMap>,
+    pub core: Core,
+}
+
+/// Draws a shape of kind `k` near the origin (centres in `[-1.5, 1.5]³`, so most pairs overlap).
+pub fn draw(g: &mut Gen, k: Kind) -> Shape {
+    match k {
+        Kind::Sphere => {
+            let s = g.sphere();
+            Shape {
+                core: core_sphere(&s),
+                s: Box::new(s),
+            }
+        }
+        Kind::Aabb => {
+            let s = g.aabb();
+            Shape {
+                core: core_aabb(&s),
+                s: Box::new(s),
+            }
+        }
+        Kind::Obb => {
+            let s = g.obb();
+            Shape {
+                core: core_obb(&s),
+                s: Box::new(s),
+            }
+        }
+        Kind::Capsule => {
+            let s = g.capsule();
+            Shape {
+                core: core_capsule(&s),
+                s: Box::new(s),
+            }
+        }
+        Kind::Segment => {
+            let s = g.segment();
+            Shape {
+                core: core_segment(&s),
+                s: Box::new(s),
+            }
+        }
+        Kind::Triangle => {
+            let s = g.triangle();
+            Shape {
+                core: core_triangle(&s),
+                s: Box::new(s),
+            }
+        }
+        Kind::Points => {
+            let c = g.point();
+            let n = g.rng.random_range(1..=8);
+            let sz = g.size() * 1.5;
+            let pts: Vec<Vec3> = (0..n).map(|_| c + g.vec(sz)).collect();
+            Shape {
+                core: core_points(&pts),
+                s: Box::new(pts),
+            }
+        }
+        Kind::PosedBox => {
+            let local = Aabb::from_center_half_extents(g.vec(0.5), g.sizes());
+            let p = Posed::new(local, g.quat(), g.point());
+            let verts = local
+                .corners()
+                .iter()
+                .map(|&v| {
+                    let r = p.rotation;
+                    r.x_axis.as_dvec3() * f64::from(v.x)
+                        + r.y_axis.as_dvec3() * f64::from(v.y)
+                        + r.z_axis.as_dvec3() * f64::from(v.z)
+                        + p.translation.as_dvec3()
+                })
+                .collect();
+            Shape {
+                core: Core { verts, radius: 0.0 },
+                s: Box::new(p),
+            }
+        }
+    }
 }
