@@ -4,23 +4,14 @@
 //!
 //! `cargo bench -p collide-bench --bench batch`
 
+#[path = "common/rows.rs"]
+mod rows;
+
 use collide_bench::cases;
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use std::hint::black_box;
+use criterion::{criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {
-    for case in &mut cases::batch_cases(8) {
-        let name: String = case
-            .name
-            .chars()
-            .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
-            .collect();
-        let mut g = c.benchmark_group(name);
-        g.throughput(Throughput::Elements(case.n as u64));
-        g.bench_function("collide", |b| b.iter(|| black_box((case.collide)())));
-        g.bench_function("parry3d", |b| b.iter(|| black_box((case.parry)())));
-        g.finish();
-    }
+    rows::bench_rows(c, &mut cases::batch_cases(8));
 }
 
 criterion_group! {

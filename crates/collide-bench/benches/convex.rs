@@ -11,7 +11,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use collide::convex::{contact_manifold, sat, sat_cached, ConvexHull, ConvexPolyhedron, SepCache};
-use collide::{io, Quat, Vec3};
+use collide::{Quat, Vec3};
+use collide_bench::{convert, inputs};
 use collide_testkit::Gen;
 use criterion::{criterion_group, criterion_main, Criterion};
 use parry3d::math::Pose;
@@ -23,28 +24,11 @@ struct Shape {
     parry: ParryPoly,
 }
 
-/// The hull of a mesh (all parts, or only part `part`), recentred to unit radius.
+/// The hull of a mesh (all parts, or only part `part`), recentred to unit radius, and parry's
+/// polyhedron of it.
 fn shape_part(name: &str, part: Option<usize>) -> Shape {
-    let path = format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"));
-    let model = io::load(path).unwrap();
-    let pts = match part {
-        Some(i) => model.parts[i].mesh.vertices.clone(),
-        None => model.merged().vertices,
-    };
-    let c = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
-    let r = pts.iter().map(|p| (*p - c).length()).fold(0.0, f32::max);
-    let pts: Vec<Vec3> = pts.iter().map(|p| (*p - c) / r).collect();
-    let hull = ConvexHull::try_new(&pts).unwrap();
-    let mut tris = Vec::new();
-    for f in 0..hull.faces().len() {
-        let idx = hull.face_vertices(f);
-        for k in 1..idx.len() - 1 {
-            tris.push([idx[0], idx[k], idx[k + 1]]);
-        }
-    }
-    let parry = ParryPoly::from_convex_mesh(hull.vertices().to_vec(), &tris)
-        .or_else(|| ParryPoly::from_convex_hull(hull.vertices()))
-        .unwrap();
+    let hull = inputs::mesh_hull(name, part).unwrap();
+    let parry = convert::hull(&hull).unwrap();
     Shape {
         hull: Arc::new(hull),
         parry,

@@ -4,21 +4,17 @@
 //!
 //! `cargo bench -p collide-bench --bench static_queries [-- obb_obb]`
 
+#[path = "common/rows.rs"]
+mod rows;
+
 use collide_bench::cases;
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use std::hint::black_box;
+use criterion::{criterion_group, criterion_main, Criterion};
 
 fn bench(c: &mut Criterion) {
     let mut all = cases::static_cases(4096);
     all.extend(cases::ray_cases(4096));
     all.extend(cases::sweep_cases(4096));
-    for case in &mut all {
-        let mut g = c.benchmark_group(case.name.as_str());
-        g.throughput(Throughput::Elements(case.n as u64));
-        g.bench_function("collide", |b| b.iter(|| black_box((case.collide)())));
-        g.bench_function("parry3d", |b| b.iter(|| black_box((case.parry)())));
-        g.finish();
-    }
+    rows::bench_rows(c, &mut all);
 }
 
 criterion_group! {

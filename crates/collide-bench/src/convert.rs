@@ -22,14 +22,15 @@
 //! [`halfspaces`] therefore gives both, at the same pose; the comparison is
 //! `intersection_test(plane, HalfSpace(n)) && intersection_test(plane, HalfSpace(-n))`.
 
+use collide::convex::ConvexHull;
 use collide::shapes::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
 use collide::{Quat, Vec3};
 use parry3d::bounding_volume::Aabb as ParryAabb;
 use parry3d::math::Pose;
 use parry3d::query::Ray as ParryRay;
 use parry3d::shape::{
-    Ball, Capsule as ParryCapsule, Cuboid, HalfSpace, Segment as ParrySegment,
-    Triangle as ParryTriangle,
+    Ball, Capsule as ParryCapsule, ConvexPolyhedron as ParryPoly, Cuboid, HalfSpace,
+    Segment as ParrySegment, Triangle as ParryTriangle,
 };
 
 /// A parry shape with the pose that places it where the collide shape is.
@@ -124,6 +125,20 @@ pub fn ray(r: &collide::shapes::Ray) -> ParryRay {
 /// A pose from a position and rotation (the rotation is normalised).
 pub fn pose(translation: Vec3, rotation: Quat) -> Pose {
     Pose::from_parts(translation, rotation.normalize())
+}
+
+/// The same polyhedron for parry: our hull's polygons fan-triangulated (parry's own hull of
+/// the vertices if it rejects that mesh); `None` when parry accepts neither.
+pub fn hull(h: &ConvexHull) -> Option<ParryPoly> {
+    let mut tris = Vec::new();
+    for f in 0..h.faces().len() {
+        let idx = h.face_vertices(f);
+        for k in 1..idx.len().saturating_sub(1) {
+            tris.push([idx[0], idx[k], idx[k + 1]]);
+        }
+    }
+    ParryPoly::from_convex_mesh(h.vertices().to_vec(), &tris)
+        .or_else(|| ParryPoly::from_convex_hull(h.vertices()))
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 //! Box pairs mix in the parallel-edge configurations of `Gen::obb_parallel_to` (a quarter of
 //! the OBB–OBB and AABB–OBB pairs), the case the article's listing 6 gets wrong.
 
+use collide::convex::ConvexHull;
+use collide::io;
 use collide::shapes::{Aabb, Capsule, Obb, Plane, Ray, Segment, Sphere, Triangle};
 use collide::{Quat, Vec3};
 use collide_testkit::Gen;
@@ -164,6 +166,24 @@ pub fn sphere_cloud(seed: u64, n: usize) -> Vec<Sphere> {
     g.extent = 8.0;
     g.max_size = 0.5;
     (0..n).map(|_| g.sphere()).collect()
+}
+
+/// The hull of the mesh `assets/meshes/<name>` (all parts, or only part `part`), recentred on
+/// the vertex mean and scaled to unit radius; the error says which step failed.
+pub fn mesh_hull(name: &str, part: Option<usize>) -> Result<ConvexHull, String> {
+    let path = format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"));
+    let model = io::load(&path).map_err(|e| format!("{path}: {e}"))?;
+    let pts = match part {
+        Some(i) => match model.parts.get(i) {
+            Some(p) => p.mesh.vertices.clone(),
+            None => return Err(format!("{path}: no part {i}")),
+        },
+        None => model.merged().vertices,
+    };
+    let c = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
+    let r = pts.iter().map(|p| (*p - c).length()).fold(0.0, f32::max);
+    let pts: Vec<Vec3> = pts.iter().map(|p| (*p - c) / r).collect();
+    ConvexHull::try_new(&pts).map_err(|e| format!("{path}: {e}"))
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@
 use std::sync::Arc;
 
 use collide::convex::{gjk, sat, ConvexHull, ConvexPolyhedron, SatResult, SupportMap};
-use collide::{io, Vec3};
+use collide::Vec3;
+use collide_bench::{convert, inputs};
 use collide_testkit::Gen;
 use parry3d::math::Pose;
 use parry3d::query;
@@ -43,23 +44,8 @@ fn shapes() -> Vec<(Arc<ConvexHull>, ParryPoly)> {
     ]
     .iter()
     .map(|name| {
-        let path = format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"));
-        let pts = io::load(path).unwrap().merged().vertices;
-        let c = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
-        let r = pts.iter().map(|p| (*p - c).length()).fold(0.0, f32::max);
-        let pts: Vec<Vec3> = pts.iter().map(|p| (*p - c) / r).collect();
-        let hull = ConvexHull::try_new(&pts).unwrap();
-        // The same polyhedron for parry: our polygons fan-triangulated.
-        let mut tris = Vec::new();
-        for f in 0..hull.faces().len() {
-            let idx = hull.face_vertices(f);
-            for k in 1..idx.len() - 1 {
-                tris.push([idx[0], idx[k], idx[k + 1]]);
-            }
-        }
-        let parry = ParryPoly::from_convex_mesh(hull.vertices().to_vec(), &tris)
-            .or_else(|| ParryPoly::from_convex_hull(hull.vertices()))
-            .unwrap();
+        let hull = inputs::mesh_hull(name, None).unwrap();
+        let parry = convert::hull(&hull).unwrap();
         (Arc::new(hull), parry)
     })
     .collect()

@@ -16,8 +16,8 @@ use collide_bench::convert;
 use collide_testkit::Gen;
 use glam::DVec3;
 use parry3d::math::Pose;
-use parry3d::query::{cast_shapes, ShapeCastOptions};
-use parry3d::shape::Ball;
+use parry3d::query::{cast_shapes, ShapeCastHit, ShapeCastOptions};
+use parry3d::shape::{Ball, Shape};
 
 fn pose(p: Vec3, q: glam::Quat) -> Pose {
     Pose::from_parts(p, q)
@@ -49,6 +49,34 @@ struct Diff {
     worst: (f64, f64),
 }
 
+/// B's motion: half the time toward A (so that many pairs meet within the frame), else random.
+fn motion_b(g: &mut Gen, a_center: Vec3, b_center: Vec3) -> Vec3 {
+    if g.range(0.0, 1.0) < 0.5 {
+        (a_center - b_center) * g.range(0.5, 2.0) + g.vec(1.0)
+    } else {
+        g.vec(8.0)
+    }
+}
+
+/// parry's `cast_shapes` over the frame (max time of impact 1) for two converted shapes.
+fn parry_cast<A: Shape, B: Shape>(
+    a: &convert::Posed<A>,
+    ma: Vec3,
+    b: &convert::Posed<B>,
+    mb: Vec3,
+) -> Option<ShapeCastHit> {
+    cast_shapes(
+        &a.pose,
+        ma,
+        &a.shape,
+        &b.pose,
+        mb,
+        &b.shape,
+        ShapeCastOptions::with_max_time_of_impact(1.0),
+    )
+    .expect("ball-ball and cuboid-cuboid casts are supported")
+}
+
 #[test]
 fn ball_ball_matches_parry() {
     let mut g = Gen::new(31);
@@ -56,23 +84,10 @@ fn ball_ball_matches_parry() {
     for _ in 0..20_000 {
         let (a, b) = (g.sphere(), g.sphere());
         let ma = g.vec(3.0);
-        let mb = if g.range(0.0, 1.0) < 0.5 {
-            (a.center - b.center) * g.range(0.5, 2.0) + g.vec(1.0)
-        } else {
-            g.vec(8.0)
-        };
+        let mb = motion_b(&mut g, a.center, b.center);
         let ours = sweep::sphere_sphere(&a, ma, &b, mb);
         let (pa, pb) = (convert::sphere(&a), convert::sphere(&b));
-        let theirs = cast_shapes(
-            &pa.pose,
-            ma,
-            &pa.shape,
-            &pb.pose,
-            mb,
-            &pb.shape,
-            ShapeCastOptions::with_max_time_of_impact(1.0),
-        )
-        .expect("ball-ball is supported");
+        let theirs = parry_cast(&pa, ma, &pb, mb);
         let sep = |u: f64| {
             (b.center.as_dvec3() + mb.as_dvec3() * u - a.center.as_dvec3() - ma.as_dvec3() * u)
                 .length()
@@ -168,23 +183,10 @@ fn cuboid_cuboid_matches_parry() {
             g.obb()
         };
         let ma = g.vec(3.0);
-        let mb = if g.range(0.0, 1.0) < 0.5 {
-            (a.center - b.center) * g.range(0.5, 2.0) + g.vec(1.0)
-        } else {
-            g.vec(8.0)
-        };
+        let mb = motion_b(&mut g, a.center, b.center);
         let ours = sweep::obb_obb(&a, ma, &b, mb);
         let (pa, pb) = (convert::obb(&a), convert::obb(&b));
-        let theirs = cast_shapes(
-            &pa.pose,
-            ma,
-            &pa.shape,
-            &pb.pose,
-            mb,
-            &pb.shape,
-            ShapeCastOptions::with_max_time_of_impact(1.0),
-        )
-        .expect("cuboid-cuboid is supported");
+        let theirs = parry_cast(&pa, ma, &pb, mb);
         let rel = (mb - ma).as_dvec3();
         let sep = |u: f64| box_gap(&a, &b, rel * u);
         compare(&mut d, pa.pose.rotation, ours, theirs, &sep);

@@ -1,0 +1,23 @@
+//! The criterion loop shared by the row benches (`static_queries`, `batch`): one group per
+//! `collide_bench::cases` row, named after it (non-alphanumerics → `_`), with the `collide` and
+//! `parry3d` closures on the same inputs and the throughput per query of the row.
+
+use collide_bench::timing::Case;
+use criterion::{Criterion, Throughput};
+use std::hint::black_box;
+
+/// Benches every row of `cases`.
+pub fn bench_rows(c: &mut Criterion, cases: &mut [Case]) {
+    for case in cases {
+        let name: String = case
+            .name
+            .chars()
+            .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+            .collect();
+        let mut g = c.benchmark_group(name);
+        g.throughput(Throughput::Elements(case.n as u64));
+        g.bench_function("collide", |b| b.iter(|| black_box((case.collide)())));
+        g.bench_function("parry3d", |b| b.iter(|| black_box((case.parry)())));
+        g.finish();
+    }
+}
