@@ -36,81 +36,9 @@ pub(crate) fn closest_point_box(p: DVec3, e: DVec3) -> DVec3 {
     p.clamp(-e, e)
 }
 
-/// The point of the triangle `a, b, c` closest to `p`; a degenerate triangle is treated as the
-/// segment or point it is.
-///
-/// Voronoi regions of the vertices, then the edges, then the face (Ericson, RTCD §5.1.5).
-pub(crate) fn closest_point_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
-    let ab = b - a;
-    let ac = c - a;
-    let n = ab.cross(ac);
-    if n.length_squared() <= 1e-28 * ab.length_squared() * ac.length_squared() || n == DVec3::ZERO {
-        // Degenerate: the closest of the three edges.
-        let cands = [(a, b), (b, c), (c, a)];
-        let mut best = a;
-        let mut best_d = f64::INFINITY;
-        for (s, e) in cands {
-            let se = e - s;
-            let mm = se.length_squared();
-            let t = if mm > 0.0 {
-                ((p - s).dot(se) / mm).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let q = s + t * se;
-            let d = (p - q).length_squared();
-            if d < best_d {
-                best_d = d;
-                best = q;
-            }
-        }
-        return best;
-    }
-    // Region of vertex A: d1 = ab·ap <= 0 and d2 = ac·ap <= 0.
-    let ap = p - a;
-    let d1 = ab.dot(ap);
-    let d2 = ac.dot(ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
-    }
-    // Region of vertex B.
-    let bp = p - b;
-    let d3 = ab.dot(bp);
-    let d4 = ac.dot(bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return b;
-    }
-    // Region of edge AB: vc = d1 d4 - d3 d2 <= 0 with p between A and B along ab.
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return a + v * ab;
-    }
-    // Region of vertex C.
-    let cp = p - c;
-    let d5 = ab.dot(cp);
-    let d6 = ac.dot(cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return c;
-    }
-    // Region of edge AC.
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return a + w * ac;
-    }
-    // Region of edge BC.
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return b + w * (c - b);
-    }
-    // Face region: barycentric (u, v, w) = (va, vb, vc) / (va + vb + vc).
-    let denom = 1.0 / (va + vb + vc);
-    let v = vb * denom;
-    let w = vc * denom;
-    a + ab * v + ac * w
-}
+/// The point of the triangle `a, b, c` closest to `p` (`f64`); a degenerate triangle is treated
+/// as the segment or point it is. The same walk as `closest::point_triangle` (RTCD §5.1.5).
+pub(crate) use crate::closest::triangle::point_triangle as closest_point_triangle;
 
 /// The real interval `[t0, t1]` of all `t` (unbounded) with `|f + t d| <= r`, or `None` when
 /// it is empty. No relative motion (`d = 0`) gives `(-inf, inf)` when touching, else `None`.
