@@ -1,4 +1,5 @@
-use super::{fill_mask, for_each_bit, LANES, SLAB_WIDEN};
+use super::lanes::{self, for_each_bit, Lanes};
+use super::{LANES, SLAB_WIDEN};
 use crate::math::Vec3;
 use crate::raycast::RayInv;
 use crate::shapes::Aabb;
@@ -66,8 +67,9 @@ impl Splat {
     }
 }
 
-impl Chunk {
-    /// All lanes NaN: the padding of the last chunk, which no query hits.
+impl lanes::Chunk for Chunk {
+    type Item = Aabb;
+
     const PADDING: Chunk = Chunk {
         min_x: [Vec4::NAN; 2],
         min_y: [Vec4::NAN; 2],
@@ -103,6 +105,13 @@ impl Chunk {
         }
     }
 
+    fn is_padding(&self, l: usize) -> bool {
+        let b = self.get(l);
+        b.min.is_nan() && b.max.is_nan()
+    }
+}
+
+impl Chunk {
     /// Bit `l` set when lane `l` overlaps the query box (touching counts).
     ///
     /// Per axis the intervals meet iff `q.min <= b.max && b.min <= q.max` (Gomez 1999,
@@ -234,8 +243,7 @@ fn slab(lo: Vec4, hi: Vec4, r: &RaySplat, k: usize) -> (Vec4, Vec4, BVec4A) {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct AabbSoa {
-    chunks: Vec<Chunk>,
-    len: usize,
+    lanes: Lanes<Chunk>,
 }
 
 impl AabbSoa {
@@ -249,88 +257,58 @@ impl AabbSoa {
     #[must_use]
     pub fn with_capacity(n: usize) -> AabbSoa {
         AabbSoa {
-            chunks: Vec::with_capacity(n.div_ceil(LANES)),
-            len: 0,
+            lanes: Lanes::with_capacity(n),
         }
     }
 
     /// The boxes of a slice, in order (index `i` is `boxes[i]`).
     #[must_use]
     pub fn from_aabbs(boxes: &[Aabb]) -> AabbSoa {
-        let mut soa = AabbSoa::with_capacity(boxes.len());
-        for b in boxes {
-            soa.push(b);
+        AabbSoa {
+            lanes: Lanes::from_slice(boxes),
         }
-        soa
     }
 
     /// Number of boxes.
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.lanes.len()
     }
 
     /// `true` when there are no boxes.
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.lanes.len() == 0
     }
 
     /// Removes every box (keeps the memory).
     pub fn clear(&mut self) {
-        self.chunks.clear();
-        self.len = 0;
+        self.lanes.clear();
     }
 
     /// Appends a box and returns its index.
     pub fn push(&mut self, b: &Aabb) -> usize {
-        let i = self.len;
-        if i % LANES == 0 {
-            self.chunks.push(Chunk::PADDING);
-        }
-        // The chunk exists: one was pushed above whenever `i` starts a new chunk.
-        let last = self.chunks.len() - 1;
-        self.chunks[last].set(i % LANES, b);
-        self.len += 1;
-        i
+        self.lanes.push(b)
     }
 
     /// Box `i`, or `None` past the end.
     #[inline]
     #[must_use]
     pub fn get(&self, i: usize) -> Option<Aabb> {
-        (i < self.len).then(|| self.chunks[i / LANES].get(i % LANES))
+        self.lanes.get(i)
     }
 
     /// Replaces box `i`; returns `false` (and changes nothing) when `i` is past the end.
     pub fn set(&mut self, i: usize, b: &Aabb) -> bool {
-        if i >= self.len {
-            return false;
-        }
-        self.chunks[i / LANES].set(i % LANES, b);
-        true
+        self.lanes.set(i, b)
     }
 
     /// Checks the layout invariants: enough chunks for `len`, NaN in every lane past `len`.
     /// Returns a description of the first violation.
     pub fn validate(&self) -> Result<(), String> {
-        if self.chunks.len() != self.len.div_ceil(LANES) {
-            return Err(format!(
-                "{} chunks for {} boxes (want {})",
-                self.chunks.len(),
-                self.len,
-                self.len.div_ceil(LANES)
-            ));
-        }
-        for i in self.len..self.chunks.len() * LANES {
-            let b = self.chunks[i / LANES].get(i % LANES);
-            if !(b.min.is_nan() && b.max.is_nan()) {
-                return Err(format!("padding lane {i} is {b:?}, not NaN"));
-            }
-        }
-        Ok(())
+        self.lanes.validate("boxes")
     }
 
     /// Tests every box against `query` and writes the answers as a bitmask: bit `i % 64` of
@@ -342,27 +320,21 @@ impl AabbSoa {
     /// empty `query` gives no overlaps; NaN or empty stored boxes never overlap.
     pub fn overlap_mask(&self, query: &Aabb, mask: &mut [u64]) -> usize {
         let q = Splat::new(query);
-        fill_mask(self.chunks.len(), mask, |c| self.chunks[c].overlap_bits(&q))
+        self.lanes.mask(mask, |chunk| chunk.overlap_bits(&q))
     }
 
     /// Calls `f(i)` for every box `i` that overlaps `query` (touching counts), in increasing
     /// order. Nothing is allocated. NaN as in [`AabbSoa::overlap_mask`].
-    pub fn for_each_overlap(&self, query: &Aabb, mut f: impl FnMut(usize)) {
+    pub fn for_each_overlap(&self, query: &Aabb, f: impl FnMut(usize)) {
         let q = Splat::new(query);
-        for (c, chunk) in self.chunks.iter().enumerate() {
-            let bits = chunk.overlap_bits(&q);
-            for_each_bit(c, bits, &mut f);
-        }
+        self.lanes.for_each(|chunk| chunk.overlap_bits(&q), f);
     }
 
     /// The number of boxes that overlap `query` (touching counts).
     #[must_use]
     pub fn count_overlaps(&self, query: &Aabb) -> usize {
         let q = Splat::new(query);
-        self.chunks
-            .iter()
-            .map(|chunk| chunk.overlap_bits(&q).count_ones() as usize)
-            .sum()
+        self.lanes.count(|chunk| chunk.overlap_bits(&q))
     }
 
     /// Tests every box against the ray and writes a bitmask as [`AabbSoa::overlap_mask`]
@@ -373,12 +345,11 @@ impl AabbSoa {
     /// cast rejects it). A NaN or infinite ray, or `max_t` NaN or negative, hits nothing.
     pub fn ray_mask(&self, ray: &RayInv, max_t: f32, mask: &mut [u64]) -> usize {
         let Some(r) = RaySplat::new(ray, max_t) else {
-            return fill_mask(0, mask, |_| 0);
+            mask.fill(0);
+            return 0;
         };
         let mut near = [Vec4::ZERO; 2];
-        fill_mask(self.chunks.len(), mask, |c| {
-            self.chunks[c].ray_bits(&r, &mut near)
-        })
+        self.lanes.mask(mask, |chunk| chunk.ray_bits(&r, &mut near))
     }
 
     /// Calls `f(i, t)` for every box `i` the ray meets within `[0, max_t]`, with `t` the
@@ -389,7 +360,7 @@ impl AabbSoa {
             return;
         };
         let mut near = [Vec4::ZERO; 2];
-        for (c, chunk) in self.chunks.iter().enumerate() {
+        for (c, chunk) in self.lanes.chunks().iter().enumerate() {
             let bits = chunk.ray_bits(&r, &mut near);
             for_each_bit(c, bits, &mut |i| f(i, lane(&near, i % LANES)));
         }

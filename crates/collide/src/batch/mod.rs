@@ -22,6 +22,7 @@
 //! [`Aabb::EMPTY`](crate::shapes::Aabb::EMPTY)), stored or as the query, overlaps nothing.
 
 mod aabb;
+mod lanes;
 mod sphere;
 
 pub use aabb::AabbSoa;
@@ -35,37 +36,6 @@ pub const LANES: usize = 8;
 #[must_use]
 pub const fn mask_words(len: usize) -> usize {
     len.div_ceil(64)
-}
-
-/// Calls `f` with the index of every set bit of an 8-bit chunk mask, lowest first.
-#[inline(always)]
-fn for_each_bit(chunk: usize, mut bits: u32, f: &mut impl FnMut(usize)) {
-    while bits != 0 {
-        let lane = bits.trailing_zeros() as usize;
-        f(chunk * LANES + lane);
-        bits &= bits - 1;
-    }
-}
-
-/// Writes chunk masks into a `u64` bitmask (eight chunks per word) and returns the number of
-/// set bits. Only the words that fit in `mask` are written; the rest of the chunks are skipped.
-#[inline(always)]
-fn fill_mask(chunks: usize, mask: &mut [u64], mut chunk_bits: impl FnMut(usize) -> u32) -> usize {
-    let mut count = 0;
-    for (w, word) in mask.iter_mut().enumerate() {
-        let first = w * 8;
-        if first >= chunks {
-            *word = 0;
-            continue;
-        }
-        let mut acc = 0u64;
-        for c in first..(first + 8).min(chunks) {
-            acc |= u64::from(chunk_bits(c)) << ((c - first) * LANES);
-        }
-        count += acc.count_ones() as usize;
-        *word = acc;
-    }
-    count
 }
 
 /// `1 + 2γ₃` (`γₙ = n ε / (1 - n ε)`, `ε = 2⁻²⁴`): the far slab distance is widened by this

@@ -1,4 +1,4 @@
-use super::{fill_mask, for_each_bit, LANES};
+use super::lanes::{self, Lanes};
 use crate::math::Vec3;
 use crate::overlap;
 use crate::shapes::Sphere;
@@ -25,8 +25,9 @@ fn set_lane(v: &mut [Vec4; 2], l: usize, x: f32) {
     v[l / 4][l % 4] = x;
 }
 
-impl Chunk {
-    /// All lanes NaN: the padding of the last chunk, which no query hits.
+impl lanes::Chunk for Chunk {
+    type Item = Sphere;
+
     const PADDING: Chunk = Chunk {
         x: [Vec4::NAN; 2],
         y: [Vec4::NAN; 2],
@@ -50,6 +51,13 @@ impl Chunk {
         }
     }
 
+    fn is_padding(&self, l: usize) -> bool {
+        let s = self.get(l);
+        s.center.is_nan() && s.radius.is_nan()
+    }
+}
+
+impl Chunk {
     /// Bit `l` set when lane `l` touches the query sphere `q` (splatted in `qs`).
     ///
     /// Fast path, four lanes at a time in `f32`: `|c - q|² <= (r + r_q)²`, the squared form
@@ -78,7 +86,7 @@ impl Chunk {
         }
         while slow != 0 {
             let l = slow.trailing_zeros() as usize;
-            let hit = overlap::sphere_sphere(q, &self.get(l));
+            let hit = overlap::sphere_sphere(q, &lanes::Chunk::get(self, l));
             bits = (bits & !(1 << l)) | (u32::from(hit) << l);
             slow &= slow - 1;
         }
@@ -119,8 +127,7 @@ fn splat(q: &Sphere) -> [Vec4; 4] {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct SphereSoa {
-    chunks: Vec<Chunk>,
-    len: usize,
+    lanes: Lanes<Chunk>,
 }
 
 impl SphereSoa {
@@ -134,86 +141,57 @@ impl SphereSoa {
     #[must_use]
     pub fn with_capacity(n: usize) -> SphereSoa {
         SphereSoa {
-            chunks: Vec::with_capacity(n.div_ceil(LANES)),
-            len: 0,
+            lanes: Lanes::with_capacity(n),
         }
     }
 
     /// The spheres of a slice, in order (index `i` is `spheres[i]`).
     #[must_use]
     pub fn from_spheres(spheres: &[Sphere]) -> SphereSoa {
-        let mut soa = SphereSoa::with_capacity(spheres.len());
-        for s in spheres {
-            soa.push(s);
+        SphereSoa {
+            lanes: Lanes::from_slice(spheres),
         }
-        soa
     }
 
     /// Number of spheres.
     #[inline]
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.lanes.len()
     }
 
     /// `true` when there are no spheres.
     #[inline]
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.lanes.len() == 0
     }
 
     /// Removes every sphere (keeps the memory).
     pub fn clear(&mut self) {
-        self.chunks.clear();
-        self.len = 0;
+        self.lanes.clear();
     }
 
     /// Appends a sphere and returns its index.
     pub fn push(&mut self, s: &Sphere) -> usize {
-        let i = self.len;
-        if i % LANES == 0 {
-            self.chunks.push(Chunk::PADDING);
-        }
-        // The chunk exists: one was pushed above whenever `i` starts a new chunk.
-        let last = self.chunks.len() - 1;
-        self.chunks[last].set(i % LANES, s);
-        self.len += 1;
-        i
+        self.lanes.push(s)
     }
 
     /// Sphere `i`, or `None` past the end.
     #[inline]
     #[must_use]
     pub fn get(&self, i: usize) -> Option<Sphere> {
-        (i < self.len).then(|| self.chunks[i / LANES].get(i % LANES))
+        self.lanes.get(i)
     }
 
     /// Replaces sphere `i`; returns `false` (and changes nothing) when `i` is past the end.
     pub fn set(&mut self, i: usize, s: &Sphere) -> bool {
-        if i >= self.len {
-            return false;
-        }
-        self.chunks[i / LANES].set(i % LANES, s);
-        true
+        self.lanes.set(i, s)
     }
 
     /// Checks the layout invariants: enough chunks for `len`, NaN in every lane past `len`.
     pub fn validate(&self) -> Result<(), String> {
-        if self.chunks.len() != self.len.div_ceil(LANES) {
-            return Err(format!(
-                "{} chunks for {} spheres",
-                self.chunks.len(),
-                self.len
-            ));
-        }
-        for i in self.len..self.chunks.len() * LANES {
-            let s = self.chunks[i / LANES].get(i % LANES);
-            if !(s.center.is_nan() && s.radius.is_nan()) {
-                return Err(format!("padding lane {i} is {s:?}, not NaN"));
-            }
-        }
-        Ok(())
+        self.lanes.validate("spheres")
     }
 
     /// Tests every sphere against `query` into a bitmask (bit `i % 64` of `mask[i / 64]` for
@@ -221,27 +199,21 @@ impl SphereSoa {
     /// [`AabbSoa::overlap_mask`](super::AabbSoa::overlap_mask). NaN in `query` gives none.
     pub fn overlap_mask(&self, query: &Sphere, mask: &mut [u64]) -> usize {
         let q = splat(query);
-        fill_mask(self.chunks.len(), mask, |c| {
-            self.chunks[c].overlap_bits(&q, query)
-        })
+        self.lanes.mask(mask, |chunk| chunk.overlap_bits(&q, query))
     }
 
     /// Calls `f(i)` for every sphere `i` that touches `query`, in increasing order, without
     /// allocating.
-    pub fn for_each_overlap(&self, query: &Sphere, mut f: impl FnMut(usize)) {
+    pub fn for_each_overlap(&self, query: &Sphere, f: impl FnMut(usize)) {
         let q = splat(query);
-        for (c, chunk) in self.chunks.iter().enumerate() {
-            for_each_bit(c, chunk.overlap_bits(&q, query), &mut f);
-        }
+        self.lanes
+            .for_each(|chunk| chunk.overlap_bits(&q, query), f);
     }
 
     /// The number of spheres that touch `query`.
     #[must_use]
     pub fn count_overlaps(&self, query: &Sphere) -> usize {
         let q = splat(query);
-        self.chunks
-            .iter()
-            .map(|chunk| chunk.overlap_bits(&q, query).count_ones() as usize)
-            .sum()
+        self.lanes.count(|chunk| chunk.overlap_bits(&q, query))
     }
 }
