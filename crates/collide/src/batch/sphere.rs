@@ -105,7 +105,7 @@ fn splat(q: &Sphere) -> [Vec4; 4] {
     ]
 }
 
-/// Many spheres in structure-of-arrays chunks of [`LANES`], for one-against-many tests.
+/// Many spheres in structure-of-arrays chunks of [`LANES`](super::LANES), for one-against-many tests.
 ///
 /// Element `i` lives in lane `i % 8` of chunk `i / 8`; lanes after the last sphere are NaN
 /// and never hit. Radii are stored as given: build spheres with [`Sphere::new`] (which takes
