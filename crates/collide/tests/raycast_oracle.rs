@@ -309,6 +309,8 @@ fn check_triangle(ray: &Ray, max_t: f32, tr: &Triangle, st: &mut Stats) {
 
 fn assert_all(out: &[(&str, Stats)]) {
     for (name, st) in out {
+        // The measured agreement, for reports (`-- --nocapture`).
+        eprintln!("{name}: {st:?}");
         assert_eq!(st.missed, 0, "{name}: missed hits");
         assert_eq!(st.extra_far, 0, "{name}: hits far from the shape");
         let tol = if *name == "aabb" || *name == "obb" {

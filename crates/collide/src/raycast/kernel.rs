@@ -12,7 +12,7 @@ use glam::{DMat3, DVec3};
 
 /// Relative slack on a discriminant `r² A - (...)²`: a tangency lost to `f64` rounding still
 /// counts as touching. In distance this is a slack of about `1e-12 · r`.
-const DISC_SLACK: f64 = 2e-12;
+pub(crate) const DISC_SLACK: f64 = 2e-12;
 
 /// Squared distance from `p` to the segment `a`–`b` (a point when `a == b`).
 ///

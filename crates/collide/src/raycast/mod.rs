@@ -21,8 +21,9 @@
 
 pub(crate) mod kernel;
 
-use crate::math::Vec3;
+use crate::math::{Vec3, Vec3A};
 use crate::shapes::{Aabb, Capsule, Obb, Plane, Ray, Sphere, Triangle};
+use glam::DVec3;
 
 /// Where a ray first meets a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,6 +86,17 @@ fn inside_normal(dir: Vec3) -> Vec3 {
     }
 }
 
+/// `true` when every component of the three vectors is finite, without a branch per
+/// component: `x · 0` is `±0` for finite `x` and NaN for an infinity or a NaN.
+#[inline(always)]
+fn all_finite<V>(a: V, b: V, c: V) -> bool
+where
+    V: Copy + PartialEq + std::ops::Add<Output = V> + std::ops::Mul<Output = V> + Default,
+{
+    let zero = V::default();
+    a * zero + b * zero + c * zero == zero
+}
+
 /// `true` when `max_t` is a usable bound (not NaN, not negative).
 #[inline]
 fn valid_max_t(max_t: f32) -> bool {
@@ -134,26 +146,54 @@ pub fn plane(ray: &Ray, plane: &Plane, max_t: f32) -> Option<RayHit> {
 /// Ray against a solid sphere.
 ///
 /// Touching (a tangent ray) counts. Starting inside: `t = 0` (module rule). A zero radius is a
-/// point. NaN → `None`. Solved in `f64` with the cancellation-free discriminant
-/// `r²|d|² - |f × d|²` and the stable root `c / q` (Gomez 1999, listing 2; ERRATA 2.3).
+/// point. NaN → `None`. Solved in `f64` (exact widening of the `f32` input) with Ericson's
+/// early-outs (RTCD §5.3.2), the cancellation-free discriminant `r²|d|² - |f × d|²` and the
+/// stable entry root `c / q` (Gomez 1999, listing 2; ERRATA 2.3): the same answer as the
+/// sweep kernel's `sphere_interval`, with one division instead of two.
 #[must_use]
 pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
-    if !(ray.is_finite() && sphere.is_finite() && valid_max_t(max_t)) {
+    let r = f64::from(sphere.radius.abs());
+    let (f, d) = (
+        (ray.origin.as_dvec3() - sphere.center.as_dvec3()),
+        ray.dir.as_dvec3(),
+    );
+    // A NaN or infinity in the origin or the centre reaches `f` (the f64 difference of two
+    // f32 values cannot overflow), so these are all the checks the input needs.
+    if !(all_finite(f, d, DVec3::splat(r)) && valid_max_t(max_t)) {
         return None;
     }
-    let (p, d, c) = (
-        ray.origin.as_dvec3(),
-        ray.dir.as_dvec3(),
-        sphere.center.as_dvec3(),
-    );
-    let r = f64::from(sphere.radius.abs());
-    let t = kernel::ray_sphere(p, d, c, r, f64::from(max_t))?;
-    if t == 0.0 {
+    // |f + t d|² = r² is a t² + 2 b t + c = 0 with a = d·d, b = f·d, c = f·f - r².
+    let c = f.length_squared() - r * r;
+    if c <= 0.0 {
+        // Starting inside or on the surface.
         return Some(hit(ray, 0.0, inside_normal(ray.dir)));
     }
-    let q = p + t * d;
-    let normal = (q - c).try_normalize().map_or(Vec3::Z, |v| v.as_vec3());
-    Some(hit(ray, t as f32, normal))
+    let b = f.dot(d);
+    if b >= 0.0 {
+        // Outside and not approaching: both roots are <= 0 (or there are none).
+        return None;
+    }
+    // b² - a c = r² a - |f × d|² (Lagrange's identity), without the cancellation of b² - a c;
+    // a tangency lost to rounding (within `DISC_SLACK`) still touches, as in the sweeps.
+    let a = d.length_squared();
+    let disc = r * r * a - f.cross(d).length_squared();
+    if disc < -kernel::DISC_SLACK * r * r * a {
+        return None;
+    }
+    // Entry t0 = (-b - √disc) / a = c / (-b + √disc) (the product of the roots is c / a), whose
+    // denominator is a sum of two non-negative terms: no cancellation (Numerical Recipes §5.6).
+    let t = c / (disc.max(0.0).sqrt() - b);
+    if t > f64::from(max_t) {
+        return None;
+    }
+    // The outward normal (f + t d) / |f + t d|, scaled by 1/r first so that the f32
+    // normalisation neither overflows nor underflows; a point sphere (r = 0) gives +Z.
+    let n = if r > 0.0 {
+        ((f + t * d) * r.recip()).as_vec3().normalize_or(Vec3::Z)
+    } else {
+        Vec3::Z
+    };
+    Some(hit(ray, t as f32, n))
 }
 
 /// Ray against a solid AABB: the slab test (Kay & Kajiya 1986; Ericson, RTCD §5.3.3).
@@ -228,21 +268,62 @@ pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
 /// Ray against a solid OBB: the slab test in the box's frame.
 ///
 /// The ray is moved into box space (`R^T (o - c)`, `R^T d`; the same `t`), cast against the
-/// AABB `[-e, e]`, and the normal rotated back. Touching counts; starting inside gives `t = 0`
-/// (module rule); a flat box works; NaN (also a NaN rotation) → `None`.
+/// AABB `[-e, e]` (the same slab test and `1 + 2γ₃` widening as [`aabb_inv`], all in `f32`),
+/// and the normal rotated back. Touching counts; starting inside gives `t = 0` (module rule);
+/// a flat box works; NaN (also a NaN rotation) → `None`.
 #[must_use]
 pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
-    if !(ray.is_finite() && obb.is_finite()) {
+    let rt = obb.axes.transpose();
+    let o = rt * (ray.origin - obb.center);
+    let d = rt * ray.dir;
+    let e = obb.half_extents.abs();
+    // A NaN or infinity anywhere in the ray or the box reaches `o`, `d` or `e` (an entry of
+    // the axes multiplies every component of `o` and `d`, and `inf · 0` is NaN), so checking
+    // these three is checking the input; a finite input whose box-space ray overflows misses,
+    // as the cast of a non-finite ray does.
+    if !(o.is_finite() && d.is_finite() && e.is_finite() && valid_max_t(max_t)) {
         return None;
     }
-    let rt = obb.axes.transpose();
-    let local = Ray::new(rt * (ray.origin - obb.center), rt * ray.dir);
-    let e = obb.half_extents.abs();
-    let h = aabb(&local, &Aabb { min: -e, max: e }, max_t)?;
-    if h.t == 0.0 {
+    let inv = d.recip();
+    let (t, axis) = if inv.is_finite() {
+        // No axis parallel (the common case): the three slabs at once, four lanes wide. Per
+        // axis the ray is inside `-e <= o + t d <= e` for `t` between `t1 = (-e - o)/d` and
+        // `t2 = (e - o)/d` (Kay & Kajiya 1986; RTCD §5.3.3); `inv` finite keeps NaN out.
+        let (o, e, inv) = (Vec3A::from(o), Vec3A::from(e), Vec3A::from(inv));
+        let t1 = (-e - o) * inv;
+        let t2 = (e - o) * inv;
+        let (lo, hi) = (t1.min(t2), t1.max(t2));
+        let near = lo.max_element();
+        let far = (hi * SLAB_WIDEN).min_element().min(max_t);
+        if near.max(0.0) > far {
+            return None;
+        }
+        if near <= 0.0 {
+            (0.0, usize::MAX)
+        } else {
+            // The slab entered last (the first such axis on a tie, as in `aabb_inv`).
+            let axis = lo.cmpeq(Vec3A::splat(near)).bitmask().trailing_zeros() as usize;
+            (near, axis)
+        }
+    } else {
+        // An axis parallel to its slab (or a subnormal component): the careful scalar loop.
+        let h = aabb(&Ray::new(o, d), &Aabb { min: -e, max: e }, max_t)?;
+        if h.t == 0.0 {
+            return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        }
+        return Some(hit(ray, h.t, (obb.axes * h.normal).normalize_or(Vec3::Z)));
+    };
+    if t == 0.0 || axis > 2 {
         return Some(hit(ray, 0.0, inside_normal(ray.dir)));
     }
-    Some(hit(ray, h.t, (obb.axes * h.normal).normalize_or(Vec3::Z)))
+    // The face entered is `-sign(d) e` on `axis`; its outward normal is `-sign(d)` times the
+    // box's axis column.
+    let sign = if d[axis] > 0.0 { -1.0 } else { 1.0 };
+    Some(hit(
+        ray,
+        t,
+        (obb.axes.col(axis) * sign).normalize_or(Vec3::Z),
+    ))
 }
 
 /// Ray against a solid capsule (the points within `radius` of segment `a`–`b`).
@@ -344,6 +425,7 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
 mod tests {
     use super::*;
     use crate::assert_near;
+    use crate::math::Quat;
 
     #[test]
     fn plane_both_sides_and_parallel() {
@@ -415,7 +497,6 @@ mod tests {
         assert_near!(h.t, 5.0 - 2f32.sqrt(), 1e-5);
     }
 
-    use crate::math::Quat;
 
     #[test]
     fn capsule_side_cap_and_degenerate() {
@@ -473,5 +554,79 @@ mod tests {
         )
         .is_none());
         assert!(plane(&r, &Plane::from_point_normal(Vec3::ZERO, Vec3::ZERO), 9.0).is_none());
+    }
+
+    #[test]
+    fn obb_and_sphere_bad_input_anywhere_gives_none() {
+        // NaN or infinity in each field of the ray and the shapes (also one entry of the axes,
+        // which the OBB cast only sees through the box-space ray): no hit, never a panic.
+        let r = Ray::new(Vec3::new(-5.0, 0.1, 0.2), Vec3::X * 10.0);
+        let o = Obb::new(Vec3::ZERO, Quat::from_rotation_z(0.3), Vec3::ONE);
+        let s = Sphere::new(Vec3::ZERO, 1.0);
+        assert!(obb(&r, &o, 1.0).is_some() && sphere(&r, &s, 1.0).is_some());
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            for k in 0..3 {
+                let mut v = Vec3::ZERO;
+                v[k] = bad;
+                let (ro, rd) = (Ray::new(r.origin + v, r.dir), Ray::new(r.origin, r.dir + v));
+                assert!(obb(&ro, &o, 1.0).is_none() && obb(&rd, &o, 1.0).is_none());
+                assert!(sphere(&ro, &s, 1.0).is_none() && sphere(&rd, &s, 1.0).is_none());
+                let mut ob = o;
+                ob.center[k] = bad;
+                assert!(obb(&r, &ob, 1.0).is_none());
+                let mut ob = o;
+                ob.half_extents[k] = bad;
+                assert!(obb(&r, &ob, 1.0).is_none());
+                for j in 0..3 {
+                    let mut ob = o;
+                    ob.axes.col_mut(j)[k] = bad;
+                    assert!(obb(&r, &ob, 1.0).is_none(), "axes[{j}][{k}] = {bad}");
+                }
+                let mut sb = s;
+                sb.center[k] = bad;
+                assert!(sphere(&r, &sb, 1.0).is_none());
+            }
+            assert!(sphere(
+                &r,
+                &Sphere {
+                    center: Vec3::ZERO,
+                    radius: bad
+                },
+                1.0
+            )
+            .is_none());
+        }
+    }
+
+    #[test]
+    fn obb_fast_path_matches_the_aabb_cast() {
+        // An unrotated OBB is an AABB: the four-lane slab path (every direction component
+        // non-zero) and the scalar path (a zero component) give the AABB cast's hit exactly.
+        let b = Aabb::new(Vec3::new(-1.0, -2.0, -0.5), Vec3::new(3.0, 1.0, 2.5));
+        let o = Obb::new(b.center(), Quat::IDENTITY, b.half_extents());
+        let dirs = [
+            Vec3::new(1.0, 0.7, 0.3),
+            Vec3::new(-0.4, 1.0, -0.2),
+            Vec3::new(0.0, 0.0, -1.0),
+            Vec3::new(0.5, 0.0, 0.5),
+        ];
+        for (i, &d) in dirs.iter().enumerate() {
+            for k in 0..30 {
+                let origin =
+                    b.center() - d * 6.0 + Vec3::new(0.37, -0.21, 0.13) * (k as f32 - 15.0) * 0.2;
+                let ray = Ray::new(origin, d * 2.0);
+                let (ho, ha) = (obb(&ray, &o, 10.0), aabb(&ray, &b, 10.0));
+                assert_eq!(ho.is_some(), ha.is_some(), "dir {i} #{k}");
+                if let (Some(ho), Some(ha)) = (ho, ha) {
+                    assert_near!(ho.t, ha.t);
+                    assert_eq!(ho.normal, ha.normal, "dir {i} #{k}");
+                }
+            }
+        }
+        // Starting inside and on a face moving in: t = 0 with the inside normal.
+        let h = obb(&Ray::new(b.center(), Vec3::X), &o, 1.0).unwrap();
+        assert_eq!((h.t, h.normal), (0.0, -Vec3::X));
+        let h = obb(&Ray::new(Vec3::new(-1.0, 0.0, 1.0), Vec3::X), &o, 1.0).unwrap();
+        assert_eq!((h.t, h.normal), (0.0, -Vec3::X));
     }
 }
