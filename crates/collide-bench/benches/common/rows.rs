@@ -6,6 +6,15 @@ use collide_bench::timing::Case;
 use criterion::{Criterion, Throughput};
 use std::hint::black_box;
 
+/// The criterion settings of the row benches: short warm-up and measurement (each row is a
+/// pass over thousands of inputs), 20 samples.
+pub fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(std::time::Duration::from_millis(300))
+        .measurement_time(std::time::Duration::from_secs(1))
+        .sample_size(20)
+}
+
 /// Benches every row of `cases`.
 pub fn bench_rows(c: &mut Criterion, cases: &mut [Case]) {
     for case in cases {

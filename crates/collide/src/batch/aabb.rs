@@ -1,4 +1,4 @@
-use super::lanes::{self, for_each_bit, Lanes};
+use super::lanes::{self, for_each_bit, soa_container, Lanes};
 use super::{LANES, SLAB_WIDEN};
 use crate::math::Vec3;
 use crate::raycast::RayInv;
@@ -246,69 +246,15 @@ pub struct AabbSoa {
     lanes: Lanes<Chunk>,
 }
 
+soa_container!(AabbSoa, Aabb, "boxes");
+
 impl AabbSoa {
-    /// An empty set.
-    #[must_use]
-    pub fn new() -> AabbSoa {
-        AabbSoa::default()
-    }
-
-    /// An empty set with room for `n` boxes.
-    #[must_use]
-    pub fn with_capacity(n: usize) -> AabbSoa {
-        AabbSoa {
-            lanes: Lanes::with_capacity(n),
-        }
-    }
-
     /// The boxes of a slice, in order (index `i` is `boxes[i]`).
     #[must_use]
     pub fn from_aabbs(boxes: &[Aabb]) -> AabbSoa {
         AabbSoa {
             lanes: Lanes::from_slice(boxes),
         }
-    }
-
-    /// Number of boxes.
-    #[inline]
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.lanes.len()
-    }
-
-    /// `true` when there are no boxes.
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.lanes.len() == 0
-    }
-
-    /// Removes every box (keeps the memory).
-    pub fn clear(&mut self) {
-        self.lanes.clear();
-    }
-
-    /// Appends a box and returns its index.
-    pub fn push(&mut self, b: &Aabb) -> usize {
-        self.lanes.push(b)
-    }
-
-    /// Box `i`, or `None` past the end.
-    #[inline]
-    #[must_use]
-    pub fn get(&self, i: usize) -> Option<Aabb> {
-        self.lanes.get(i)
-    }
-
-    /// Replaces box `i`; returns `false` (and changes nothing) when `i` is past the end.
-    pub fn set(&mut self, i: usize, b: &Aabb) -> bool {
-        self.lanes.set(i, b)
-    }
-
-    /// Checks the layout invariants: enough chunks for `len`, NaN in every lane past `len`.
-    /// Returns a description of the first violation.
-    pub fn validate(&self) -> Result<(), String> {
-        self.lanes.validate("boxes")
     }
 
     /// Tests every box against `query` and writes the answers as a bitmask: bit `i % 64` of

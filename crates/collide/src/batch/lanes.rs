@@ -173,3 +173,71 @@ pub(super) fn for_each_bit(chunk: usize, mut bits: u32, f: &mut impl FnMut(usize
         bits &= bits - 1;
     }
 }
+
+/// The container methods every SoA set has, generated for `$soa` (a struct with one field
+/// `lanes: Lanes<chunk>`) holding `$item`s; `$what` is their plural in the docs ("boxes").
+/// The set-specific constructor (`from_aabbs`, `from_spheres`) and the queries are written
+/// beside each type.
+macro_rules! soa_container {
+    ($soa:ident, $item:ty, $what:literal) => {
+        impl $soa {
+            /// An empty set.
+            #[must_use]
+            pub fn new() -> $soa {
+                $soa::default()
+            }
+
+            #[doc = concat!("An empty set with room for `n` ", $what, ".")]
+            #[must_use]
+            pub fn with_capacity(n: usize) -> $soa {
+                $soa {
+                    lanes: Lanes::with_capacity(n),
+                }
+            }
+
+            #[doc = concat!("Number of ", $what, ".")]
+            #[inline]
+            #[must_use]
+            pub fn len(&self) -> usize {
+                self.lanes.len()
+            }
+
+            #[doc = concat!("`true` when there are no ", $what, ".")]
+            #[inline]
+            #[must_use]
+            pub fn is_empty(&self) -> bool {
+                self.lanes.len() == 0
+            }
+
+            /// Removes every element (keeps the memory).
+            pub fn clear(&mut self) {
+                self.lanes.clear();
+            }
+
+            /// Appends an element and returns its index.
+            pub fn push(&mut self, item: &$item) -> usize {
+                self.lanes.push(item)
+            }
+
+            /// Element `i`, or `None` past the end.
+            #[inline]
+            #[must_use]
+            pub fn get(&self, i: usize) -> Option<$item> {
+                self.lanes.get(i)
+            }
+
+            /// Replaces element `i`; returns `false` (and changes nothing) when `i` is past
+            /// the end.
+            pub fn set(&mut self, i: usize, item: &$item) -> bool {
+                self.lanes.set(i, item)
+            }
+
+            /// Checks the layout invariants: enough chunks for `len`, NaN in every lane past
+            /// `len`. Returns a description of the first violation.
+            pub fn validate(&self) -> Result<(), String> {
+                self.lanes.validate($what)
+            }
+        }
+    };
+}
+pub(super) use soa_container;

@@ -1,4 +1,4 @@
-use super::lanes::{self, Lanes};
+use super::lanes::{self, soa_container, Lanes};
 use crate::math::Vec3;
 use crate::overlap;
 use crate::shapes::Sphere;
@@ -130,68 +130,15 @@ pub struct SphereSoa {
     lanes: Lanes<Chunk>,
 }
 
+soa_container!(SphereSoa, Sphere, "spheres");
+
 impl SphereSoa {
-    /// An empty set.
-    #[must_use]
-    pub fn new() -> SphereSoa {
-        SphereSoa::default()
-    }
-
-    /// An empty set with room for `n` spheres.
-    #[must_use]
-    pub fn with_capacity(n: usize) -> SphereSoa {
-        SphereSoa {
-            lanes: Lanes::with_capacity(n),
-        }
-    }
-
     /// The spheres of a slice, in order (index `i` is `spheres[i]`).
     #[must_use]
     pub fn from_spheres(spheres: &[Sphere]) -> SphereSoa {
         SphereSoa {
             lanes: Lanes::from_slice(spheres),
         }
-    }
-
-    /// Number of spheres.
-    #[inline]
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.lanes.len()
-    }
-
-    /// `true` when there are no spheres.
-    #[inline]
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.lanes.len() == 0
-    }
-
-    /// Removes every sphere (keeps the memory).
-    pub fn clear(&mut self) {
-        self.lanes.clear();
-    }
-
-    /// Appends a sphere and returns its index.
-    pub fn push(&mut self, s: &Sphere) -> usize {
-        self.lanes.push(s)
-    }
-
-    /// Sphere `i`, or `None` past the end.
-    #[inline]
-    #[must_use]
-    pub fn get(&self, i: usize) -> Option<Sphere> {
-        self.lanes.get(i)
-    }
-
-    /// Replaces sphere `i`; returns `false` (and changes nothing) when `i` is past the end.
-    pub fn set(&mut self, i: usize, s: &Sphere) -> bool {
-        self.lanes.set(i, s)
-    }
-
-    /// Checks the layout invariants: enough chunks for `len`, NaN in every lane past `len`.
-    pub fn validate(&self) -> Result<(), String> {
-        self.lanes.validate("spheres")
     }
 
     /// Tests every sphere against `query` into a bitmask (bit `i % 64` of `mask[i / 64]` for
