@@ -497,7 +497,6 @@ mod tests {
         assert_near!(h.t, 5.0 - 2f32.sqrt(), 1e-5);
     }
 
-
     #[test]
     fn capsule_side_cap_and_degenerate() {
         let c = Capsule::new(Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), 1.0);
