@@ -2,24 +2,13 @@
 //! larger than the PCA box or the AABB, the exact sphere never larger than Ritter's. Prints the
 //! table of volumes and radii (`cargo test --test bounding_meshes -- --nocapture`).
 
+mod common;
+
 use collide::bounding::{obb_aabb, tight_aabb, tight_aabb_vec3};
 use collide::io;
 use collide::shapes::{Aabb, Obb, Sphere};
 use collide::{Affine3A, Quat, Vec3, Vec3A};
-
-const MESHES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/");
-
-const FILES: [&str; 9] = [
-    "bunny.obj",
-    "torus.obj",
-    "concave_box.obj",
-    "cube.obj",
-    "jenga.obj",
-    "duck_vhacd.obj",
-    "teddy2_VHACD_CHs.obj",
-    "lego_vhacd.obj",
-    "racecar_chassis.stl",
-];
+use common::{mesh_path, REAL_MESHES};
 
 /// Containment tolerance: 1e-5 of the set's size (AABB diagonal), as the issue asks.
 fn tol(points: &[Vec3]) -> f32 {
@@ -89,8 +78,8 @@ fn volumes_table_and_containment() {
     );
     eprintln!("|---|---|---|---|---|---|---|---|---|---|");
     let mut better_than_pca = 0;
-    for f in FILES {
-        let model = io::load(format!("{MESHES}{f}")).unwrap();
+    for f in REAL_MESHES {
+        let model = io::load(mesh_path(f)).unwrap();
         let mesh = model.merged();
         let pts = &mesh.vertices;
         check_contains(pts, f);
@@ -115,7 +104,7 @@ fn volumes_table_and_containment() {
     }
     eprintln!(
         "fitted OBB smaller than PCA by > 0.1% on {better_than_pca} of {} meshes",
-        FILES.len()
+        REAL_MESHES.len()
     );
 }
 
@@ -124,7 +113,7 @@ fn lander_1_unique_vertices_give_the_face_corner_box() {
     // ERRATA Lander 1: RecalcFullBBox looped over faceCnt * vPerFace corners, transforming
     // each shared vertex ~6 times on a closed mesh. The box over the unique vertices is the
     // same box, from a sixth of the transforms.
-    let bunny = io::load(format!("{MESHES}bunny.obj")).unwrap().merged();
+    let bunny = io::load(mesh_path("bunny.obj")).unwrap().merged();
     let corners = bunny.triangles.len() * 3;
     assert!(
         corners >= 5 * bunny.vertices.len(),
@@ -184,8 +173,8 @@ fn fit_beats_random_orientation_search() {
     let rotations: Vec<collide::Mat3> = (0..4000)
         .map(|_| collide::Mat3::from_quat(g.quat()))
         .collect();
-    for f in FILES {
-        let pts = io::load(format!("{MESHES}{f}")).unwrap().merged().vertices;
+    for f in REAL_MESHES {
+        let pts = io::load(mesh_path(f)).unwrap().merged().vertices;
         let fit = Obb::fit(&pts).unwrap().volume();
         let best = rotations
             .iter()

@@ -5,26 +5,13 @@
 //! and, in 500 random directions, the hull's support value equals the brute-force maximum over
 //! all mesh vertices (so the hull is not too small either).
 
+mod common;
+
 use collide::convex::{ConvexHull, ConvexPolyhedron, SupportMap};
 use collide::io;
 use collide::Vec3;
 use collide_testkit::Gen;
-
-const MESHES: [&str; 9] = [
-    "bunny.obj",
-    "torus.obj",
-    "concave_box.obj",
-    "cube.obj",
-    "jenga.obj",
-    "duck_vhacd.obj",
-    "teddy2_VHACD_CHs.obj",
-    "lego_vhacd.obj",
-    "racecar_chassis.stl",
-];
-
-fn path(name: &str) -> String {
-    format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use common::{mesh_path, REAL_MESHES};
 
 fn check(points: &[Vec3], what: &str) -> ConvexHull {
     let hull = ConvexHull::try_new(points).unwrap_or_else(|e| panic!("{what}: {e}"));
@@ -54,8 +41,8 @@ fn check(points: &[Vec3], what: &str) -> ConvexHull {
 #[test]
 fn whole_mesh_hulls() {
     // The hull of every mesh's vertices (concave meshes: the simpler alternative to pieces).
-    for name in MESHES {
-        let model = io::load(path(name)).unwrap();
+    for name in REAL_MESHES {
+        let model = io::load(mesh_path(name)).unwrap();
         let merged = model.merged();
         let h = check(&merged.vertices, name);
         assert!(h.volume() > 0.0);
@@ -73,7 +60,7 @@ fn whole_mesh_hulls() {
 fn cube_and_jenga_hulls_are_boxes() {
     // Box meshes give 8 vertices and 6 quadrilaterals.
     for name in ["cube.obj", "jenga.obj"] {
-        let h = check(&io::load(path(name)).unwrap().merged().vertices, name);
+        let h = check(&io::load(mesh_path(name)).unwrap().merged().vertices, name);
         assert_eq!(
             (h.vertices().len(), h.faces().len(), h.edges().len()),
             (8, 6, 12),
@@ -86,7 +73,7 @@ fn cube_and_jenga_hulls_are_boxes() {
 fn every_vhacd_piece_is_a_valid_hull() {
     // Each `o` group of the decompositions is convex: its hull keeps (nearly) all its vertices.
     for name in ["duck_vhacd.obj", "teddy2_VHACD_CHs.obj", "lego_vhacd.obj"] {
-        let model = io::load(path(name)).unwrap();
+        let model = io::load(mesh_path(name)).unwrap();
         assert!(model.parts.len() > 1, "{name}");
         for part in &model.parts {
             let h = check(&part.mesh.vertices, &format!("{name}:{}", part.name));

@@ -1,17 +1,14 @@
 //! Loading the real meshes in `assets/meshes/`: counts, parts, and agreement with two
 //! independent loaders (tobj for OBJ, stl_io for STL) and with our own writer (round trip).
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::Cursor;
 
 use collide::io::{self, Model};
 use collide::Vec3;
-
-const MESHES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/");
-
-fn path(name: &str) -> String {
-    format!("{MESHES}{name}")
-}
+use common::{mesh_path, REAL_MESHES};
 
 /// A triangle as its corner positions' bit patterns (-0.0 folded into 0.0).
 type Key = [[u32; 3]; 3];
@@ -72,7 +69,7 @@ fn obj_counts_and_parts() {
         ("lego_vhacd.obj", 1107, 1882, 83),
     ];
     for (name, v, t, parts) in cases {
-        let m = io::load(path(name)).unwrap_or_else(|e| panic!("{e}"));
+        let m = io::load(mesh_path(name)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(m.parts.len(), parts, "{name} parts");
         assert_eq!(m.triangle_count(), t, "{name} triangles");
         assert_eq!(m.vertex_count(), v, "{name} vertices");
@@ -86,31 +83,28 @@ fn obj_counts_and_parts() {
         assert!(merged.validate().is_ok());
         assert_eq!(merged.triangles.len(), t);
     }
-    let duck = io::load(path("duck_vhacd.obj")).unwrap();
+    let duck = io::load(mesh_path("duck_vhacd.obj")).unwrap();
     let names: Vec<&str> = duck.parts.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         names,
         ["convex_0", "convex_1", "convex_2", "convex_3", "convex_4"]
     );
-    assert_eq!(io::load(path("cube.obj")).unwrap().parts[0].name, "cube");
-    assert_eq!(io::load(path("bunny.obj")).unwrap().parts[0].name, "bunny");
+    assert_eq!(
+        io::load(mesh_path("cube.obj")).unwrap().parts[0].name,
+        "cube"
+    );
+    assert_eq!(
+        io::load(mesh_path("bunny.obj")).unwrap().parts[0].name,
+        "bunny"
+    );
 }
 
 #[test]
 fn obj_agrees_with_tobj() {
     // Oracle: tobj, an independent OBJ reader, yields the same triangles (corner positions and
     // order) on every real mesh.
-    for name in [
-        "bunny.obj",
-        "torus.obj",
-        "concave_box.obj",
-        "cube.obj",
-        "jenga.obj",
-        "duck_vhacd.obj",
-        "teddy2_VHACD_CHs.obj",
-        "lego_vhacd.obj",
-    ] {
-        let src = std::fs::read_to_string(path(name)).unwrap();
+    for name in REAL_MESHES.iter().filter(|n| n.ends_with(".obj")) {
+        let src = std::fs::read_to_string(mesh_path(name)).unwrap();
         let ours = io::load_obj_str(&src, name).unwrap();
         let (theirs, count) = tobj_multiset(&src);
         assert_eq!(ours.triangle_count(), count, "{name}");
@@ -122,8 +116,8 @@ fn obj_agrees_with_tobj() {
 fn stl_agrees_with_stl_io() {
     // Oracle: stl_io reads the binary chassis into the same triangles and the same number of
     // distinct vertices.
-    let bytes = std::fs::read(path("racecar_chassis.stl")).unwrap();
-    let ours = io::load(path("racecar_chassis.stl")).unwrap();
+    let bytes = std::fs::read(mesh_path("racecar_chassis.stl")).unwrap();
+    let ours = io::load(mesh_path("racecar_chassis.stl")).unwrap();
     assert_eq!(ours.parts.len(), 1);
     assert_eq!(ours.parts[0].name, "racecar_chassis");
     assert_eq!(ours.triangle_count(), 324);
@@ -150,11 +144,11 @@ fn obj_round_trip_through_writer() {
         "duck_vhacd.obj",
         "teddy2_VHACD_CHs.obj",
     ] {
-        let m = io::load(path(name)).unwrap();
+        let m = io::load(mesh_path(name)).unwrap();
         let again = io::load_obj_str(&io::write_obj(&m), name).unwrap();
         assert_eq!(again, m, "{name}");
     }
-    let stl = io::load(path("racecar_chassis.stl")).unwrap();
+    let stl = io::load(mesh_path("racecar_chassis.stl")).unwrap();
     let again = io::load_obj_str(&io::write_obj(&stl), "chassis.obj").unwrap();
     assert_eq!(again.parts[0].mesh, stl.parts[0].mesh);
 }
@@ -162,7 +156,7 @@ fn obj_round_trip_through_writer() {
 #[test]
 fn stl_ascii_and_binary_round_trip() {
     // The chassis written as ASCII STL and as binary STL reads back to the same mesh.
-    let m = io::load(path("racecar_chassis.stl")).unwrap();
+    let m = io::load(mesh_path("racecar_chassis.stl")).unwrap();
     let mesh = &m.parts[0].mesh;
     let mut ascii = String::from("solid chassis\n");
     let mut binary = vec![0u8; 80];
@@ -198,7 +192,7 @@ fn stl_ascii_and_binary_round_trip() {
 fn weld_and_drop_degenerate_on_real_meshes() {
     // The convex pieces of the teddy, merged, then welded at a
     // tolerance keeps every triangle's geometry (each corner moves by at most the tolerance).
-    let m = io::load(path("teddy2_VHACD_CHs.obj")).unwrap();
+    let m = io::load(mesh_path("teddy2_VHACD_CHs.obj")).unwrap();
     let merged = m.merged();
     let mut welded = merged.clone();
     let removed = welded.weld(1e-4);
@@ -210,7 +204,7 @@ fn weld_and_drop_degenerate_on_real_meshes() {
             assert!(d.length() <= 1e-4 * 1.0001, "moved by {}", d.length());
         }
     }
-    let mut bunny = io::load(path("bunny.obj")).unwrap().merged();
+    let mut bunny = io::load(mesh_path("bunny.obj")).unwrap().merged();
     assert_eq!(bunny.weld(0.0), 0, "the bunny has no duplicate positions");
     let dropped = bunny.drop_degenerate();
     assert!(dropped <= 2, "the bunny has {dropped} degenerate triangles");

@@ -14,28 +14,13 @@ use collide::convex::ConvexHull;
 use collide::io;
 use collide::Vec3;
 use collide_testkit::Gen;
-
-const MESHES: [&str; 9] = [
-    "bunny.obj",
-    "torus.obj",
-    "concave_box.obj",
-    "cube.obj",
-    "jenga.obj",
-    "duck_vhacd.obj",
-    "teddy2_VHACD_CHs.obj",
-    "lego_vhacd.obj",
-    "racecar_chassis.stl",
-];
-
-fn path(name: &str) -> String {
-    format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use common::{mesh_path, REAL_MESHES};
 
 /// Every hull of the test set: whole meshes and each piece with a volume.
 fn mesh_hulls() -> Vec<(String, ConvexHull)> {
     let mut out = Vec::new();
-    for name in MESHES {
-        let model = io::load(path(name)).unwrap();
+    for name in REAL_MESHES {
+        let model = io::load(mesh_path(name)).unwrap();
         out.push((
             name.to_string(),
             ConvexHull::try_new(&model.merged().vertices).unwrap(),

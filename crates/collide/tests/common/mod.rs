@@ -347,3 +347,21 @@ pub fn obb_values(o: &Obb) -> Vec<f32> {
     v.extend(o.half_extents.to_array());
     v
 }
+
+/// Every real mesh of `assets/meshes/` (OBJ, and one STL last).
+pub const REAL_MESHES: [&str; 9] = [
+    "bunny.obj",
+    "torus.obj",
+    "concave_box.obj",
+    "cube.obj",
+    "jenga.obj",
+    "duck_vhacd.obj",
+    "teddy2_VHACD_CHs.obj",
+    "lego_vhacd.obj",
+    "racecar_chassis.stl",
+];
+
+/// The path of `assets/meshes/<name>`.
+pub fn mesh_path(name: &str) -> String {
+    format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"))
+}
