@@ -23,10 +23,13 @@
 //! then 3e-6 classification threshold, now 5e-6), and `enter`/`exit` early/late by up to
 //! ~0.99 of the frame in sliding grazes.
 
+mod common;
+
 use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
 use collide::sweep::{self, Sweep};
 use collide::Vec3;
 use collide_testkit::Gen;
+use common::sat_gap;
 use glam::{DMat3, DVec3};
 
 // ---------------------------------------------------------------------------------------------
@@ -123,36 +126,6 @@ fn dist_point_box(p: DVec3, center: DVec3, m: DMat3, e: DVec3) -> f64 {
             }
             best = best.min(res.length());
         }
-    }
-    best
-}
-
-/// The largest normalised separating-axis gap between two parallelepipeds given by centre,
-/// edge vectors (columns) and half-extents, using their true face normals (cross products of
-/// edge pairs) and the 9 edge cross products: exact SAT for parallelepipeds.
-fn sat_gap(ca: DVec3, ma: DMat3, ea: DVec3, cb: DVec3, mb: DMat3, eb: DVec3) -> f64 {
-    let a = [ma.x_axis, ma.y_axis, ma.z_axis];
-    let b = [mb.x_axis, mb.y_axis, mb.z_axis];
-    let mut axes = Vec::with_capacity(15);
-    for k in 0..3 {
-        axes.push(a[(k + 1) % 3].cross(a[(k + 2) % 3]));
-        axes.push(b[(k + 1) % 3].cross(b[(k + 2) % 3]));
-    }
-    for x in a {
-        for y in b {
-            axes.push(x.cross(y));
-        }
-    }
-    let t = cb - ca;
-    let mut best = f64::NEG_INFINITY;
-    for l in axes {
-        let len = l.length();
-        if len < 1e-13 {
-            continue;
-        }
-        let ra: f64 = (0..3).map(|i| ea[i] * a[i].dot(l).abs()).sum();
-        let rb: f64 = (0..3).map(|i| eb[i] * b[i].dot(l).abs()).sum();
-        best = best.max((t.dot(l).abs() - ra - rb) / len);
     }
     best
 }

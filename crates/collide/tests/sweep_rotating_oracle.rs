@@ -12,36 +12,13 @@
 //! missed, `enter` never late (max 2.4e-8); 150 sweep hits the 512-sample oracle did not see,
 //! all within the tolerance of touching; at every `enter` the f64 gap was <= 1.007 · tol.
 
+mod common;
+
 use collide::sweep::{self, ROTATION_TOLERANCE};
 use collide::{Quat, Vec3};
 use collide_testkit::Gen;
+use common::sat_gap;
 use glam::{DMat3, DQuat, DVec3};
-
-/// The largest normalised gap over the 15 axes of two boxes (exact SAT; <= 0 touching).
-fn sat_gap(ca: DVec3, ma: DMat3, ea: DVec3, cb: DVec3, mb: DMat3, eb: DVec3) -> f64 {
-    let a = [ma.x_axis, ma.y_axis, ma.z_axis];
-    let b = [mb.x_axis, mb.y_axis, mb.z_axis];
-    let mut axes = Vec::with_capacity(15);
-    axes.extend_from_slice(&a);
-    axes.extend_from_slice(&b);
-    for x in a {
-        for y in b {
-            axes.push(x.cross(y));
-        }
-    }
-    let t = cb - ca;
-    let mut best = f64::NEG_INFINITY;
-    for l in axes {
-        let len = l.length();
-        if len < 1e-12 {
-            continue;
-        }
-        let ra: f64 = (0..3).map(|i| ea[i] * a[i].dot(l).abs()).sum();
-        let rb: f64 = (0..3).map(|i| eb[i] * b[i].dot(l).abs()).sum();
-        best = best.max((t.dot(l).abs() - ra - rb) / len);
-    }
-    best
-}
 
 #[derive(Clone, Copy, Debug)]
 struct Body {

@@ -6,7 +6,7 @@
 
 use collide::shapes::{Aabb, Capsule, Obb, Plane, Segment, Sphere};
 use collide::Vec3;
-use glam::DVec3;
+use glam::{DMat3, DVec3};
 
 /// `f32` vector → `f64`.
 pub fn dv(v: Vec3) -> DVec3 {
@@ -364,4 +364,35 @@ pub const REAL_MESHES: [&str; 9] = [
 /// The path of `assets/meshes/<name>`.
 pub fn mesh_path(name: &str) -> String {
     format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The largest normalised separating-axis gap between two parallelepipeds given by centre,
+/// edge vectors (columns) and half-extents, using their true face normals (cross products of
+/// edge pairs) and the 9 edge cross products: exact SAT for parallelepipeds (for boxes, the face
+/// normals are the axes). `<= 0` touching.
+pub fn sat_gap(ca: DVec3, ma: DMat3, ea: DVec3, cb: DVec3, mb: DMat3, eb: DVec3) -> f64 {
+    let a = [ma.x_axis, ma.y_axis, ma.z_axis];
+    let b = [mb.x_axis, mb.y_axis, mb.z_axis];
+    let mut axes = Vec::with_capacity(15);
+    for k in 0..3 {
+        axes.push(a[(k + 1) % 3].cross(a[(k + 2) % 3]));
+        axes.push(b[(k + 1) % 3].cross(b[(k + 2) % 3]));
+    }
+    for x in a {
+        for y in b {
+            axes.push(x.cross(y));
+        }
+    }
+    let t = cb - ca;
+    let mut best = f64::NEG_INFINITY;
+    for l in axes {
+        let len = l.length();
+        if len < 1e-13 {
+            continue;
+        }
+        let ra: f64 = (0..3).map(|i| ea[i] * a[i].dot(l).abs()).sum();
+        let rb: f64 = (0..3).map(|i| eb[i] * b[i].dot(l).abs()).sum();
+        best = best.max((t.dot(l).abs() - ra - rb) / len);
+    }
+    best
 }
