@@ -1,4 +1,4 @@
-use super::lanes::{self, for_each_bit, soa_container, Lanes};
+use super::lanes::{self, for_each_bit, lane, set_lane, soa_container, Lanes};
 use super::{LANES, SLAB_WIDEN};
 use crate::math::Vec3;
 use crate::raycast::RayInv;
@@ -20,18 +20,6 @@ struct Chunk {
     max_x: [Vec4; 2],
     max_y: [Vec4; 2],
     max_z: [Vec4; 2],
-}
-
-/// Reads lane `l` (0..8) of a pair of `Vec4`s.
-#[inline(always)]
-fn lane(v: &[Vec4; 2], l: usize) -> f32 {
-    v[l / 4][l % 4]
-}
-
-/// Writes lane `l` (0..8) of a pair of `Vec4`s.
-#[inline(always)]
-fn set_lane(v: &mut [Vec4; 2], l: usize, x: f32) {
-    v[l / 4][l % 4] = x;
 }
 
 /// A query box splatted across four lanes per coordinate, built once per query.

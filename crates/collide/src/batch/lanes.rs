@@ -4,6 +4,7 @@
 //! [`super::SphereSoa`] are this with their chunk type and their tests.
 
 use super::LANES;
+use glam::Vec4;
 
 /// One chunk of [`LANES`] elements in structure-of-arrays form.
 pub(super) trait Chunk: Copy {
@@ -162,6 +163,18 @@ impl<C: Chunk> Lanes<C> {
             .map(|chunk| bits(chunk).count_ones() as usize)
             .sum()
     }
+}
+
+/// Reads lane `l` (0..8) of a pair of `Vec4`s.
+#[inline(always)]
+pub(super) fn lane(v: &[Vec4; 2], l: usize) -> f32 {
+    v[l / 4][l % 4]
+}
+
+/// Writes lane `l` (0..8) of a pair of `Vec4`s.
+#[inline(always)]
+pub(super) fn set_lane(v: &mut [Vec4; 2], l: usize, x: f32) {
+    v[l / 4][l % 4] = x;
 }
 
 /// Calls `f` with the index of every set bit of chunk `chunk`'s 8-bit mask, lowest first.

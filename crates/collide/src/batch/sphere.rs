@@ -1,4 +1,4 @@
-use super::lanes::{self, soa_container, Lanes};
+use super::lanes::{self, lane, set_lane, soa_container, Lanes};
 use crate::math::Vec3;
 use crate::overlap;
 use crate::shapes::Sphere;
@@ -13,16 +13,6 @@ struct Chunk {
     y: [Vec4; 2],
     z: [Vec4; 2],
     r: [Vec4; 2],
-}
-
-#[inline(always)]
-fn lane(v: &[Vec4; 2], l: usize) -> f32 {
-    v[l / 4][l % 4]
-}
-
-#[inline(always)]
-fn set_lane(v: &mut [Vec4; 2], l: usize, x: f32) {
-    v[l / 4][l % 4] = x;
 }
 
 impl lanes::Chunk for Chunk {
