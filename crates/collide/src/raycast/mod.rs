@@ -186,10 +186,16 @@ pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     if (disc < -kernel::DISC_SLACK * r * r * a) | (t > f64::from(max_t)) {
         return None;
     }
-    // The outward normal (f + t d) / |f + t d|, scaled by 1/r first so that the f32
-    // normalisation neither overflows nor underflows; a point sphere (r = 0) gives +Z.
-    let n = if r > 0.0 {
-        ((f + t * d) * r.recip()).as_vec3().normalize_or(Vec3::Z)
+    // The outward normal q / |q| with q = f + t d. q is on the sphere to the rounding of c
+    // (|Δc| ≲ 1e-16 |f|²), so |q| / r - 1 ≲ 1e-16 |f|² / r², below f32 resolution while
+    // |f|² < 1e8 r²: there q / r is the unit normal as it stands. Farther (or for r = 0) q is
+    // normalised, scaled by 1/r first so that f32 neither overflows nor underflows; a point
+    // sphere gives +Z.
+    let q = f + t * d;
+    let n = if c < 1e8 * r * r {
+        (q * r.recip()).as_vec3()
+    } else if r > 0.0 {
+        (q * r.recip()).as_vec3().normalize_or(Vec3::Z)
     } else {
         Vec3::Z
     };
@@ -595,6 +601,31 @@ mod tests {
             )
             .is_none());
         }
+    }
+
+    #[test]
+    fn sphere_normal_is_unit_near_and_far() {
+        // A unit sphere hit head-on (q / r as it stands), a 1e-3 sphere from 1e4 away (|f|² >
+        // 1e8 r²: normalised) and a point sphere hit exactly (+Z).
+        let h = sphere(
+            &Ray::new(Vec3::new(-3.0, 0.0, 0.0), Vec3::X),
+            &Sphere::new(Vec3::ZERO, 1.0),
+            9.0,
+        )
+        .unwrap();
+        assert_near!(h.t, 2.0);
+        assert_eq!(h.normal, -Vec3::X);
+        let far = Ray::new(Vec3::new(-1e4, 0.0, 0.0), Vec3::new(2e4, 2e-4, 0.0));
+        let h = sphere(&far, &Sphere::new(Vec3::ZERO, 1e-3), 1.0).unwrap();
+        assert!((h.normal.length() - 1.0).abs() < 1e-6, "{h:?}");
+        assert!(h.normal.x < -0.8, "{h:?}");
+        let h = sphere(
+            &Ray::new(-Vec3::X, Vec3::X),
+            &Sphere::new(Vec3::ZERO, 0.0),
+            9.0,
+        )
+        .unwrap();
+        assert_eq!((h.t, h.normal), (1.0, Vec3::Z));
     }
 
     #[test]
