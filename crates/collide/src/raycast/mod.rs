@@ -283,53 +283,60 @@ pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     let o = rt * (ray.origin - obb.center);
     let d = rt * ray.dir;
     let e = obb.half_extents.abs();
-    // A NaN or infinity anywhere in the ray or the box reaches `o`, `d` or `e` (an entry of
-    // the axes multiplies every component of `o` and `d`, and `inf · 0` is NaN), so checking
-    // these three is checking the input; a finite input whose box-space ray overflows misses,
-    // as the cast of a non-finite ray does.
-    if !(o.is_finite() && d.is_finite() && e.is_finite() && valid_max_t(max_t)) {
+    let inv = d.recip();
+    // The fast path needs a finite box-space ray with no direction component zero or
+    // subnormal (`1/d` finite), finite extents and a valid `max_t`. Every other case — bad
+    // input (a NaN or infinity anywhere in the ray or the box, also in its axes, reaches `o`,
+    // `d` or `e`: an entry of the axes multiplies every component, and `inf · 0` is NaN), a
+    // direction parallel to a face, overflow — takes the careful path.
+    if !(o.is_finite() && inv.is_finite() && e.is_finite() && valid_max_t(max_t)) {
+        return obb_general(ray, obb, max_t);
+    }
+    // The three slabs at once, four lanes wide. Per axis the ray is inside `-e <= o + t d <= e`
+    // for `t` between `t1 = (-e - o)/d` and `t2 = (e - o)/d` (Kay & Kajiya 1986; RTCD
+    // §5.3.3), the box for `t` in `[max(0, entries), min(max_t, exits · (1 + 2γ₃))]`, as in
+    // `aabb_inv`. Every value is finite here, so no NaN reaches a comparison.
+    let (o, e, inv) = (Vec3A::from(o), Vec3A::from(e), Vec3A::from(inv));
+    let t1 = (-e - o) * inv;
+    let t2 = (e - o) * inv;
+    let (lo, hi) = (t1.min(t2), t1.max(t2));
+    let near = lo.max_element();
+    let far = (hi * SLAB_WIDEN).min_element().min(max_t);
+    if near.max(0.0) > far {
         return None;
     }
-    let inv = d.recip();
-    let (t, axis) = if inv.is_finite() {
-        // No axis parallel (the common case): the three slabs at once, four lanes wide. Per
-        // axis the ray is inside `-e <= o + t d <= e` for `t` between `t1 = (-e - o)/d` and
-        // `t2 = (e - o)/d` (Kay & Kajiya 1986; RTCD §5.3.3); `inv` finite keeps NaN out.
-        let (o, e, inv) = (Vec3A::from(o), Vec3A::from(e), Vec3A::from(inv));
-        let t1 = (-e - o) * inv;
-        let t2 = (e - o) * inv;
-        let (lo, hi) = (t1.min(t2), t1.max(t2));
-        let near = lo.max_element();
-        let far = (hi * SLAB_WIDEN).min_element().min(max_t);
-        if near.max(0.0) > far {
-            return None;
-        }
-        if near <= 0.0 {
-            (0.0, usize::MAX)
-        } else {
-            // The slab entered last (the first such axis on a tie, as in `aabb_inv`).
-            let axis = lo.cmpeq(Vec3A::splat(near)).bitmask().trailing_zeros() as usize;
-            (near, axis)
-        }
-    } else {
-        // An axis parallel to its slab (or a subnormal component): the careful scalar loop.
-        let h = aabb(&Ray::new(o, d), &Aabb { min: -e, max: e }, max_t)?;
-        if h.t == 0.0 {
-            return Some(hit(ray, 0.0, inside_normal(ray.dir)));
-        }
-        return Some(hit(ray, h.t, (obb.axes * h.normal).normalize_or(Vec3::Z)));
-    };
-    if t == 0.0 || axis > 2 {
+    if near <= 0.0 {
+        // No entry after t = 0: the origin is inside (or on the surface).
         return Some(hit(ray, 0.0, inside_normal(ray.dir)));
     }
+    // The slab entered last (the first such axis on a tie, as in `aabb_inv`); `near` is one
+    // of the three entries, so some lane matches.
+    let axis = lo.cmpeq(Vec3A::splat(near)).bitmask().trailing_zeros() as usize;
     // The face entered is `-sign(d) e` on `axis`; its outward normal is `-sign(d)` times the
     // box's axis column.
-    let sign = if d[axis] > 0.0 { -1.0 } else { 1.0 };
+    let sign = if d[axis.min(2)] > 0.0 { -1.0 } else { 1.0 };
     Some(hit(
         ray,
-        t,
-        (obb.axes.col(axis) * sign).normalize_or(Vec3::Z),
+        near,
+        (obb.axes.col(axis.min(2)) * sign).normalize_or(Vec3::Z),
     ))
+}
+
+/// The careful path of [`obb`]: bad input, a direction parallel to a face (or with a
+/// subnormal component), a box-space ray that overflows `f32`. The ray is moved into box
+/// space and cast by [`aabb`] against `[-e, e]`.
+fn obb_general(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
+    if !(ray.is_finite() && obb.is_finite()) {
+        return None;
+    }
+    let rt = obb.axes.transpose();
+    let local = Ray::new(rt * (ray.origin - obb.center), rt * ray.dir);
+    let e = obb.half_extents.abs();
+    let h = aabb(&local, &Aabb { min: -e, max: e }, max_t)?;
+    if h.t == 0.0 {
+        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+    }
+    Some(hit(ray, h.t, (obb.axes * h.normal).normalize_or(Vec3::Z)))
 }
 
 /// Ray against a solid capsule (the points within `radius` of segment `a`–`b`).
