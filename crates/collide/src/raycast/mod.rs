@@ -285,11 +285,12 @@ pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     let e = obb.half_extents.abs();
     let inv = d.recip();
     // The fast path needs a finite box-space ray with no direction component zero or
-    // subnormal (`1/d` finite), finite extents and a valid `max_t`. Every other case — bad
-    // input (a NaN or infinity anywhere in the ray or the box, also in its axes, reaches `o`,
-    // `d` or `e`: an entry of the axes multiplies every component, and `inf · 0` is NaN), a
-    // direction parallel to a face, overflow — takes the careful path.
-    if !(o.is_finite() && inv.is_finite() && e.is_finite() && valid_max_t(max_t)) {
+    // subnormal (`1/d` finite; `d` finite too, as `1/inf = 0`), finite extents and a valid
+    // `max_t`. Every other case — bad input (a NaN or infinity anywhere in the ray or the box,
+    // also in its axes, reaches `o`, `d` or `e`: an entry of the axes multiplies every
+    // component, and `inf · 0` is NaN), a direction parallel to a face, overflow — takes the
+    // careful path.
+    if !(o.is_finite() && d.is_finite() && inv.is_finite() && e.is_finite() && valid_max_t(max_t)) {
         return obb_general(ray, obb, max_t);
     }
     // The three slabs at once, four lanes wide. Per axis the ray is inside `-e <= o + t d <= e`
@@ -572,8 +573,14 @@ mod tests {
     fn obb_and_sphere_bad_input_anywhere_gives_none() {
         // NaN or infinity in each field of the ray and the shapes (also one entry of the axes,
         // which the OBB cast only sees through the box-space ray): no hit, never a panic.
+        // A general rotation, so that an infinite direction component reaches every box-space
+        // component as ±inf (no `inf · 0`), the case where `1/d` is finite (zero).
         let r = Ray::new(Vec3::new(-5.0, 0.1, 0.2), Vec3::X * 10.0);
-        let o = Obb::new(Vec3::ZERO, Quat::from_rotation_z(0.3), Vec3::ONE);
+        let o = Obb::new(
+            Vec3::ZERO,
+            Quat::from_euler(glam::EulerRot::XYZ, 0.3, 0.5, 0.7),
+            Vec3::ONE,
+        );
         let s = Sphere::new(Vec3::ZERO, 1.0);
         assert!(obb(&r, &o, 1.0).is_some() && sphere(&r, &s, 1.0).is_some());
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
