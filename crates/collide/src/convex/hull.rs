@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use glam::DVec3;
 
@@ -116,9 +117,15 @@ pub struct HullEdge {
 
 /// A closed convex polyhedron: vertices, polygonal faces with outward planes, unique edges.
 ///
-/// Built by [`ConvexHull::try_new`]; [`ConvexHull::validate`] checks every invariant.
-#[derive(Clone, Debug, PartialEq)]
+/// Built by [`ConvexHull::try_new`]; [`ConvexHull::validate`] checks every invariant. A hull
+/// never changes after it is built. Two hulls compare equal when their geometry and topology
+/// are equal (the internal identity below is not compared).
+#[derive(Clone, Debug)]
 pub struct ConvexHull {
+    /// Process-unique identity given when the hull is built (clones share it, and a hull never
+    /// changes, so equal ids mean the same geometry): lets a per-pair cache tell whether what
+    /// it learned about a hull's vertices is about this hull.
+    id: u64,
     vertices: Vec<Vec3>,
     faces: Vec<HullFace>,
     face_indices: Vec<u32>,
@@ -128,6 +135,25 @@ pub struct ConvexHull {
     /// `neighbours[neighbour_start[v] .. neighbour_start[v + 1]]` (from the unique edges).
     neighbour_start: Vec<u32>,
     neighbours: Vec<u32>,
+}
+
+/// Geometry and topology, not the identity.
+impl PartialEq for ConvexHull {
+    fn eq(&self, other: &ConvexHull) -> bool {
+        self.vertices == other.vertices
+            && self.faces == other.faces
+            && self.face_indices == other.face_indices
+            && self.edges == other.edges
+            && self.tolerance == other.tolerance
+            && self.neighbour_start == other.neighbour_start
+            && self.neighbours == other.neighbours
+    }
+}
+
+/// The next hull identity (0 is never given out: it means "no hull" in caches).
+fn next_hull_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A triangle of the hull under construction.
@@ -297,48 +323,108 @@ impl ConvexHull {
     /// Ericson, RTCD §9.5.2 (hill climbing).
     #[must_use]
     pub fn support_hill_climb(&self, dir: Vec3, start: u32) -> u32 {
-        let mut cur = if (start as usize) < self.vertices.len() {
+        self.support_climb(dir, start).0
+    }
+
+    /// [`ConvexHull::support_hill_climb`] returning the maximising vertex and `dir · v` there
+    /// (NaN for a NaN direction).
+    ///
+    /// One pass per step: the last step's neighbour values also decide the near-plateau test,
+    /// so a walk that starts at the maximiser (the warm case) reads each neighbour once.
+    #[inline]
+    pub(crate) fn support_climb(&self, dir: Vec3, start: u32) -> (u32, f32) {
+        let verts = &self.vertices[..];
+        let mut cur = if (start as usize) < verts.len() {
             start
         } else {
             0
         };
-        let Some(&v0) = self.vertices.get(cur as usize) else {
-            return 0;
+        let Some(&v0) = verts.get(cur as usize) else {
+            return (0, f32::NAN);
         };
         let mut best = dir.dot(v0);
         // Every step strictly increases `best`, so no vertex is visited twice; the bound only
         // documents that.
-        for _ in 0..self.vertices.len() {
+        for _ in 0..verts.len() {
             let mut next = cur;
+            // Largest neighbour value; on the last step (no better neighbour) it is the
+            // runner-up the near-plateau test needs.
+            let mut runner_up = f32::NEG_INFINITY;
             for &n in self.neighbours(cur as usize) {
-                let h = dir.dot(self.vertices[n as usize]);
+                let h = verts.get(n as usize).map_or(f32::NAN, |v| dir.dot(*v));
                 if h > best {
                     best = h;
                     next = n;
                 }
+                runner_up = runner_up.max(h);
             }
-            if next == cur {
-                break;
+            if next != cur {
+                cur = next;
+                continue;
             }
-            cur = next;
-        }
-        // Near-plateau at the stop: a redundant (collinear or coplanar) vertex may hide a
-        // better one; settle it by the brute-force maximum.
-        let slack = 8.0 * self.tolerance * dir.length();
-        let near_tie = self
-            .neighbours(cur as usize)
-            .iter()
-            .any(|&n| dir.dot(self.vertices[n as usize]) >= best - slack);
-        if near_tie {
-            for (k, v) in self.vertices.iter().enumerate() {
-                let h = dir.dot(*v);
-                if h > best {
-                    best = h;
-                    cur = k as u32;
+            // Stopped. Near-plateau: a redundant (collinear or coplanar) vertex may hide a
+            // better one; settle it by the brute-force maximum.
+            let slack = 8.0 * self.tolerance * dir.length();
+            if runner_up >= best - slack {
+                for (k, v) in verts.iter().enumerate() {
+                    let h = dir.dot(*v);
+                    if h > best {
+                        best = h;
+                        cur = k as u32;
+                    }
                 }
             }
+            break;
         }
-        cur
+        (cur, best)
+    }
+
+    /// How far a query direction may move from `dir` with vertex `v` (which maximises `dir · x`
+    /// with value `best`, as [`ConvexHull::support_climb`] returned them) still the clean
+    /// answer of the walk: `v` stays the maximiser for every `dir'` with `|dir' − dir| <`
+    /// the returned reach. `0` when there is no such margin (a near-tie, a NaN direction).
+    ///
+    /// Derivation: for a neighbour `u` at distance `L = |v − u|` with computed gap
+    /// `g = best − dir · u`, `dir' · (v − u) >= dir · (v − u) − |dir' − dir| L`. The walk at
+    /// `dir'` stops at `v` without its near-plateau scan when every computed gap exceeds its
+    /// slack `8 τ |dir'|` (τ the hull's tolerance). Each `f32` dot product is within `τ |d|`
+    /// of the real one (τ is `3 ε` times the sum of the coordinate magnitudes), so with
+    /// `δ = |dir' − dir|` it suffices that `g − 2 τ |dir| − δ L > 10 τ (|dir| + δ)`; with
+    /// room for the rounding of the slack and of this formula, `δ < (g − 16 τ |dir|) /
+    /// (L + 12 τ)`, and the minimum over the neighbours, shrunk by 1%, is the reach. On a convex hull a vertex with no
+    /// better neighbour is the maximiser (see [`ConvexHull::support_hill_climb`]), so `v` is
+    /// what the walk returns, from any start, for every direction within the reach.
+    #[must_use]
+    pub(crate) fn support_reach(&self, dir: Vec3, v: u32, best: f32) -> f32 {
+        let Some(&pv) = self.vertices.get(v as usize) else {
+            return 0.0;
+        };
+        let tau = self.tolerance;
+        let len = dir.length();
+        let mut reach = f32::INFINITY;
+        for &n in self.neighbours(v as usize) {
+            let Some(&u) = self.vertices.get(n as usize) else {
+                return 0.0;
+            };
+            let r = (best - dir.dot(u) - 16.0 * tau * len) / ((pv - u).length() + 12.0 * tau);
+            // Also a NaN (NaN direction or overflow): no margin.
+            if r.is_nan() || r <= 0.0 {
+                return 0.0;
+            }
+            reach = reach.min(r);
+        }
+        if reach.is_finite() {
+            0.99 * reach
+        } else {
+            0.0
+        }
+    }
+
+    /// Process-unique identity of this hull (shared by its clones; never 0).
+    #[inline]
+    #[must_use]
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// The build tolerance `3 · FLT_EPSILON · (max|x| + max|y| + max|z|)` of the input.
@@ -1004,6 +1090,7 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         fill[b as usize] += 1;
     }
     ConvexHull {
+        id: next_hull_id(),
         vertices,
         faces,
         face_indices,
