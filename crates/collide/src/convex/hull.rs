@@ -1102,8 +1102,76 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// `n` points on a Fibonacci sphere scaled by `scale` (all hull vertices).
+    pub(crate) fn fibonacci_sphere(n: usize, scale: Vec3) -> Vec<Vec3> {
+        let golden = std::f32::consts::PI * (3.0 - 5.0_f32.sqrt());
+        (0..n)
+            .map(|i| {
+                let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+                let r = (1.0 - y * y).sqrt();
+                let phi = golden * i as f32;
+                Vec3::new(r * phi.cos(), y, r * phi.sin()) * scale
+            })
+            .collect()
+    }
+
+    #[test]
+    fn support_reach_keeps_the_maximiser() {
+        // Directions within the reach of a walk's answer have that vertex as their brute-force
+        // maximiser, and a walk from anywhere returns its value.
+        let mut g = collide_testkit::Gen::new(0x7e4c);
+        for hull in [
+            ConvexHull::try_new(&fibonacci_sphere(300, Vec3::ONE)).unwrap(),
+            ConvexHull::try_new(&fibonacci_sphere(60, Vec3::new(3.0, 0.2, 1.0))).unwrap(),
+        ] {
+            let verts = hull.vertices();
+            let mut with_reach = 0;
+            for _ in 0..400 {
+                let dir = g.unit();
+                let (v, h) = hull.support_climb(dir, 0);
+                let reach = hull.support_reach(dir, v, h);
+                assert!(reach >= 0.0 && reach.is_finite());
+                if reach == 0.0 {
+                    continue;
+                }
+                with_reach += 1;
+                for _ in 0..8 {
+                    // A perturbation just inside the reach.
+                    let d2 = dir + g.unit() * reach * g.range(0.5, 0.999);
+                    let at_v = d2.dot(verts[v as usize]);
+                    let brute = verts.iter().map(|p| d2.dot(*p)).fold(f32::MIN, f32::max);
+                    assert_eq!(at_v, brute, "dir {dir} reach {reach}");
+                    let start = g.range(0.0, verts.len() as f32 - 1.0) as u32;
+                    assert_eq!(hull.support_climb(d2, start).1, at_v);
+                }
+            }
+            assert!(
+                with_reach > 300,
+                "{with_reach} of 400 directions had a reach"
+            );
+        }
+        // No direction, no reach.
+        let hull = ConvexHull::try_new(&fibonacci_sphere(30, Vec3::ONE)).unwrap();
+        assert_eq!(hull.support_reach(Vec3::NAN, 0, f32::NAN), 0.0);
+        assert_eq!(hull.support_reach(Vec3::X, 999, 1.0), 0.0);
+    }
+
+    #[test]
+    fn clones_share_the_identity_and_equality_ignores_it() {
+        // Two hulls built from the same points are equal but distinct; a clone is the same.
+        let pts = fibonacci_sphere(20, Vec3::ONE);
+        let (h1, h2) = (
+            ConvexHull::try_new(&pts).unwrap(),
+            ConvexHull::try_new(&pts).unwrap(),
+        );
+        assert_eq!(h1, h2);
+        assert_ne!(h1.id(), h2.id());
+        assert_eq!(h1.clone().id(), h1.id());
+        assert_ne!(h1.id(), 0);
+    }
 
     fn cube_corners() -> Vec<Vec3> {
         (0..8)

@@ -713,6 +713,34 @@ mod tests {
     }
 
     #[test]
+    fn support_reach_is_tied_to_the_hull() {
+        // A cache warmed on one hull and then used with another of the same vertex count: the
+        // reach learned on the first is not trusted for the second.
+        let sphere = |scale: Vec3| {
+            let pts = crate::convex::hull::tests::fibonacci_sphere(40, scale);
+            ConvexPolyhedron::from_points(&pts).unwrap()
+        };
+        let (x, y) = (sphere(Vec3::ONE), sphere(Vec3::new(0.3, 1.8, 1.2)));
+        assert_eq!(x.hull.vertices().len(), y.hull.vertices().len());
+        let a = x.with_pose(Quat::IDENTITY, Vec3::ZERO);
+        let bx = x.with_pose(Quat::from_rotation_z(0.3), Vec3::new(2.5, 0.2, 0.0));
+        let mut cache = SepCache::default();
+        for _ in 0..2 {
+            assert!(!sat_cached(&a, &bx, &mut cache).is_penetrating());
+        }
+        assert_eq!((cache.hits, cache.misses), (1, 1));
+        assert!(matches!(cache.feature, SepFeature::FaceA(_)));
+        assert_eq!(cache.cone_b.hull, x.hull.id());
+        assert!(cache.cone_b.reach > 0.0);
+        // B's shape changes under the same cache, and the new shape overlaps A.
+        let by = y.with_pose(Quat::from_rotation_z(0.3), Vec3::new(1.0, 0.2, 0.0));
+        let r = sat_cached(&a, &by, &mut cache);
+        assert!(r.is_penetrating());
+        assert_eq!(r, sat(&a, &by));
+        assert!(cache.cone_b.hull == y.hull.id() || cache.cone_b.hull == 0);
+    }
+
+    #[test]
     fn nan_pose_is_no_contact() {
         // A NaN translation: separated at infinite distance.
         let r = sat(
