@@ -356,7 +356,10 @@ impl ConvexHull {
                     best = h;
                     next = n;
                 }
-                runner_up = runner_up.max(h);
+                // (A plain comparison: cheaper than `f32::max`'s NaN rules; a NaN never wins.)
+                if h > runner_up {
+                    runner_up = h;
+                }
             }
             if next != cur {
                 cur = next;

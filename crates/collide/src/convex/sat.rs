@@ -370,7 +370,7 @@ fn separated(a: &ConvexPolyhedron, axis: Vec3, h_a: f32, s: f32) -> SatResult {
 /// Each kind evaluates exactly the expression the full search uses for that feature, so a
 /// hit is an answer the full search would also accept, and a feature the full search found
 /// not to separate misses here for the same poses.
-#[inline]
+#[inline(always)]
 fn cached_check(
     a: &ConvexPolyhedron,
     b: &ConvexPolyhedron,
