@@ -28,6 +28,7 @@ use super::hull::ConvexHull;
 use super::polyhedron::ConvexPolyhedron;
 use crate::math::{Mat3A, Vec3, Vec3A};
 use crate::shapes::Plane;
+use glam::Vec4;
 
 /// Answer of [`sat`] / [`sat_cached`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -455,6 +456,50 @@ impl SatDetail {
     };
 }
 
+/// Edges of B per [`ArcLanes`] group (one SIMD register of `f32`).
+const LANES: usize = 4;
+
+/// The Gauss-map arcs of [`LANES`] edges of B (in A's frame, negated: `c`, `d` and
+/// `d × c`), one vector per coordinate so the sign tests run on all lanes at once. Unused
+/// lanes are zero and never pass (`0 · x < 0` is false).
+#[derive(Clone, Copy, Default)]
+struct ArcLanes {
+    c: [Vec4; 3],
+    d: [Vec4; 3],
+    dxc: [Vec4; 3],
+}
+
+impl ArcLanes {
+    /// Puts one edge's arc in lane `k`.
+    #[inline]
+    fn set(&mut self, k: usize, c: Vec3, d: Vec3, dxc: Vec3) {
+        for (axis, (cv, dv, xv)) in [(c.x, d.x, dxc.x), (c.y, d.y, dxc.y), (c.z, d.z, dxc.z)]
+            .into_iter()
+            .enumerate()
+        {
+            self.c[axis][k] = cv;
+            self.d[axis][k] = dv;
+            self.dxc[axis][k] = xv;
+        }
+    }
+
+    /// Bit `k` set when A's arc `(a, b)` (`bxa = b × a`) and lane `k`'s arc `(c, d)` cross:
+    /// `CBA·DBA < 0`, `ADC·BDC < 0` and `CBA·BDC > 0` (Gregorius 2013), each dot product
+    /// summed `x + y + z` as `Vec3::dot` does, so the verdicts are the pair-by-pair ones.
+    #[inline]
+    fn crossing(&self, a: Vec3, b: Vec3, bxa: Vec3) -> u32 {
+        let dot = |v: &[Vec4; 3], w: Vec3| v[0] * w.x + v[1] * w.y + v[2] * w.z;
+        let cba = dot(&self.c, bxa);
+        let dba = dot(&self.d, bxa);
+        let adc = dot(&self.dxc, a);
+        let bdc = dot(&self.dxc, b);
+        let pass = (cba * dba).cmplt(Vec4::ZERO)
+            & (adc * bdc).cmplt(Vec4::ZERO)
+            & (cba * bdc).cmpgt(Vec4::ZERO);
+        pass.bitmask()
+    }
+}
+
 /// Steps 2–5 of the query: every candidate axis, stopping at the first that separates.
 #[inline(never)]
 fn full_search(
@@ -519,18 +564,26 @@ fn full_search(
     //    (c, d) = (−n_B1, −n_B2), cross when c and d are on opposite sides of the plane of
     //    (a, b), a and b on opposite sides of the plane of (c, d), and both arcs lie in one
     //    hemisphere (Gregorius 2013: CBA·DBA < 0, ADC·BDC < 0, CBA·BDC > 0).
-    let eb_a: Vec<(Vec3, Vec3, Vec3, Vec3)> = eb
+    //    The three sign tests run eight B edges at a time on arrays laid out lane by lane
+    //    (`ArcLanes`), which the compiler turns into SIMD arithmetic; only the pairs that pass
+    //    (those forming a Minkowski face, a few per edge of A) go on, in the same order and
+    //    with the same float operations as a pair-by-pair loop.
+    let eb_a: Vec<(Vec3, Vec3)> = eb
         .iter()
         .map(|e| {
             let v0 = vb[e.vertices[0] as usize];
             let p0 = r * v0 + t;
             // The same expression as the cached check's, so an edge pair's axis is identical.
             let db = r * (vb[e.vertices[1] as usize] - v0);
-            let c = -(r * fb[e.faces[0] as usize].plane.normal);
-            let d = -(r * fb[e.faces[1] as usize].plane.normal);
-            (p0, db, c, d)
+            (p0, db)
         })
         .collect();
+    let mut lanes = vec![ArcLanes::default(); eb.len().div_ceil(LANES)];
+    for (j, e) in eb.iter().enumerate() {
+        let c = -(r * fb[e.faces[0] as usize].plane.normal);
+        let d = -(r * fb[e.faces[1] as usize].plane.normal);
+        lanes[j / LANES].set(j % LANES, c, d, d.cross(c));
+    }
     for (i, e) in ea.iter().enumerate() {
         let pa = va[e.vertices[0] as usize];
         let da = va[e.vertices[1] as usize] - pa;
@@ -538,42 +591,41 @@ fn full_search(
         let nb = fa[e.faces[1] as usize].plane.normal;
         let bxa = nb.cross(na);
         let outward = na + nb;
-        for (j, &(pb, db, c, d)) in eb_a.iter().enumerate() {
-            let cba = c.dot(bxa);
-            let dba = d.dot(bxa);
-            if cba * dba >= 0.0 {
-                continue;
-            }
-            let dxc = d.cross(c);
-            let adc = na.dot(dxc);
-            let bdc = nb.dot(dxc);
-            if adc * bdc >= 0.0 || cba * bdc <= 0.0 {
-                continue;
-            }
-            let Some(axis) = edge_axis(da, db, outward) else {
-                continue;
-            };
-            // Both edges support their shapes along ±axis, so the gap is at most the distance
-            // between the edges' lines along it.
-            let mut s = axis.dot(pb - pa);
-            if s > detail.edge.0 || s > 0.0 {
-                // Confirm with the shapes' full projections (guards a round-off Gauss test).
-                let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
-                let (max_a, min_b) = rel.projections(
-                    axis,
-                    |d| support_value(ha, d, sa),
-                    |d| support_value(hb, d, sb),
-                );
-                s = min_b - max_a;
-                if s > 0.0 {
-                    cache.feature = SepFeature::Edges(i as u32, j as u32);
-                    detail.feature = cache.feature;
-                    detail.edge = (s, i as u32, j as u32, axis);
-                    detail.result = separated(a, axis, max_a, s);
-                    return detail;
-                }
-                if s > detail.edge.0 {
-                    detail.edge = (s, i as u32, j as u32, axis);
+        for (group, lane) in lanes.iter().enumerate() {
+            let mut mask = lane.crossing(na, nb, bxa);
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let j = group * LANES + k;
+                let Some(&(pb, db)) = eb_a.get(j) else {
+                    break;
+                };
+                let Some(axis) = edge_axis(da, db, outward) else {
+                    continue;
+                };
+                // Both edges support their shapes along ±axis, so the gap is at most the
+                // distance between the edges' lines along it.
+                let mut s = axis.dot(pb - pa);
+                if s > detail.edge.0 || s > 0.0 {
+                    // Confirm with the shapes' full projections (guards a round-off Gauss
+                    // test).
+                    let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
+                    let (max_a, min_b) = rel.projections(
+                        axis,
+                        |d| support_value(ha, d, sa),
+                        |d| support_value(hb, d, sb),
+                    );
+                    s = min_b - max_a;
+                    if s > 0.0 {
+                        cache.feature = SepFeature::Edges(i as u32, j as u32);
+                        detail.feature = cache.feature;
+                        detail.edge = (s, i as u32, j as u32, axis);
+                        detail.result = separated(a, axis, max_a, s);
+                        return detail;
+                    }
+                    if s > detail.edge.0 {
+                        detail.edge = (s, i as u32, j as u32, axis);
+                    }
                 }
             }
         }
@@ -738,6 +790,35 @@ mod tests {
         assert!(r.is_penetrating());
         assert_eq!(r, sat(&a, &by));
         assert!(cache.cone_b.hull == y.hull.id() || cache.cone_b.hull == 0);
+    }
+
+    #[test]
+    fn lane_gauss_test_matches_the_pair_by_pair_test() {
+        // The four-lane Gauss-map test against the scalar tests of Gregorius 2013, on random
+        // arcs (including arcs sharing endpoints, where a product is exactly zero).
+        let mut g = collide_testkit::Gen::new(0x6a55);
+        for _ in 0..2000 {
+            let (a, b) = (g.unit(), g.unit());
+            let bxa = b.cross(a);
+            let mut lanes = ArcLanes::default();
+            let mut expect = 0u32;
+            for k in 0..LANES {
+                let c = if k == 1 { a } else { g.unit() };
+                let d = if k == 2 { -b } else { g.unit() };
+                let dxc = d.cross(c);
+                lanes.set(k, c, d, dxc);
+                let (cba, dba) = (c.dot(bxa), d.dot(bxa));
+                let (adc, bdc) = (a.dot(dxc), b.dot(dxc));
+                let pass = cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0;
+                expect |= u32::from(pass) << k;
+            }
+            assert_eq!(lanes.crossing(a, b, bxa), expect);
+        }
+        // Unused (zero) lanes never pass.
+        assert_eq!(
+            ArcLanes::default().crossing(Vec3::X, Vec3::Y, Vec3::NEG_Z),
+            0
+        );
     }
 
     #[test]
