@@ -135,6 +135,10 @@ pub struct ConvexHull {
     /// `neighbours[neighbour_start[v] .. neighbour_start[v + 1]]` (from the unique edges).
     neighbour_start: Vec<u32>,
     neighbours: Vec<u32>,
+    /// Mean of the vertices.
+    centroid: Vec3,
+    /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
+    inner_radius: f32,
 }
 
 /// Geometry and topology, not the identity.
@@ -147,6 +151,8 @@ impl PartialEq for ConvexHull {
             && self.tolerance == other.tolerance
             && self.neighbour_start == other.neighbour_start
             && self.neighbours == other.neighbours
+            && self.centroid == other.centroid
+            && self.inner_radius == other.inner_radius
     }
 }
 
@@ -421,6 +427,15 @@ impl ConvexHull {
         } else {
             0.0
         }
+    }
+
+    /// A ball `(centre, radius)` inside the hull: the vertex mean and a radius at most its
+    /// distance to every face plane less `16 ·` [`ConvexHull::tolerance`] (`0` for a hull that
+    /// thin). `min_{x ∈ hull} n · x <= n · centre − radius` for every unit `n`.
+    #[inline]
+    #[must_use]
+    pub fn inner_ball(&self) -> (Vec3, f32) {
+        (self.centroid, self.inner_radius)
     }
 
     /// Process-unique identity of this hull (shared by its clones; never 0).
@@ -1092,6 +1107,15 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         neighbours[fill[b as usize] as usize] = a;
         fill[b as usize] += 1;
     }
+    // A ball inside the hull for cheap bounds (SAT skips face planes that cannot beat the
+    // best one): about the vertex mean, whose distance to every face plane is at least the
+    // radius. The face planes bound the hull only to within its tolerance, so the radius is
+    // shrunk by 16 `eps` (and is 0 for a hull thinner than that).
+    let centroid = vertices.iter().map(|v| v.as_dvec3()).sum::<DVec3>() / vertices.len() as f64;
+    let inner = faces
+        .iter()
+        .map(|f| -(f.plane.normal.as_dvec3().dot(centroid) + f64::from(f.plane.d)))
+        .fold(f64::INFINITY, f64::min);
     ConvexHull {
         id: next_hull_id(),
         vertices,
@@ -1101,6 +1125,8 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         tolerance: eps as f32,
         neighbour_start,
         neighbours,
+        centroid: centroid.as_vec3(),
+        inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
     }
 }
 

@@ -515,10 +515,26 @@ fn full_search(
     let (r, t) = (rel.r, rel.t);
     let mut detail = SatDetail::NO_CONTACT;
 
+    // Face planes that cannot beat the best of their kind are skipped: B contains the ball
+    // (c_B, ρ_B) (`ConvexHull::inner_ball`), so the gap of B over A's plane (n, d) is at most
+    // n · c_B + d − ρ_B, and likewise for A under B's planes. A skipped plane's gap is below
+    // the best so far, which is below 0 (else the search would have stopped), so skipping
+    // changes neither the first separating face nor the maxima. `slack` covers the rounding
+    // of both the bound and the gap (a few ε of the magnitudes involved), generously.
+    let (ca, rho_a) = ha.inner_ball();
+    let (cb, rho_b) = hb.inner_ball();
+    let cb = r * cb + t;
+    let slack = 1e-4 * (t.length() + ca.length() + cb.length() + 1.0)
+        + 16.0 * (ha.tolerance() + hb.tolerance())
+        + 1e-4 * (rho_a + rho_b);
+
     // 2. Faces of A: the gap of B over each face plane.
     let mut best = (f32::NEG_INFINITY, SepFeature::None, Vec3::ZERO);
     for (i, face) in fa.iter().enumerate() {
         let p = face.plane;
+        if p.normal.dot(cb) + p.d - rho_b + slack < detail.face_a.0 {
+            continue;
+        }
         let s = rel.face_a_gap(p.normal, p.d, |d| {
             support_value(hb, d, &mut cache.support_b)
         });
@@ -540,6 +556,10 @@ fn full_search(
     // 3. Faces of B: the gap of A under each face plane of B.
     for (j, face) in fb.iter().enumerate() {
         let p = face.plane;
+        let n = r * p.normal;
+        if n.dot(ca) - rho_a - n.dot(t) + p.d + slack < detail.face_b.0 {
+            continue;
+        }
         let (s, n, m) = rel.face_b_gap(p.normal, p.d, |d| {
             support_value(ha, d, &mut cache.support_a)
         });
