@@ -135,10 +135,119 @@ pub struct ConvexHull {
     /// `neighbours[neighbour_start[v] .. neighbour_start[v + 1]]` (from the unique edges).
     neighbour_start: Vec<u32>,
     neighbours: Vec<u32>,
+    /// The edges in an order that keeps their Gauss-map arcs close together (a Morton curve
+    /// over the arcs' midpoints), and a bounding cap per [`GAUSS_CHUNK`] of them.
+    gauss_order: Vec<u32>,
+    gauss_caps: Vec<GaussCap>,
     /// Mean of the vertices.
     centroid: Vec3,
     /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
     inner_radius: f32,
+}
+
+/// Edges per [`GaussCap`] (in [`ConvexHull::gauss_order`]).
+pub(crate) const GAUSS_CHUNK: usize = 8;
+
+/// A spherical cap containing the Gauss-map arcs (the great-circle arcs between the two face
+/// normals) of [`GAUSS_CHUNK`] consecutive edges of [`ConvexHull::gauss_order`]: every point
+/// of those arcs is within angle `R` of the unit `centre`. Caps with `R` near or above 90°
+/// (not spherically convex) store `sin_r = 2`, `cos_r = -2`, which no test culls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct GaussCap {
+    pub centre: Vec3,
+    pub sin_r: f32,
+    pub cos_r: f32,
+}
+
+/// The edge order and caps of [`ConvexHull::gauss_caps`], in `f64`.
+fn gauss_caps(faces: &[HullFace], edges: &[HullEdge]) -> (Vec<u32>, Vec<GaussCap>) {
+    let normal = |f: u32| {
+        faces
+            .get(f as usize)
+            .map_or(DVec3::ZERO, |f| f.plane.normal.as_dvec3())
+    };
+    // Morton key of the arc's midpoint direction, 10 bits per axis over [-1, 1].
+    let spread = |x: u64| {
+        let mut x = x & 0x3ff;
+        x = (x | (x << 16)) & 0x0300_00ff;
+        x = (x | (x << 8)) & 0x0300_f00f;
+        x = (x | (x << 4)) & 0x030c_30c3;
+        (x | (x << 2)) & 0x0924_9249
+    };
+    let key = |e: &HullEdge| {
+        let m = (normal(e.faces[0]) + normal(e.faces[1])).normalize_or_zero();
+        let q = |v: f64| ((v + 1.0) * 511.5).clamp(0.0, 1023.0) as u64;
+        spread(q(m.x)) | (spread(q(m.y)) << 1) | (spread(q(m.z)) << 2)
+    };
+    let mut morton: Vec<u32> = (0..edges.len() as u32).collect();
+    morton.sort_by_key(|&j| key(&edges[j as usize]));
+    // Greedy clusters: the first edge left in Morton order and the `GAUSS_CHUNK − 1` edges
+    // left whose arc midpoints are nearest to it (O(E²), so only up to 4096 edges; bigger
+    // hulls keep the plain Morton order).
+    let order = if edges.len() <= 4096 {
+        let mid: Vec<DVec3> = edges
+            .iter()
+            .map(|e| (normal(e.faces[0]) + normal(e.faces[1])).normalize_or_zero())
+            .collect();
+        let mut taken = vec![false; edges.len()];
+        let mut order = Vec::with_capacity(edges.len());
+        for &seed in &morton {
+            if taken[seed as usize] {
+                continue;
+            }
+            taken[seed as usize] = true;
+            order.push(seed);
+            let m = mid[seed as usize];
+            let mut near: Vec<(f64, u32)> = (0..edges.len() as u32)
+                .filter(|&j| !taken[j as usize])
+                .map(|j| (-mid[j as usize].dot(m), j))
+                .collect();
+            let k = (GAUSS_CHUNK - 1).min(near.len());
+            if k > 0 {
+                near.select_nth_unstable_by(k - 1, |x, y| x.0.total_cmp(&y.0));
+                near.truncate(k);
+                near.sort_by(|x, y| x.0.total_cmp(&y.0));
+            }
+            for (_, j) in near {
+                taken[j as usize] = true;
+                order.push(j);
+            }
+        }
+        order
+    } else {
+        morton
+    };
+    let caps = order
+        .chunks(GAUSS_CHUNK)
+        .map(|chunk| {
+            let ends: Vec<DVec3> = chunk
+                .iter()
+                .flat_map(|&j| edges[j as usize].faces.map(normal))
+                .collect();
+            let centre = ends.iter().copied().sum::<DVec3>().normalize_or_zero();
+            // The arcs are the short ones between their ends, so a cap under 90° holding
+            // the ends holds the arcs. A margin covers the rounding of the stored centre.
+            let r = ends
+                .iter()
+                .map(|n| n.dot(centre).clamp(-1.0, 1.0).acos())
+                .fold(0.0, f64::max)
+                + 1e-5;
+            if centre == DVec3::ZERO || r >= 1.4 {
+                GaussCap {
+                    centre: Vec3::X,
+                    sin_r: 2.0,
+                    cos_r: -2.0,
+                }
+            } else {
+                GaussCap {
+                    centre: centre.as_vec3(),
+                    sin_r: r.sin() as f32,
+                    cos_r: r.cos() as f32,
+                }
+            }
+        })
+        .collect();
+    (order, caps)
 }
 
 /// Geometry and topology, not the identity.
@@ -151,6 +260,8 @@ impl PartialEq for ConvexHull {
             && self.tolerance == other.tolerance
             && self.neighbour_start == other.neighbour_start
             && self.neighbours == other.neighbours
+            && self.gauss_order == other.gauss_order
+            && self.gauss_caps == other.gauss_caps
             && self.centroid == other.centroid
             && self.inner_radius == other.inner_radius
     }
@@ -436,6 +547,18 @@ impl ConvexHull {
     #[must_use]
     pub fn inner_ball(&self) -> (Vec3, f32) {
         (self.centroid, self.inner_radius)
+    }
+
+    /// The edge indices ordered so that consecutive edges have nearby Gauss-map arcs.
+    #[inline]
+    pub(crate) fn gauss_order(&self) -> &[u32] {
+        &self.gauss_order
+    }
+
+    /// One [`GaussCap`] per [`GAUSS_CHUNK`] edges of [`ConvexHull::gauss_order`].
+    #[inline]
+    pub(crate) fn gauss_caps(&self) -> &[GaussCap] {
+        &self.gauss_caps
     }
 
     /// Process-unique identity of this hull (shared by its clones; never 0).
@@ -1116,6 +1239,7 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         .iter()
         .map(|f| -(f.plane.normal.as_dvec3().dot(centroid) + f64::from(f.plane.d)))
         .fold(f64::INFINITY, f64::min);
+    let (gauss_order, gauss_caps) = gauss_caps(&faces, &edges);
     ConvexHull {
         id: next_hull_id(),
         vertices,
@@ -1125,6 +1249,8 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         tolerance: eps as f32,
         neighbour_start,
         neighbours,
+        gauss_order,
+        gauss_caps,
         centroid: centroid.as_vec3(),
         inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
     }

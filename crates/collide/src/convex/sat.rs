@@ -24,7 +24,9 @@
 //! All work is done in A's local frame (B's pose relative to A), which keeps round-off relative
 //! to A's size, as Box2D and parry do.
 
-use super::hull::ConvexHull;
+use std::ops::ControlFlow;
+
+use super::hull::{ConvexHull, GAUSS_CHUNK};
 use super::polyhedron::ConvexPolyhedron;
 use crate::math::{Mat3A, Vec3, Vec3A};
 use crate::shapes::Plane;
@@ -500,6 +502,125 @@ impl ArcLanes {
     }
 }
 
+/// B's Gauss map in A's frame, arranged for finding the arcs that cross an arc of A.
+struct GaussPairs<'h> {
+    /// B's edge indices in lane order.
+    order: &'h [u32],
+    /// The arcs of −B, [`LANES`] edges each, in `order`.
+    lanes: Vec<ArcLanes>,
+    /// The caps of −B's chunks of [`GAUSS_CHUNK`] edges, [`LANES`] caps each.
+    caps: Vec<CapLanes>,
+}
+
+impl<'h> GaussPairs<'h> {
+    /// The arcs and caps of −B rotated into A's frame by `r`.
+    fn new(hb: &'h ConvexHull, r: &Mat3A) -> GaussPairs<'h> {
+        let (eb, fb) = (hb.edges(), hb.faces());
+        let order = hb.gauss_order();
+        let mut lanes = vec![ArcLanes::default(); order.len().div_ceil(LANES)];
+        for (p, &j) in order.iter().enumerate() {
+            let Some(e) = eb.get(j as usize) else {
+                continue;
+            };
+            let c = -(*r * fb[e.faces[0] as usize].plane.normal);
+            let d = -(*r * fb[e.faces[1] as usize].plane.normal);
+            lanes[p / LANES].set(p % LANES, c, d, d.cross(c));
+        }
+        let mut caps = vec![CapLanes::NONE; hb.gauss_caps().len().div_ceil(LANES)];
+        for (k, cap) in hb.gauss_caps().iter().enumerate() {
+            caps[k / LANES].set(k % LANES, -(*r * cap.centre), cap.sin_r, cap.cos_r);
+        }
+        GaussPairs { order, lanes, caps }
+    }
+
+    /// Calls `f(j)` for every edge `j` of B whose arc of −B crosses A's arc `(na, nb)` (the
+    /// face normals of an edge of A), in Gauss-map order, until `f` breaks.
+    fn crossing(
+        &self,
+        na: Vec3,
+        nb: Vec3,
+        mut f: impl FnMut(u32) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let bxa = nb.cross(na);
+        // A's arc: the normal of its great circle, and a cap around it (centre `mid`, half
+        // angle `h`). A chunk cap (m, R) can meet the arc only if |m · n̂| <= sin R and
+        // angle(m, mid) <= R + h, i.e. m · mid >= cos R cos h − sin R sin h.
+        let n_hat = bxa.normalize_or_zero();
+        let mid = (na + nb).normalize_or_zero();
+        let cos_h = mid.dot(na);
+        let sin_h = (1.0 - cos_h * cos_h).max(0.0).sqrt();
+        let cull = n_hat != Vec3::ZERO && mid != Vec3::ZERO;
+        for (quad, caps4) in self.caps.iter().enumerate() {
+            let mut chunks = if cull {
+                caps4.meeting(n_hat, mid, cos_h, sin_h)
+            } else {
+                0xf
+            };
+            while chunks != 0 {
+                let chunk = quad * LANES + chunks.trailing_zeros() as usize;
+                chunks &= chunks - 1;
+                for group in chunk * GAUSS_CHUNK / LANES..(chunk + 1) * GAUSS_CHUNK / LANES {
+                    let Some(lane) = self.lanes.get(group) else {
+                        break;
+                    };
+                    let mut mask = lane.crossing(na, nb, bxa);
+                    while mask != 0 {
+                        let k = mask.trailing_zeros() as usize;
+                        mask &= mask - 1;
+                        if let Some(&j) = self.order.get(group * LANES + k) {
+                            f(j)?;
+                        }
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// [`LANES`] Gauss-map caps of chunks of B's edges (in A's frame), one vector per
+/// coordinate. Unused lanes have `sin_r = −1` and never meet anything.
+#[derive(Clone, Copy)]
+struct CapLanes {
+    centre: [Vec4; 3],
+    sin_r: Vec4,
+    cos_r: Vec4,
+}
+
+impl CapLanes {
+    /// No caps.
+    const NONE: CapLanes = CapLanes {
+        centre: [Vec4::ZERO; 3],
+        sin_r: Vec4::NEG_ONE,
+        cos_r: Vec4::ONE,
+    };
+
+    /// Puts one cap in lane `k`.
+    #[inline]
+    fn set(&mut self, k: usize, centre: Vec3, sin_r: f32, cos_r: f32) {
+        self.centre[0][k] = centre.x;
+        self.centre[1][k] = centre.y;
+        self.centre[2][k] = centre.z;
+        self.sin_r[k] = sin_r;
+        self.cos_r[k] = cos_r;
+    }
+
+    /// Bit `k` set when cap `k` may meet A's arc: within its radius of the arc's great circle
+    /// (unit normal `n_hat`) and of the cap around the arc (centre `mid`, half angle `h`), with
+    /// a margin of `1e-4` (radians, far above the rounding of these unit vectors) so that no
+    /// pair the exact sign tests could pass is culled.
+    #[inline]
+    fn meeting(&self, n_hat: Vec3, mid: Vec3, cos_h: f32, sin_h: f32) -> u32 {
+        const MARGIN: f32 = 1e-4;
+        let c = &self.centre;
+        let to_circle = (c[0] * n_hat.x + c[1] * n_hat.y + c[2] * n_hat.z).abs();
+        let to_mid = c[0] * mid.x + c[1] * mid.y + c[2] * mid.z;
+        let near_circle = to_circle.cmple(self.sin_r + MARGIN);
+        let near_arc = to_mid.cmpge(self.cos_r * cos_h - self.sin_r * sin_h - MARGIN);
+        (near_circle & near_arc).bitmask()
+    }
+}
+
 /// Steps 2–5 of the query: every candidate axis, stopping at the first that separates.
 #[inline(never)]
 fn full_search(
@@ -584,10 +705,10 @@ fn full_search(
     //    (c, d) = (−n_B1, −n_B2), cross when c and d are on opposite sides of the plane of
     //    (a, b), a and b on opposite sides of the plane of (c, d), and both arcs lie in one
     //    hemisphere (Gregorius 2013: CBA·DBA < 0, ADC·BDC < 0, CBA·BDC > 0).
-    //    The three sign tests run eight B edges at a time on arrays laid out lane by lane
-    //    (`ArcLanes`), which the compiler turns into SIMD arithmetic; only the pairs that pass
-    //    (those forming a Minkowski face, a few per edge of A) go on, in the same order and
-    //    with the same float operations as a pair-by-pair loop.
+    //    The three sign tests run four B edges at a time on vectors laid out lane by lane
+    //    (`ArcLanes`, SIMD through glam's `Vec4`) with the same float operations as a
+    //    pair-by-pair test; only the pairs that pass (those forming a Minkowski face, a few
+    //    per edge of A) go on.
     let eb_a: Vec<(Vec3, Vec3)> = eb
         .iter()
         .map(|e| {
@@ -598,56 +719,53 @@ fn full_search(
             (p0, db)
         })
         .collect();
-    let mut lanes = vec![ArcLanes::default(); eb.len().div_ceil(LANES)];
-    for (j, e) in eb.iter().enumerate() {
-        let c = -(r * fb[e.faces[0] as usize].plane.normal);
-        let d = -(r * fb[e.faces[1] as usize].plane.normal);
-        lanes[j / LANES].set(j % LANES, c, d, d.cross(c));
-    }
+    //    B's edges go into the lanes in their Gauss-map order (`ConvexHull::gauss_order`),
+    //    chunks of `GAUSS_CHUNK` under one bounding cap each; a chunk whose cap misses A's
+    //    arc (the cap is farther than its radius from A's great circle, or from the cap
+    //    around A's arc) holds no crossing arc and is skipped (`CapLanes::meeting`, four caps
+    //    at a time, with a margin that keeps every pair the sign tests could pass). Pairs are
+    //    visited edge of A by edge of A, B's edges in that order.
+    let pairs = GaussPairs::new(hb, &r);
     for (i, e) in ea.iter().enumerate() {
         let pa = va[e.vertices[0] as usize];
         let da = va[e.vertices[1] as usize] - pa;
         let na = fa[e.faces[0] as usize].plane.normal;
         let nb = fa[e.faces[1] as usize].plane.normal;
-        let bxa = nb.cross(na);
         let outward = na + nb;
-        for (group, lane) in lanes.iter().enumerate() {
-            let mut mask = lane.crossing(na, nb, bxa);
-            while mask != 0 {
-                let k = mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let j = group * LANES + k;
-                let Some(&(pb, db)) = eb_a.get(j) else {
-                    break;
-                };
-                let Some(axis) = edge_axis(da, db, outward) else {
-                    continue;
-                };
-                // Both edges support their shapes along ±axis, so the gap is at most the
-                // distance between the edges' lines along it.
-                let mut s = axis.dot(pb - pa);
-                if s > detail.edge.0 || s > 0.0 {
-                    // Confirm with the shapes' full projections (guards a round-off Gauss
-                    // test).
-                    let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
-                    let (max_a, min_b) = rel.projections(
-                        axis,
-                        |d| support_value(ha, d, sa),
-                        |d| support_value(hb, d, sb),
-                    );
-                    s = min_b - max_a;
-                    if s > 0.0 {
-                        cache.feature = SepFeature::Edges(i as u32, j as u32);
-                        detail.feature = cache.feature;
-                        detail.edge = (s, i as u32, j as u32, axis);
-                        detail.result = separated(a, axis, max_a, s);
-                        return detail;
-                    }
-                    if s > detail.edge.0 {
-                        detail.edge = (s, i as u32, j as u32, axis);
-                    }
+        let flow = pairs.crossing(na, nb, |j| {
+            let Some(&(pb, db)) = eb_a.get(j as usize) else {
+                return ControlFlow::Continue(());
+            };
+            let Some(axis) = edge_axis(da, db, outward) else {
+                return ControlFlow::Continue(());
+            };
+            // Both edges support their shapes along ±axis, so the gap is at most the
+            // distance between the edges' lines along it.
+            let mut s = axis.dot(pb - pa);
+            if s > detail.edge.0 || s > 0.0 {
+                // Confirm with the shapes' full projections (guards a round-off Gauss test).
+                let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
+                let (max_a, min_b) = rel.projections(
+                    axis,
+                    |d| support_value(ha, d, sa),
+                    |d| support_value(hb, d, sb),
+                );
+                s = min_b - max_a;
+                if s > 0.0 {
+                    cache.feature = SepFeature::Edges(i as u32, j);
+                    detail.feature = cache.feature;
+                    detail.edge = (s, i as u32, j, axis);
+                    detail.result = separated(a, axis, max_a, s);
+                    return ControlFlow::Break(());
+                }
+                if s > detail.edge.0 {
+                    detail.edge = (s, i as u32, j, axis);
                 }
             }
+            ControlFlow::Continue(())
+        });
+        if flow.is_break() {
+            return detail;
         }
     }
     if detail.edge.0 > best.0 {
@@ -839,6 +957,57 @@ mod tests {
             ArcLanes::default().crossing(Vec3::X, Vec3::Y, Vec3::NEG_Z),
             0
         );
+    }
+
+    #[test]
+    fn gauss_pairs_are_the_pair_by_pair_crossings() {
+        // The culled, four-lane enumeration of crossing arcs against the scalar sign tests
+        // over every edge pair, for hulls of many short arcs (a 200-point sphere), long ones
+        // (a box, a 20-point sphere) and random rotations of B.
+        let mut g = collide_testkit::Gen::new(0x9a55);
+        let sphere = |n: usize, s: Vec3| {
+            ConvexHull::try_new(&crate::convex::hull::tests::fibonacci_sphere(n, s)).unwrap()
+        };
+        let cube = ConvexPolyhedron::cuboid(Vec3::new(1.0, 2.0, 0.5)).unwrap();
+        let hulls = [
+            sphere(200, Vec3::ONE),
+            sphere(20, Vec3::new(2.0, 1.0, 0.3)),
+            (*cube.hull).clone(),
+        ];
+        let mut crossings = 0;
+        for ha in &hulls {
+            for hb in &hulls {
+                for _ in 0..10 {
+                    let r = Mat3A::from_quat(g.quat());
+                    let pairs = GaussPairs::new(hb, &r);
+                    for e in ha.edges() {
+                        let na = ha.faces()[e.faces[0] as usize].plane.normal;
+                        let nb = ha.faces()[e.faces[1] as usize].plane.normal;
+                        let mut got = Vec::new();
+                        let _ = pairs.crossing(na, nb, |j| {
+                            got.push(j);
+                            ControlFlow::Continue(())
+                        });
+                        got.sort_unstable();
+                        let bxa = nb.cross(na);
+                        let want: Vec<u32> = (0..hb.edges().len() as u32)
+                            .filter(|&j| {
+                                let f = hb.edges()[j as usize].faces;
+                                let c = -(r * hb.faces()[f[0] as usize].plane.normal);
+                                let d = -(r * hb.faces()[f[1] as usize].plane.normal);
+                                let dxc = d.cross(c);
+                                let (cba, dba) = (c.dot(bxa), d.dot(bxa));
+                                let (adc, bdc) = (na.dot(dxc), nb.dot(dxc));
+                                cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
+                            })
+                            .collect();
+                        assert_eq!(got, want);
+                        crossings += want.len();
+                    }
+                }
+            }
+        }
+        assert!(crossings > 10_000, "{crossings} crossings");
     }
 
     #[test]
