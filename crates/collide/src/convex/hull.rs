@@ -21,6 +21,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use glam::DVec3;
 
@@ -135,10 +136,10 @@ pub struct ConvexHull {
     /// `neighbours[neighbour_start[v] .. neighbour_start[v + 1]]` (from the unique edges).
     neighbour_start: Vec<u32>,
     neighbours: Vec<u32>,
-    /// The edges in an order that keeps their Gauss-map arcs close together (a Morton curve
-    /// over the arcs' midpoints), and a bounding cap per [`GAUSS_CHUNK`] of them.
-    gauss_order: Vec<u32>,
-    gauss_caps: Vec<GaussCap>,
+    /// The edges in an order that keeps their Gauss-map arcs close together, and a bounding
+    /// cap per [`GAUSS_CHUNK`] of them: built on first use (the SAT's edge phase), so hulls
+    /// that never get there do not pay for it. Derived data, left out of equality.
+    gauss: OnceLock<GaussClusters>,
     /// Mean of the vertices.
     centroid: Vec3,
     /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
@@ -159,8 +160,15 @@ pub(crate) struct GaussCap {
     pub cos_r: f32,
 }
 
+/// The edge order and caps of [`ConvexHull::gauss_caps`].
+#[derive(Clone, Debug)]
+pub(crate) struct GaussClusters {
+    order: Vec<u32>,
+    caps: Vec<GaussCap>,
+}
+
 /// The edge order and caps of [`ConvexHull::gauss_caps`], in `f64`.
-fn gauss_caps(faces: &[HullFace], edges: &[HullEdge]) -> (Vec<u32>, Vec<GaussCap>) {
+fn gauss_clusters(faces: &[HullFace], edges: &[HullEdge]) -> GaussClusters {
     let normal = |f: u32| {
         faces
             .get(f as usize)
@@ -174,23 +182,21 @@ fn gauss_caps(faces: &[HullFace], edges: &[HullEdge]) -> (Vec<u32>, Vec<GaussCap
         x = (x | (x << 4)) & 0x030c_30c3;
         (x | (x << 2)) & 0x0924_9249
     };
-    let key = |e: &HullEdge| {
-        let m = (normal(e.faces[0]) + normal(e.faces[1])).normalize_or_zero();
-        let q = |v: f64| ((v + 1.0) * 511.5).clamp(0.0, 1023.0) as u64;
-        spread(q(m.x)) | (spread(q(m.y)) << 1) | (spread(q(m.z)) << 2)
-    };
+    let mid: Vec<DVec3> = edges
+        .iter()
+        .map(|e| (normal(e.faces[0]) + normal(e.faces[1])).normalize_or_zero())
+        .collect();
+    let q = |v: f64| ((v + 1.0) * 511.5).clamp(0.0, 1023.0) as u64;
+    let key = |m: DVec3| spread(q(m.x)) | (spread(q(m.y)) << 1) | (spread(q(m.z)) << 2);
     let mut morton: Vec<u32> = (0..edges.len() as u32).collect();
-    morton.sort_by_key(|&j| key(&edges[j as usize]));
+    morton.sort_by_key(|&j| key(mid[j as usize]));
     // Greedy clusters: the first edge left in Morton order and the `GAUSS_CHUNK − 1` edges
-    // left whose arc midpoints are nearest to it (O(E²), so only up to 4096 edges; bigger
+    // left whose arc midpoints are nearest to it (O(E²), so only up to 1024 edges; bigger
     // hulls keep the plain Morton order).
-    let order = if edges.len() <= 4096 {
-        let mid: Vec<DVec3> = edges
-            .iter()
-            .map(|e| (normal(e.faces[0]) + normal(e.faces[1])).normalize_or_zero())
-            .collect();
+    let order = if edges.len() <= 1024 {
         let mut taken = vec![false; edges.len()];
         let mut order = Vec::with_capacity(edges.len());
+        let mut near: Vec<(f64, u32)> = Vec::with_capacity(edges.len());
         for &seed in &morton {
             if taken[seed as usize] {
                 continue;
@@ -198,17 +204,19 @@ fn gauss_caps(faces: &[HullFace], edges: &[HullEdge]) -> (Vec<u32>, Vec<GaussCap
             taken[seed as usize] = true;
             order.push(seed);
             let m = mid[seed as usize];
-            let mut near: Vec<(f64, u32)> = (0..edges.len() as u32)
-                .filter(|&j| !taken[j as usize])
-                .map(|j| (-mid[j as usize].dot(m), j))
-                .collect();
+            near.clear();
+            near.extend(
+                (0..edges.len() as u32)
+                    .filter(|&j| !taken[j as usize])
+                    .map(|j| (-mid[j as usize].dot(m), j)),
+            );
             let k = (GAUSS_CHUNK - 1).min(near.len());
             if k > 0 {
                 near.select_nth_unstable_by(k - 1, |x, y| x.0.total_cmp(&y.0));
                 near.truncate(k);
-                near.sort_by(|x, y| x.0.total_cmp(&y.0));
+                near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
             }
-            for (_, j) in near {
+            for &(_, j) in &near {
                 taken[j as usize] = true;
                 order.push(j);
             }
@@ -220,18 +228,14 @@ fn gauss_caps(faces: &[HullFace], edges: &[HullEdge]) -> (Vec<u32>, Vec<GaussCap
     let caps = order
         .chunks(GAUSS_CHUNK)
         .map(|chunk| {
-            let ends: Vec<DVec3> = chunk
+            let ends = chunk
                 .iter()
-                .flat_map(|&j| edges[j as usize].faces.map(normal))
-                .collect();
-            let centre = ends.iter().copied().sum::<DVec3>().normalize_or_zero();
+                .flat_map(|&j| edges[j as usize].faces.map(normal));
+            let centre = ends.clone().sum::<DVec3>().normalize_or_zero();
             // The arcs are the short ones between their ends, so a cap under 90° holding
             // the ends holds the arcs. A margin covers the rounding of the stored centre.
-            let r = ends
-                .iter()
-                .map(|n| n.dot(centre).clamp(-1.0, 1.0).acos())
-                .fold(0.0, f64::max)
-                + 1e-5;
+            let min_cos = ends.map(|n| n.dot(centre)).fold(1.0, f64::min);
+            let r = min_cos.clamp(-1.0, 1.0).acos() + 1e-5;
             if centre == DVec3::ZERO || r >= 1.4 {
                 GaussCap {
                     centre: Vec3::X,
@@ -247,7 +251,7 @@ fn gauss_caps(faces: &[HullFace], edges: &[HullEdge]) -> (Vec<u32>, Vec<GaussCap
             }
         })
         .collect();
-    (order, caps)
+    GaussClusters { order, caps }
 }
 
 /// Geometry and topology, not the identity.
@@ -260,8 +264,6 @@ impl PartialEq for ConvexHull {
             && self.tolerance == other.tolerance
             && self.neighbour_start == other.neighbour_start
             && self.neighbours == other.neighbours
-            && self.gauss_order == other.gauss_order
-            && self.gauss_caps == other.gauss_caps
             && self.centroid == other.centroid
             && self.inner_radius == other.inner_radius
     }
@@ -549,16 +551,23 @@ impl ConvexHull {
         (self.centroid, self.inner_radius)
     }
 
+    /// The Gauss-map clusters, built on first use.
+    #[inline]
+    fn gauss(&self) -> &GaussClusters {
+        self.gauss
+            .get_or_init(|| gauss_clusters(&self.faces, &self.edges))
+    }
+
     /// The edge indices ordered so that consecutive edges have nearby Gauss-map arcs.
     #[inline]
     pub(crate) fn gauss_order(&self) -> &[u32] {
-        &self.gauss_order
+        &self.gauss().order
     }
 
     /// One [`GaussCap`] per [`GAUSS_CHUNK`] edges of [`ConvexHull::gauss_order`].
     #[inline]
     pub(crate) fn gauss_caps(&self) -> &[GaussCap] {
-        &self.gauss_caps
+        &self.gauss().caps
     }
 
     /// Process-unique identity of this hull (shared by its clones; never 0).
@@ -1239,7 +1248,6 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         .iter()
         .map(|f| -(f.plane.normal.as_dvec3().dot(centroid) + f64::from(f.plane.d)))
         .fold(f64::INFINITY, f64::min);
-    let (gauss_order, gauss_caps) = gauss_caps(&faces, &edges);
     ConvexHull {
         id: next_hull_id(),
         vertices,
@@ -1249,8 +1257,7 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         tolerance: eps as f32,
         neighbour_start,
         neighbours,
-        gauss_order,
-        gauss_caps,
+        gauss: OnceLock::new(),
         centroid: centroid.as_vec3(),
         inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
     }

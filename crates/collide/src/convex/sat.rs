@@ -43,7 +43,8 @@ pub enum SatResult {
         /// Width of the gap along the plane's normal, `> 0`. The search stops at the first
         /// separating axis (cached feature, faces of A, faces of B, edge pairs), so this is a
         /// lower bound of the true distance, not the distance; use GJK for that. NaN or
-        /// infinite poses give `INFINITY` and a NaN plane ("no contact").
+        /// infinite poses (or translations more than `f32::MAX` apart) give `INFINITY` and a
+        /// NaN plane ("no contact").
         distance: f32,
     },
     /// No separating plane: the shapes touch or overlap.
@@ -152,8 +153,9 @@ pub(crate) struct SatDetail {
 /// `Separated` with a separating plane when one exists (the first found: faces of A, faces of
 /// B, then edge pairs), else `Penetrating` with the minimum-translation normal and depth over
 /// all candidate axes. Touching (gap exactly 0) is `Penetrating` with depth 0. NaN or infinite
-/// poses give `Separated` with `distance = INFINITY` and a NaN plane ("no contact").
-/// Lander 1999; Gregorius 2013; Ericson, RTCD §5.5.
+/// poses give `Separated` with `distance = INFINITY` and a NaN plane ("no contact"), and so do
+/// finite poses whose translations are more than `f32::MAX` apart (beyond `f32`; shapes that
+/// large could in fact touch there, which no `f32` computation can tell). Lander 1999; Gregorius 2013; Ericson, RTCD §5.5.
 #[must_use]
 pub fn sat(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> SatResult {
     sat_cached(a, b, &mut SepCache::default())
@@ -267,7 +269,9 @@ struct Relative {
 }
 
 impl Relative {
-    /// `None` when either pose is not finite.
+    /// `None` when either pose is not finite, or when B's position relative to A is beyond
+    /// `f32` (translations more than `f32::MAX` apart: no gap or depth along any axis is
+    /// representable then).
     #[inline]
     fn new(a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Option<Relative> {
         if !pose_is_finite(a) || !pose_is_finite(b) {
@@ -275,10 +279,17 @@ impl Relative {
         }
         let ra_t = Mat3A::from(a.rotation).transpose();
         let r = ra_t * Mat3A::from(b.rotation);
+        let t = ra_t * (b.translation - a.translation);
+        // Hardening (fuzz target `sat`): translations 2e38 and 3.4e38 apart overflowed `t`
+        // to infinity, every gap became −inf or NaN, and the answer was `Penetrating` with a
+        // zero normal and an infinite depth.
+        if Vec3A::from(t * 0.0) != Vec3A::ZERO {
+            return None;
+        }
         Some(Relative {
             r,
             rt: r.transpose(),
-            t: ra_t * (b.translation - a.translation),
+            t,
         })
     }
 
