@@ -1,8 +1,10 @@
 //! Convex hulls and the separating-axis test, the library alone.
 //!
 //! - `sat_slow_pass`: 1,000 frames of two real-mesh hulls sliding slowly past each other, the
-//!   SAT with a per-pair `SepCache` (one pass over one shape per frame when the cached plane
-//!   still separates) and without (full search each frame).
+//!   SAT with a per-pair `SepCache` (a hit is the cached feature's gap: B's pose relative to
+//!   A and one support query, usually a single dot product while the query direction stays
+//!   within the cached support vertex's reach) and without (a fresh cache each frame: the
+//!   full search).
 //! - `contact_manifold`: overlapping hull pairs.
 //! - `quickhull`: 64 and 100,000 random points in a ball, and the bunny's 453 vertices.
 

@@ -88,8 +88,6 @@ fn checks_run_on_crafted_inputs() {
 /// them fail. Move a file to `tests/data/fuzz/<target>/` once its bug is fixed.
 /// - hull: needle-like clouds mixing 1e20..1e27 coordinates leave an input point outside the
 ///   hull by more than 4 tolerances.
-/// - sat: `sat_cached` (warm, second call) gives a different verdict from `sat` on hulls with
-///   coordinates around 1e9..1e20.
 /// - raycast (plane, sphere) and sweep (sphere_sphere, sphere_plane): finite input whose hit
 ///   or contact point overflows f32 (`origin + t·dir` beyond f32::MAX) is returned as a hit
 ///   with an infinite point instead of `None`.

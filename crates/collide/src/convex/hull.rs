@@ -20,6 +20,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use glam::DVec3;
 
@@ -116,9 +118,15 @@ pub struct HullEdge {
 
 /// A closed convex polyhedron: vertices, polygonal faces with outward planes, unique edges.
 ///
-/// Built by [`ConvexHull::try_new`]; [`ConvexHull::validate`] checks every invariant.
-#[derive(Clone, Debug, PartialEq)]
+/// Built by [`ConvexHull::try_new`]; [`ConvexHull::validate`] checks every invariant. A hull
+/// never changes after it is built. Two hulls compare equal when their geometry and topology
+/// are equal (the internal identity below is not compared).
+#[derive(Clone, Debug)]
 pub struct ConvexHull {
+    /// Process-unique identity given when the hull is built (clones share it, and a hull never
+    /// changes, so equal ids mean the same geometry): lets a per-pair cache tell whether what
+    /// it learned about a hull's vertices is about this hull.
+    id: u64,
     vertices: Vec<Vec3>,
     faces: Vec<HullFace>,
     face_indices: Vec<u32>,
@@ -128,6 +136,143 @@ pub struct ConvexHull {
     /// `neighbours[neighbour_start[v] .. neighbour_start[v + 1]]` (from the unique edges).
     neighbour_start: Vec<u32>,
     neighbours: Vec<u32>,
+    /// The edges in an order that keeps their Gauss-map arcs close together, and a bounding
+    /// cap per [`GAUSS_CHUNK`] of them: built on first use (the SAT's edge phase), so hulls
+    /// that never get there do not pay for it. Derived data, left out of equality.
+    gauss: OnceLock<GaussClusters>,
+    /// Mean of the vertices.
+    centroid: Vec3,
+    /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
+    inner_radius: f32,
+}
+
+/// Edges per [`GaussCap`] (in [`ConvexHull::gauss_order`]).
+pub(crate) const GAUSS_CHUNK: usize = 8;
+
+/// A spherical cap containing the Gauss-map arcs (the great-circle arcs between the two face
+/// normals) of [`GAUSS_CHUNK`] consecutive edges of [`ConvexHull::gauss_order`]: every point
+/// of those arcs is within angle `R` of the unit `centre`. Caps with `R` near or above 90°
+/// (not spherically convex) store `sin_r = 2`, `cos_r = -2`, which no test culls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct GaussCap {
+    pub centre: Vec3,
+    pub sin_r: f32,
+    pub cos_r: f32,
+}
+
+/// The edge order and caps of [`ConvexHull::gauss_caps`].
+#[derive(Clone, Debug)]
+pub(crate) struct GaussClusters {
+    order: Vec<u32>,
+    caps: Vec<GaussCap>,
+}
+
+/// The edge order and caps of [`ConvexHull::gauss_caps`], in `f64`.
+fn gauss_clusters(faces: &[HullFace], edges: &[HullEdge]) -> GaussClusters {
+    let normal = |f: u32| {
+        faces
+            .get(f as usize)
+            .map_or(DVec3::ZERO, |f| f.plane.normal.as_dvec3())
+    };
+    // Morton key of the arc's midpoint direction, 10 bits per axis over [-1, 1].
+    let spread = |x: u64| {
+        let mut x = x & 0x3ff;
+        x = (x | (x << 16)) & 0x0300_00ff;
+        x = (x | (x << 8)) & 0x0300_f00f;
+        x = (x | (x << 4)) & 0x030c_30c3;
+        (x | (x << 2)) & 0x0924_9249
+    };
+    let mid: Vec<DVec3> = edges
+        .iter()
+        .map(|e| (normal(e.faces[0]) + normal(e.faces[1])).normalize_or_zero())
+        .collect();
+    let q = |v: f64| ((v + 1.0) * 511.5).clamp(0.0, 1023.0) as u64;
+    let key = |m: DVec3| spread(q(m.x)) | (spread(q(m.y)) << 1) | (spread(q(m.z)) << 2);
+    let mut morton: Vec<u32> = (0..edges.len() as u32).collect();
+    morton.sort_by_key(|&j| key(mid[j as usize]));
+    // Greedy clusters: the first edge left in Morton order and the `GAUSS_CHUNK − 1` edges
+    // left whose arc midpoints are nearest to it (O(E²), so only up to 1024 edges; bigger
+    // hulls keep the plain Morton order).
+    let order = if edges.len() <= 1024 {
+        let mut taken = vec![false; edges.len()];
+        let mut order = Vec::with_capacity(edges.len());
+        let mut near: Vec<(f64, u32)> = Vec::with_capacity(edges.len());
+        for &seed in &morton {
+            if taken[seed as usize] {
+                continue;
+            }
+            taken[seed as usize] = true;
+            order.push(seed);
+            let m = mid[seed as usize];
+            near.clear();
+            near.extend(
+                (0..edges.len() as u32)
+                    .filter(|&j| !taken[j as usize])
+                    .map(|j| (-mid[j as usize].dot(m), j)),
+            );
+            let k = (GAUSS_CHUNK - 1).min(near.len());
+            if k > 0 {
+                near.select_nth_unstable_by(k - 1, |x, y| x.0.total_cmp(&y.0));
+                near.truncate(k);
+                near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+            }
+            for &(_, j) in &near {
+                taken[j as usize] = true;
+                order.push(j);
+            }
+        }
+        order
+    } else {
+        morton
+    };
+    let caps = order
+        .chunks(GAUSS_CHUNK)
+        .map(|chunk| {
+            let ends = chunk
+                .iter()
+                .flat_map(|&j| edges[j as usize].faces.map(normal));
+            let centre = ends.clone().sum::<DVec3>().normalize_or_zero();
+            // The arcs are the short ones between their ends, so a cap under 90° holding
+            // the ends holds the arcs. A margin covers the rounding of the stored centre.
+            let min_cos = ends.map(|n| n.dot(centre)).fold(1.0, f64::min);
+            let r = min_cos.clamp(-1.0, 1.0).acos() + 1e-5;
+            if centre == DVec3::ZERO || r >= 1.4 {
+                GaussCap {
+                    centre: Vec3::X,
+                    sin_r: 2.0,
+                    cos_r: -2.0,
+                }
+            } else {
+                GaussCap {
+                    centre: centre.as_vec3(),
+                    sin_r: r.sin() as f32,
+                    cos_r: r.cos() as f32,
+                }
+            }
+        })
+        .collect();
+    GaussClusters { order, caps }
+}
+
+/// Geometry and topology, not the identity.
+impl PartialEq for ConvexHull {
+    fn eq(&self, other: &ConvexHull) -> bool {
+        self.vertices == other.vertices
+            && self.faces == other.faces
+            && self.face_indices == other.face_indices
+            && self.edges == other.edges
+            && self.tolerance == other.tolerance
+            && self.neighbour_start == other.neighbour_start
+            && self.neighbours == other.neighbours
+            && self.centroid == other.centroid
+            && self.inner_radius == other.inner_radius
+    }
+}
+
+/// The next hull identity (0 is never given out: it means "no hull" in caches).
+fn next_hull_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A triangle of the hull under construction.
@@ -297,48 +442,139 @@ impl ConvexHull {
     /// Ericson, RTCD §9.5.2 (hill climbing).
     #[must_use]
     pub fn support_hill_climb(&self, dir: Vec3, start: u32) -> u32 {
-        let mut cur = if (start as usize) < self.vertices.len() {
+        self.support_climb(dir, start).0
+    }
+
+    /// [`ConvexHull::support_hill_climb`] returning the maximising vertex and `dir · v` there
+    /// (NaN for a NaN direction).
+    ///
+    /// One pass per step: the last step's neighbour values also decide the near-plateau test,
+    /// so a walk that starts at the maximiser (the warm case) reads each neighbour once.
+    #[inline]
+    pub(crate) fn support_climb(&self, dir: Vec3, start: u32) -> (u32, f32) {
+        let verts = &self.vertices[..];
+        let mut cur = if (start as usize) < verts.len() {
             start
         } else {
             0
         };
-        let Some(&v0) = self.vertices.get(cur as usize) else {
-            return 0;
+        let Some(&v0) = verts.get(cur as usize) else {
+            return (0, f32::NAN);
         };
         let mut best = dir.dot(v0);
         // Every step strictly increases `best`, so no vertex is visited twice; the bound only
         // documents that.
-        for _ in 0..self.vertices.len() {
+        for _ in 0..verts.len() {
             let mut next = cur;
+            // Largest neighbour value; on the last step (no better neighbour) it is the
+            // runner-up the near-plateau test needs.
+            let mut runner_up = f32::NEG_INFINITY;
             for &n in self.neighbours(cur as usize) {
-                let h = dir.dot(self.vertices[n as usize]);
+                let h = verts.get(n as usize).map_or(f32::NAN, |v| dir.dot(*v));
                 if h > best {
                     best = h;
                     next = n;
                 }
-            }
-            if next == cur {
-                break;
-            }
-            cur = next;
-        }
-        // Near-plateau at the stop: a redundant (collinear or coplanar) vertex may hide a
-        // better one; settle it by the brute-force maximum.
-        let slack = 8.0 * self.tolerance * dir.length();
-        let near_tie = self
-            .neighbours(cur as usize)
-            .iter()
-            .any(|&n| dir.dot(self.vertices[n as usize]) >= best - slack);
-        if near_tie {
-            for (k, v) in self.vertices.iter().enumerate() {
-                let h = dir.dot(*v);
-                if h > best {
-                    best = h;
-                    cur = k as u32;
+                // (A plain comparison: cheaper than `f32::max`'s NaN rules; a NaN never wins.)
+                if h > runner_up {
+                    runner_up = h;
                 }
             }
+            if next != cur {
+                cur = next;
+                continue;
+            }
+            // Stopped. Near-plateau: a redundant (collinear or coplanar) vertex may hide a
+            // better one; settle it by the brute-force maximum.
+            let slack = 8.0 * self.tolerance * dir.length();
+            if runner_up >= best - slack {
+                for (k, v) in verts.iter().enumerate() {
+                    let h = dir.dot(*v);
+                    if h > best {
+                        best = h;
+                        cur = k as u32;
+                    }
+                }
+            }
+            break;
         }
-        cur
+        (cur, best)
+    }
+
+    /// How far a query direction may move from `dir` with vertex `v` (which maximises `dir · x`
+    /// with value `best`, as [`ConvexHull::support_climb`] returned them) still the clean
+    /// answer of the walk: `v` stays the maximiser for every `dir'` with `|dir' − dir| <`
+    /// the returned reach. `0` when there is no such margin (a near-tie, a NaN direction).
+    ///
+    /// Derivation: for a neighbour `u` at distance `L = |v − u|` with computed gap
+    /// `g = best − dir · u`, `dir' · (v − u) >= dir · (v − u) − |dir' − dir| L`. The walk at
+    /// `dir'` stops at `v` without its near-plateau scan when every computed gap exceeds its
+    /// slack `8 τ |dir'|` (τ the hull's tolerance). Each `f32` dot product is within `τ |d|`
+    /// of the real one (τ is `3 ε` times the sum of the coordinate magnitudes), so with
+    /// `δ = |dir' − dir|` it suffices that `g − 2 τ |dir| − δ L > 10 τ (|dir| + δ)`; with
+    /// room for the rounding of the slack and of this formula, `δ < (g − 16 τ |dir|) /
+    /// (L + 12 τ)`, and the minimum over the neighbours, shrunk by 1%, is the reach. On a convex hull a vertex with no
+    /// better neighbour is the maximiser (see [`ConvexHull::support_hill_climb`]), so `v` is
+    /// what the walk returns, from any start, for every direction within the reach.
+    #[must_use]
+    pub(crate) fn support_reach(&self, dir: Vec3, v: u32, best: f32) -> f32 {
+        let Some(&pv) = self.vertices.get(v as usize) else {
+            return 0.0;
+        };
+        let tau = self.tolerance;
+        let len = dir.length();
+        let mut reach = f32::INFINITY;
+        for &n in self.neighbours(v as usize) {
+            let Some(&u) = self.vertices.get(n as usize) else {
+                return 0.0;
+            };
+            let r = (best - dir.dot(u) - 16.0 * tau * len) / ((pv - u).length() + 12.0 * tau);
+            // Also a NaN (NaN direction or overflow): no margin.
+            if r.is_nan() || r <= 0.0 {
+                return 0.0;
+            }
+            reach = reach.min(r);
+        }
+        if reach.is_finite() {
+            0.99 * reach
+        } else {
+            0.0
+        }
+    }
+
+    /// A ball `(centre, radius)` inside the hull: the vertex mean and a radius at most its
+    /// distance to every face plane less `16 ·` [`ConvexHull::tolerance`] (`0` for a hull that
+    /// thin). `min_{x ∈ hull} n · x <= n · centre − radius` for every unit `n`.
+    #[inline]
+    #[must_use]
+    pub fn inner_ball(&self) -> (Vec3, f32) {
+        (self.centroid, self.inner_radius)
+    }
+
+    /// The Gauss-map clusters, built on first use.
+    #[inline]
+    fn gauss(&self) -> &GaussClusters {
+        self.gauss
+            .get_or_init(|| gauss_clusters(&self.faces, &self.edges))
+    }
+
+    /// The edge indices ordered so that consecutive edges have nearby Gauss-map arcs.
+    #[inline]
+    pub(crate) fn gauss_order(&self) -> &[u32] {
+        &self.gauss().order
+    }
+
+    /// One [`GaussCap`] per [`GAUSS_CHUNK`] edges of [`ConvexHull::gauss_order`].
+    #[inline]
+    pub(crate) fn gauss_caps(&self) -> &[GaussCap] {
+        &self.gauss().caps
+    }
+
+    /// Process-unique identity of this hull (shared by its clones; never 0).
+    #[inline]
+    #[must_use]
+    pub(crate) fn id(&self) -> u64 {
+        self.id
     }
 
     /// The build tolerance `3 · FLT_EPSILON · (max|x| + max|y| + max|z|)` of the input.
@@ -1003,7 +1239,17 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         neighbours[fill[b as usize] as usize] = a;
         fill[b as usize] += 1;
     }
+    // A ball inside the hull for cheap bounds (SAT skips face planes that cannot beat the
+    // best one): about the vertex mean, whose distance to every face plane is at least the
+    // radius. The face planes bound the hull only to within its tolerance, so the radius is
+    // shrunk by 16 `eps` (and is 0 for a hull thinner than that).
+    let centroid = vertices.iter().map(|v| v.as_dvec3()).sum::<DVec3>() / vertices.len() as f64;
+    let inner = faces
+        .iter()
+        .map(|f| -(f.plane.normal.as_dvec3().dot(centroid) + f64::from(f.plane.d)))
+        .fold(f64::INFINITY, f64::min);
     ConvexHull {
+        id: next_hull_id(),
         vertices,
         faces,
         face_indices,
@@ -1011,12 +1257,83 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         tolerance: eps as f32,
         neighbour_start,
         neighbours,
+        gauss: OnceLock::new(),
+        centroid: centroid.as_vec3(),
+        inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// `n` points on a Fibonacci sphere scaled by `scale` (all hull vertices).
+    pub(crate) fn fibonacci_sphere(n: usize, scale: Vec3) -> Vec<Vec3> {
+        let golden = std::f32::consts::PI * (3.0 - 5.0_f32.sqrt());
+        (0..n)
+            .map(|i| {
+                let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+                let r = (1.0 - y * y).sqrt();
+                let phi = golden * i as f32;
+                Vec3::new(r * phi.cos(), y, r * phi.sin()) * scale
+            })
+            .collect()
+    }
+
+    #[test]
+    fn support_reach_keeps_the_maximiser() {
+        // Directions within the reach of a walk's answer have that vertex as their brute-force
+        // maximiser, and a walk from anywhere returns its value.
+        let mut g = collide_testkit::Gen::new(0x7e4c);
+        for hull in [
+            ConvexHull::try_new(&fibonacci_sphere(300, Vec3::ONE)).unwrap(),
+            ConvexHull::try_new(&fibonacci_sphere(60, Vec3::new(3.0, 0.2, 1.0))).unwrap(),
+        ] {
+            let verts = hull.vertices();
+            let mut with_reach = 0;
+            for _ in 0..400 {
+                let dir = g.unit();
+                let (v, h) = hull.support_climb(dir, 0);
+                let reach = hull.support_reach(dir, v, h);
+                assert!(reach >= 0.0 && reach.is_finite());
+                if reach == 0.0 {
+                    continue;
+                }
+                with_reach += 1;
+                for _ in 0..8 {
+                    // A perturbation just inside the reach.
+                    let d2 = dir + g.unit() * reach * g.range(0.5, 0.999);
+                    let at_v = d2.dot(verts[v as usize]);
+                    let brute = verts.iter().map(|p| d2.dot(*p)).fold(f32::MIN, f32::max);
+                    assert_eq!(at_v, brute, "dir {dir} reach {reach}");
+                    let start = g.range(0.0, verts.len() as f32 - 1.0) as u32;
+                    assert_eq!(hull.support_climb(d2, start).1, at_v);
+                }
+            }
+            assert!(
+                with_reach > 300,
+                "{with_reach} of 400 directions had a reach"
+            );
+        }
+        // No direction, no reach.
+        let hull = ConvexHull::try_new(&fibonacci_sphere(30, Vec3::ONE)).unwrap();
+        assert_eq!(hull.support_reach(Vec3::NAN, 0, f32::NAN), 0.0);
+        assert_eq!(hull.support_reach(Vec3::X, 999, 1.0), 0.0);
+    }
+
+    #[test]
+    fn clones_share_the_identity_and_equality_ignores_it() {
+        // Two hulls built from the same points are equal but distinct; a clone is the same.
+        let pts = fibonacci_sphere(20, Vec3::ONE);
+        let (h1, h2) = (
+            ConvexHull::try_new(&pts).unwrap(),
+            ConvexHull::try_new(&pts).unwrap(),
+        );
+        assert_eq!(h1, h2);
+        assert_ne!(h1.id(), h2.id());
+        assert_eq!(h1.clone().id(), h1.id());
+        assert_ne!(h1.id(), 0);
+    }
 
     fn cube_corners() -> Vec<Vec3> {
         (0..8)
