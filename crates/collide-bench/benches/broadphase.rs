@@ -139,12 +139,24 @@ fn table() {
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_else(|| SIZES.to_vec());
+    // Variants to leave out, by part of their name (`BROADPHASE_SKIP=SAP,incremental`).
+    let skip: Vec<String> = std::env::var("BROADPHASE_SKIP")
+        .map(|s| s.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
     println!("CPU ms per frame (update all boxes + exact pair set); wall ms in brackets");
     println!(
         "| motion | n | frames | pairs | collide SAP | collide BVH | parry full | parry incremental | parry best / collide best (CPU) |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
-    for motion in [Motion::Small, Motion::Clustered, Motion::Large] {
+    // Motions to run, by name (`BROADPHASE_MOTIONS=Small,Large`); all by default.
+    let motions: Vec<Motion> = [Motion::Small, Motion::Clustered, Motion::Large]
+        .into_iter()
+        .filter(|m| {
+            std::env::var("BROADPHASE_MOTIONS")
+                .map_or(true, |s| s.split(',').any(|x| x == format!("{m:?}")))
+        })
+        .collect();
+    for motion in motions {
         for &n in &sizes {
             // About 2e6 box-frames per run: 2000 frames at 1k, 200 at 10k, 23 at 100k.
             let count = (2_000_000 / n).clamp(23, 2000);
@@ -160,6 +172,14 @@ fn table() {
             let mut wall = Vec::new();
             let mut pairs = 0;
             for mut v in variants() {
+                if skip
+                    .iter()
+                    .any(|k| !k.is_empty() && v.name().contains(k.as_str()))
+                {
+                    cpu.push(f64::INFINITY);
+                    wall.push(f64::INFINITY);
+                    continue;
+                }
                 v.build(&first);
                 let (c, w, p) = time_frames(v.as_mut(), &frames);
                 cpu.push(c);

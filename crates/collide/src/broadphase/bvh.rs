@@ -173,8 +173,6 @@ pub struct DynamicBvh {
     parent: Vec<u32>,
     /// Per node: leaf 0, inner 1 + max of the children, free −1.
     height: Vec<i32>,
-    /// Per node: a moved leaf is in its subtree (set only inside `update_pairs`).
-    dirty: Vec<bool>,
     root: u32,
     free: u32,
     /// Per proxy id: the box last given.
@@ -202,6 +200,11 @@ pub struct DynamicBvh {
     build_stack: Vec<(u32, u32, u32, bool)>,
     /// Any edit since the last `update_pairs`.
     edited: bool,
+    /// Live proxies given a new fat box (or inserted) since the last `update_pairs`.
+    moved_live: usize,
+    /// So many proxies moved that the next `update_pairs` rebuilds: further moves only
+    /// record their fat box (the tree's boxes are out of date; queries scan the proxies).
+    stale: bool,
     last_moved: usize,
     last_rebuilt: bool,
     /// Total half-area of the inner nodes after the last rebuild.
@@ -233,7 +236,8 @@ impl DynamicBvh {
             nodes: Vec::new(),
             parent: Vec::new(),
             height: Vec::new(),
-            dirty: Vec::new(),
+            stale: false,
+            moved_live: 0,
             root: NULL,
             free: NULL,
             tight: Vec::new(),
@@ -346,13 +350,11 @@ impl DynamicBvh {
             self.nodes[k] = Node::EMPTY;
             self.parent[k] = NULL;
             self.height[k] = 0;
-            self.dirty[k] = false;
             i
         } else {
             self.nodes.push(Node::EMPTY);
             self.parent.push(NULL);
             self.height.push(0);
-            self.dirty.push(false);
             (self.nodes.len() - 1) as u32
         }
     }
@@ -584,7 +586,6 @@ impl DynamicBvh {
         self.nodes.clear();
         self.parent.clear();
         self.height.clear();
-        self.dirty.clear();
         self.free = NULL;
         self.root = NULL;
         self.base_area = 0.0;
@@ -597,7 +598,6 @@ impl DynamicBvh {
         self.nodes.reserve(total);
         self.parent.reserve(total);
         self.height.reserve(total);
-        self.dirty.reserve(total);
         self.build_stack.clear();
         self.build_stack.push((0, count as u32, NULL, false));
         while let Some((first, end, parent, second)) = self.build_stack.pop() {
@@ -605,7 +605,6 @@ impl DynamicBvh {
             self.nodes.push(Node::EMPTY);
             self.parent.push(parent);
             self.height.push(0);
-            self.dirty.push(false);
             if parent != NULL {
                 let p = &mut self.nodes[parent as usize];
                 if second {
@@ -670,15 +669,14 @@ impl DynamicBvh {
         }
     }
 
-    /// The tree against itself, descending only into node pairs with a dirty node: every
-    /// pair of leaves whose fat boxes touch and of which at least one is dirty is emitted
-    /// exactly once (a node with itself splits into its two children with themselves and
-    /// with each other; two different nodes split the larger, or the one that is not a
-    /// leaf; Ericson, RTCD §6.3.3).
+    /// The tree against itself: every pair of leaves whose fat boxes touch is emitted exactly
+    /// once (a node with itself splits into its two children with themselves and with each
+    /// other; two different nodes whose boxes touch split the larger, or the one that is not
+    /// a leaf; Ericson, RTCD §6.3.3). Boxes are tested before a pair is pushed.
     fn self_traverse(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         let mut stack = std::mem::take(&mut self.pair_stack);
         stack.clear();
-        if self.root != NULL && self.dirty[self.root as usize] {
+        if self.root != NULL {
             stack.push((self.root, self.root));
         }
         while let Some((a, b)) = stack.pop() {
@@ -688,21 +686,13 @@ impl DynamicBvh {
                     continue;
                 }
                 let (c1, c2) = (na.child1, na.child2);
-                let (d1, d2) = (self.dirty[c1 as usize], self.dirty[c2 as usize]);
-                if d1 {
-                    stack.push((c1, c1));
-                }
-                if d2 {
-                    stack.push((c2, c2));
-                }
-                if (d1 || d2)
-                    && boxes_touch(&self.nodes[c1 as usize].aabb, &self.nodes[c2 as usize].aabb)
-                {
+                stack.push((c1, c1));
+                stack.push((c2, c2));
+                if boxes_touch(&self.nodes[c1 as usize].aabb, &self.nodes[c2 as usize].aabb) {
                     stack.push((c1, c2));
                 }
                 continue;
             }
-            // Two different nodes whose boxes touch, at least one dirty.
             let nb = self.nodes[b as usize];
             match (na.is_leaf(), nb.is_leaf()) {
                 (true, true) => self.emit(na.child2, nb.child2, out),
@@ -713,12 +703,8 @@ impl DynamicBvh {
                     } else {
                         (nb, a, na.aabb)
                     };
-                    let keep_dirty = self.dirty[keep as usize];
                     for c in [split.child1, split.child2] {
-                        let k = c as usize;
-                        if (keep_dirty || self.dirty[k])
-                            && boxes_touch(&self.nodes[k].aabb, &keep_box)
-                        {
+                        if boxes_touch(&self.nodes[c as usize].aabb, &keep_box) {
                             stack.push((c, keep));
                         }
                     }
@@ -726,6 +712,45 @@ impl DynamicBvh {
             }
         }
         self.pair_stack = stack;
+    }
+
+    /// Finds the pairs of each moved live proxy by a query of its fat box from the root, in
+    /// leaf order (neighbouring queries walk the same nodes); a pair of two moved proxies is
+    /// emitted by the query of the smaller id.
+    fn query_moved(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        let mut order = std::mem::take(&mut self.build_items);
+        order.clear();
+        for &m in &self.moved {
+            let l = self.leaf[m as usize];
+            if l != NULL {
+                order.push((u64::from(l), m));
+            }
+        }
+        order.sort_unstable();
+        let mut stack = std::mem::take(&mut self.build_stack);
+        for &(_, m) in &order {
+            let fat = self.fat[m as usize];
+            stack.clear();
+            stack.push((self.root, 0, 0, false));
+            while let Some((i, _, _, _)) = stack.pop() {
+                let n = self.nodes[i as usize];
+                if !boxes_touch(&n.aabb, &fat) {
+                    continue;
+                }
+                if !n.is_leaf() {
+                    stack.push((n.child1, 0, 0, false));
+                    stack.push((n.child2, 0, 0, false));
+                    continue;
+                }
+                let o = n.child2;
+                if o == m || (self.moved_flag[o as usize] && o < m) {
+                    continue;
+                }
+                self.emit(m, o, out);
+            }
+        }
+        self.build_stack = stack;
+        self.build_items = order;
     }
 
     /// Calls `f(proxy)` for every leaf whose fat box touches `aabb`, until `f` returns false.
@@ -753,6 +778,7 @@ impl DynamicBvh {
         if !*flag {
             *flag = true;
             self.moved.push(id);
+            self.moved_live += 1;
         }
     }
 }
@@ -826,8 +852,14 @@ impl BroadPhase for DynamicBvh {
             }
         }
         self.fat[i] = fat;
-        self.enlarge(leaf, fat);
         self.mark_moved(id);
+        if !self.stale && self.moved_live * FULL_FRACTION > self.live {
+            // The next `update_pairs` rebuilds from the fat boxes: stop maintaining the tree.
+            self.stale = true;
+        }
+        if !self.stale {
+            self.enlarge(leaf, fat);
+        }
         Ok(())
     }
 
@@ -839,17 +871,15 @@ impl BroadPhase for DynamicBvh {
             .iter()
             .filter(|&&m| leaf[m as usize] != NULL)
             .count();
-        let full = moved_live * FULL_FRACTION > self.live;
+        let full = self.stale || moved_live * FULL_FRACTION > self.live;
         self.last_rebuilt = full || self.grown_area > GROWTH_LIMIT * self.base_area;
         if self.last_rebuilt {
             self.rebuild();
         }
         if full {
-            // Every pair from scratch: all nodes dirty, one traversal of the whole tree.
+            // Every pair from scratch: one traversal of the whole tree.
             self.fat_pairs.clear();
-            self.dirty.iter_mut().for_each(|d| *d = true);
             self.self_traverse(out);
-            self.dirty.iter_mut().for_each(|d| *d = false);
         } else {
             // Pairs of two unmoved proxies keep touching fat boxes: keep them, report those
             // whose tight boxes touch. Pairs with a moved or removed proxy are dropped here
@@ -865,33 +895,29 @@ impl BroadPhase for DynamicBvh {
                 }
                 true
             });
-            // Mark the moved leaves and their ancestors, traverse, unmark.
-            for &m in &self.moved {
-                let mut i = self.leaf[m as usize];
-                while i != NULL && !self.dirty[i as usize] {
-                    self.dirty[i as usize] = true;
-                    i = self.parent[i as usize];
-                }
-            }
-            self.self_traverse(out);
-            for &m in &self.moved {
-                let mut i = self.leaf[m as usize];
-                while i != NULL && self.dirty[i as usize] {
-                    self.dirty[i as usize] = false;
-                    i = self.parent[i as usize];
-                }
-            }
+            self.query_moved(out);
         }
         for &m in &self.moved {
             self.moved_flag[m as usize] = false;
         }
         self.moved.clear();
+        self.moved_live = 0;
+        self.stale = false;
         self.last_moved = moved_live;
         self.ids.release_pending();
         self.edited = false;
     }
 
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> bool) {
+        if self.stale {
+            // The tree's boxes are out of date until the next `update_pairs`: scan.
+            for (i, &l) in self.leaf.iter().enumerate() {
+                if l != NULL && boxes_touch(&self.tight[i], aabb) && !f(i as ProxyId) {
+                    return;
+                }
+            }
+            return;
+        }
         self.query_fat(aabb, &mut |p| {
             if boxes_touch(&self.tight[p as usize], aabb) {
                 f(p)
@@ -904,6 +930,21 @@ impl BroadPhase for DynamicBvh {
     fn ray_cast(&self, ray: &Ray, max_t: f32, f: &mut dyn FnMut(ProxyId, f32) -> f32) {
         let inv = ray.dir.recip();
         let mut max_t = max_t;
+        if self.stale {
+            // The tree's boxes are out of date until the next `update_pairs`: scan.
+            for (i, &l) in self.leaf.iter().enumerate() {
+                if l == NULL {
+                    continue;
+                }
+                if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, &self.tight[i], max_t) {
+                    max_t = f(i as ProxyId, t);
+                    if max_t.is_nan() || max_t < 0.0 {
+                        return;
+                    }
+                }
+            }
+            return;
+        }
         let mut stack = Stack::new(self.root);
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
@@ -936,14 +977,11 @@ impl BroadPhase for DynamicBvh {
 
     fn validate(&self) -> Result<(), String> {
         let n_nodes = self.nodes.len();
-        if self.parent.len() != n_nodes
-            || self.height.len() != n_nodes
-            || self.dirty.len() != n_nodes
-        {
+        if self.parent.len() != n_nodes || self.height.len() != n_nodes {
             return Err("node arrays differ in length".into());
         }
-        if let Some(i) = self.dirty.iter().position(|&d| d) {
-            return Err(format!("node {i} left dirty"));
+        if self.stale && !self.edited {
+            return Err("stale after update_pairs".into());
         }
         // Tree structure: links, heights, containment, leaf count.
         let mut leaves = 0usize;
@@ -972,7 +1010,9 @@ impl BroadPhase for DynamicBvh {
                     if self.leaf.get(p) != Some(&i) {
                         return Err(format!("leaf {i} and proxy {p} disagree"));
                     }
-                    if !inside(&self.tight[p], &n.aabb) || n.aabb != self.fat[p] {
+                    if !inside(&self.tight[p], &self.fat[p])
+                        || (!self.stale && n.aabb != self.fat[p])
+                    {
                         return Err(format!("leaf {i}: fat box wrong for its proxy"));
                     }
                     continue;
@@ -987,7 +1027,9 @@ impl BroadPhase for DynamicBvh {
                 if self.height[k] != 1 + self.height[c1].max(self.height[c2]) {
                     return Err(format!("node {i}: height {} is wrong", self.height[k]));
                 }
-                if !inside(&self.nodes[c1].aabb, &n.aabb) || !inside(&self.nodes[c2].aabb, &n.aabb)
+                if !self.stale
+                    && (!inside(&self.nodes[c1].aabb, &n.aabb)
+                        || !inside(&self.nodes[c2].aabb, &n.aabb))
                 {
                     return Err(format!("node {i}: box does not contain its children's"));
                 }
