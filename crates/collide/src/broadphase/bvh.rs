@@ -192,6 +192,8 @@ pub struct DynamicBvh {
     moved: Vec<u32>,
     /// Allowed pairs `(a, b)`, `a < b`, whose fat boxes touch (valid after `update_pairs`).
     fat_pairs: Vec<(u32, u32)>,
+    /// Scratch: the nodes of the moved proxies' queries.
+    node_stack: Vec<u32>,
     /// Scratch: the node pairs of the self-traversal.
     pair_stack: Vec<(u32, u32)>,
     /// Scratch: (Morton code, proxy) for the rebuild.
@@ -200,6 +202,12 @@ pub struct DynamicBvh {
     build_stack: Vec<(u32, u32, u32, bool)>,
     /// Any edit since the last `update_pairs`.
     edited: bool,
+    /// Live proxies whose groups are not [`CollisionGroups::ALL`] (0: skip the group test).
+    filtered: usize,
+    /// Consecutive `update_pairs` calls that rebuilt everything (large motion).
+    full_streak: u32,
+    /// Set during a rebuild that used the tight boxes as fat boxes.
+    fat_is_tight: bool,
     /// Live proxies given a new fat box (or inserted) since the last `update_pairs`.
     moved_live: usize,
     /// So many proxies moved that the next `update_pairs` rebuilds: further moves only
@@ -237,6 +245,9 @@ impl DynamicBvh {
             parent: Vec::new(),
             height: Vec::new(),
             stale: false,
+            filtered: 0,
+            full_streak: 0,
+            fat_is_tight: false,
             moved_live: 0,
             root: NULL,
             free: NULL,
@@ -255,6 +266,7 @@ impl DynamicBvh {
             moved: Vec::new(),
             fat_pairs: Vec::new(),
             pair_stack: Vec::new(),
+            node_stack: Vec::new(),
             build_items: Vec::new(),
             build_stack: Vec::new(),
             edited: false,
@@ -547,6 +559,7 @@ impl DynamicBvh {
     /// Karras 2012), at the middle when all codes in a range are equal. Nodes are written in
     /// depth-first order (a node's first child right after it), so a traversal walks memory
     /// forward; boxes and heights are then filled bottom-up.
+    #[inline(never)]
     fn rebuild(&mut self) {
         self.build_items.clear();
         let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
@@ -660,11 +673,12 @@ impl DynamicBvh {
     fn emit(&mut self, a: u32, b: u32, out: &mut Vec<(ProxyId, ProxyId)>) {
         let (a, b) = if a < b { (a, b) } else { (b, a) };
         let (ia, ib) = (a as usize, b as usize);
-        if !self.groups[ia].allows(self.groups[ib]) {
+        if self.filtered > 0 && !self.groups[ia].allows(self.groups[ib]) {
             return;
         }
         self.fat_pairs.push((a, b));
-        if boxes_touch(&self.tight[ia], &self.tight[ib]) {
+        // After a tight rebuild the fat boxes are the tight boxes.
+        if self.fat_is_tight || boxes_touch(&self.tight[ia], &self.tight[ib]) {
             out.push((a, b));
         }
     }
@@ -673,6 +687,7 @@ impl DynamicBvh {
     /// once (a node with itself splits into its two children with themselves and with each
     /// other; two different nodes whose boxes touch split the larger, or the one that is not
     /// a leaf; Ericson, RTCD §6.3.3). Boxes are tested before a pair is pushed.
+    #[inline(never)]
     fn self_traverse(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         let mut stack = std::mem::take(&mut self.pair_stack);
         stack.clear();
@@ -717,6 +732,7 @@ impl DynamicBvh {
     /// Finds the pairs of each moved live proxy by a query of its fat box from the root, in
     /// leaf order (neighbouring queries walk the same nodes); a pair of two moved proxies is
     /// emitted by the query of the smaller id.
+    #[inline(never)]
     fn query_moved(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         let mut order = std::mem::take(&mut self.build_items);
         order.clear();
@@ -727,29 +743,30 @@ impl DynamicBvh {
             }
         }
         order.sort_unstable();
-        let mut stack = std::mem::take(&mut self.build_stack);
+        let mut stack = std::mem::take(&mut self.node_stack);
         for &(_, m) in &order {
             let fat = self.fat[m as usize];
             stack.clear();
-            stack.push((self.root, 0, 0, false));
-            while let Some((i, _, _, _)) = stack.pop() {
+            // The root contains every leaf, so it touches this one; children are tested
+            // before they are pushed.
+            stack.push(self.root);
+            while let Some(i) = stack.pop() {
                 let n = self.nodes[i as usize];
-                if !boxes_touch(&n.aabb, &fat) {
+                if n.is_leaf() {
+                    let o = n.child2;
+                    if o != m && !(self.moved_flag[o as usize] && o < m) {
+                        self.emit(m, o, out);
+                    }
                     continue;
                 }
-                if !n.is_leaf() {
-                    stack.push((n.child1, 0, 0, false));
-                    stack.push((n.child2, 0, 0, false));
-                    continue;
+                for c in [n.child1, n.child2] {
+                    if boxes_touch(&self.nodes[c as usize].aabb, &fat) {
+                        stack.push(c);
+                    }
                 }
-                let o = n.child2;
-                if o == m || (self.moved_flag[o as usize] && o < m) {
-                    continue;
-                }
-                self.emit(m, o, out);
             }
         }
-        self.build_stack = stack;
+        self.node_stack = stack;
         self.build_items = order;
     }
 
@@ -806,6 +823,9 @@ impl BroadPhase for DynamicBvh {
         self.tight[i] = aabb;
         self.fat[i] = fat;
         self.groups[i] = groups;
+        if groups != CollisionGroups::ALL {
+            self.filtered += 1;
+        }
         self.leaf[i] = leaf;
         self.mark_moved(id);
         self.live += 1;
@@ -821,6 +841,9 @@ impl BroadPhase for DynamicBvh {
         self.remove_leaf(leaf);
         self.free_node(leaf);
         self.leaf[id as usize] = NULL;
+        if self.groups[id as usize] != CollisionGroups::ALL {
+            self.filtered -= 1;
+        }
         // Its listed pairs are dropped at the next `update_pairs`.
         self.mark_moved(id);
         self.ids.remove(id);
@@ -873,6 +896,23 @@ impl BroadPhase for DynamicBvh {
             .count();
         let full = self.stale || moved_live * FULL_FRACTION > self.live;
         self.last_rebuilt = full || self.grown_area > GROWTH_LIMIT * self.base_area;
+        // Under sustained large motion nearly every proxy leaves its fat box every frame, so
+        // the margin buys nothing and only adds false fat pairs: after a first full frame,
+        // rebuild with the tight boxes as fat boxes, except every 8th frame, which keeps the
+        // fattened boxes to find out whether the motion has calmed down.
+        self.fat_is_tight = full && self.full_streak % 8 != 0;
+        if self.fat_is_tight {
+            for (i, &l) in self.leaf.iter().enumerate() {
+                if l != NULL {
+                    self.fat[i] = self.tight[i];
+                }
+            }
+        }
+        self.full_streak = if full {
+            self.full_streak.wrapping_add(1)
+        } else {
+            0
+        };
         if self.last_rebuilt {
             self.rebuild();
         }
@@ -880,6 +920,7 @@ impl BroadPhase for DynamicBvh {
             // Every pair from scratch: one traversal of the whole tree.
             self.fat_pairs.clear();
             self.self_traverse(out);
+            self.fat_is_tight = false;
         } else {
             // Pairs of two unmoved proxies keep touching fat boxes: keep them, report those
             // whose tight boxes touch. Pairs with a moved or removed proxy are dropped here
@@ -1055,6 +1096,15 @@ impl BroadPhase for DynamicBvh {
         if free + reachable != n_nodes {
             return Err(format!(
                 "{n_nodes} nodes but {reachable} reachable and {free} free"
+            ));
+        }
+        let filtered = (0..self.leaf.len())
+            .filter(|&i| self.leaf[i] != NULL && self.groups[i] != CollisionGroups::ALL)
+            .count();
+        if filtered != self.filtered {
+            return Err(format!(
+                "{filtered} live proxies with groups, counted {}",
+                self.filtered
             ));
         }
         let flagged = self.moved_flag.iter().filter(|&&m| m).count();
