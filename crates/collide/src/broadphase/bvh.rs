@@ -1211,4 +1211,93 @@ mod tests {
         assert_eq!(t.margin(), 0.1);
         assert_eq!(DynamicBvh::with_margin(f32::NAN).margin(), 0.0);
     }
+
+    /// A row of `n` unit boxes 1.5 apart along x, shifted by `dx`.
+    fn row(n: usize, dx: f32) -> Vec<Aabb> {
+        (0..n)
+            .map(|i| {
+                let c = Vec3::new(i as f32 * 1.5 + dx, 0.0, 0.0);
+                Aabb::from_center_half_extents(c, Vec3::splat(0.5))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn large_motion_goes_stale_rebuilds_tight_and_probes_every_8th_frame() {
+        // 100 boxes in a row jump by 0.8 (more than any fat box) every frame: after a
+        // quarter of them moved the tree goes stale (box queries scan), every frame
+        // rebuilds, frames after the first use the tight boxes, every 8th keeps fat ones.
+        let mut t = DynamicBvh::new();
+        for b in row(100, 0.0) {
+            t.insert(b, CollisionGroups::ALL).unwrap();
+        }
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        for frame in 1..=17 {
+            let boxes = row(100, 0.8 * frame as f32);
+            for (i, b) in boxes.iter().enumerate() {
+                t.update(i as u32, *b).unwrap();
+                assert_eq!(
+                    t.stale,
+                    (i + 1) * FULL_FRACTION > 100,
+                    "frame {frame}, box {i}"
+                );
+            }
+            // A stale tree still answers box queries exactly (by a scan).
+            let q = Aabb::new(Vec3::new(10.0, -1.0, -1.0), Vec3::new(20.0, 1.0, 1.0));
+            let mut got = Vec::new();
+            t.query_aabb(&q, &mut |id| {
+                got.push(id);
+                true
+            });
+            got.sort_unstable();
+            let want: Vec<u32> = (0..100u32)
+                .filter(|&i| boxes_touch(&boxes[i as usize], &q))
+                .collect();
+            assert_eq!(got, want);
+            t.update_pairs(&mut out);
+            assert!(t.last_rebuilt() && !t.stale);
+            // Neighbours 1.5 apart with half-size 0.5 never touch.
+            assert!(out.is_empty());
+            t.validate().unwrap();
+            let tight = (0..100).all(|i| t.fat[i] == t.tight[i]);
+            // Frame 1 follows an incremental-free start (the bulk insertion was the first
+            // full frame), so the streak is 1 at frame 1: tight except at streaks 0, 8, 16.
+            assert_eq!(tight, frame % 8 != 0, "frame {frame}");
+        }
+        // Motion stops: one more full frame (every box moved last time), then nothing moves.
+        for _ in 0..2 {
+            t.update_pairs(&mut out);
+        }
+        assert!(!t.last_rebuilt());
+        assert_eq!(t.last_moved(), 0);
+    }
+
+    #[test]
+    fn small_moves_enlarge_in_place_then_rebuild_when_grown() {
+        // 64 boxes drift 0.15 per frame (past the margin): leaves get new fat boxes in place,
+        // ancestors only grow, and once they have grown by half the tree is rebuilt.
+        let mut t = DynamicBvh::new();
+        for b in row(64, 0.0) {
+            t.insert(b, CollisionGroups::ALL).unwrap();
+        }
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        let mut rebuilt = 0;
+        for frame in 1..40 {
+            // Only the first 10 boxes move, up in y (below the full-rebuild fraction), so
+            // the thin nodes along the row grow in area.
+            let lift = Vec3::new(0.0, 0.15 * frame as f32, 0.0);
+            for (i, b) in row(10, 0.0).iter().enumerate() {
+                t.update(i as u32, Aabb::new(b.min + lift, b.max + lift)).unwrap();
+                t.validate().unwrap();
+            }
+            t.update_pairs(&mut out);
+            t.validate().unwrap();
+            rebuilt += usize::from(t.last_rebuilt());
+            assert!(t.last_moved() <= 10);
+            assert!(out.is_empty(), "boxes 1.5 apart never touch");
+        }
+        assert!(rebuilt >= 1, "the grown tree was never rebuilt");
+    }
 }
