@@ -144,7 +144,9 @@ impl Stack {
 /// rebalances by rotations (Box2D's `Balance`); a proxy that leaves its fat box gets a new
 /// one *in place* — its leaf keeps its position and only the ancestors that do not yet
 /// contain the new box grow — so a move costs a short walk up, not a removal and
-/// re-insertion. Ancestors never shrink on a move, so the tree slowly loosens; it is rebuilt
+/// re-insertion. The walks are deferred to [`BroadPhase::update_pairs`] and done in leaf
+/// order; until then box queries and ray casts answer the moved proxies from the list of
+/// moved proxies and the rest from the tree. Ancestors never shrink on a move, so the tree slowly loosens; it is rebuilt
 /// from scratch in Morton order (a 63-bit Morton code per fat-box centre, sorted, split at
 /// the highest differing bit as in Karras 2012, laid out depth-first) when the inner nodes'
 /// total area has grown by half since the last rebuild, or when more than a quarter of the
@@ -210,9 +212,6 @@ pub struct DynamicBvh {
     fat_is_tight: bool,
     /// Live proxies given a new fat box (or inserted) since the last `update_pairs`.
     moved_live: usize,
-    /// So many proxies moved that the next `update_pairs` rebuilds: further moves only
-    /// record their fat box (the tree's boxes are out of date; queries scan the proxies).
-    stale: bool,
     last_moved: usize,
     last_rebuilt: bool,
     /// Total half-area of the inner nodes after the last rebuild.
@@ -244,7 +243,6 @@ impl DynamicBvh {
             nodes: Vec::new(),
             parent: Vec::new(),
             height: Vec::new(),
-            stale: false,
             filtered: 0,
             full_streak: 0,
             fat_is_tight: false,
@@ -729,8 +727,9 @@ impl DynamicBvh {
         self.pair_stack = stack;
     }
 
-    /// Finds the pairs of each moved live proxy by a query of its fat box from the root, in
-    /// leaf order (neighbouring queries walk the same nodes); a pair of two moved proxies is
+    /// Gives every moved live proxy's leaf its new fat box (in leaf order, so that
+    /// neighbouring walks up share cached ancestors), then finds each one's pairs by a query
+    /// of its fat box from the root, in the same order; a pair of two moved proxies is
     /// emitted by the query of the smaller id.
     #[inline(never)]
     fn query_moved(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
@@ -743,6 +742,10 @@ impl DynamicBvh {
             }
         }
         order.sort_unstable();
+        // Every moved leaf gets its new box before any query runs.
+        for &(l, m) in &order {
+            self.enlarge(l as u32, self.fat[m as usize]);
+        }
         let mut stack = std::mem::take(&mut self.node_stack);
         for &(_, m) in &order {
             let fat = self.fat[m as usize];
@@ -854,10 +857,9 @@ impl BroadPhase for DynamicBvh {
 
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
         let i = id as usize;
-        let leaf = match self.leaf.get(i) {
-            Some(&l) if l != NULL => l,
-            _ => return Err(BroadPhaseError::UnknownProxy(id)),
-        };
+        if self.leaf.get(i).is_none_or(|&l| l == NULL) {
+            return Err(BroadPhaseError::UnknownProxy(id));
+        }
         check_aabb(&aabb)?;
         self.edited = true;
         let old = self.tight[i];
@@ -874,15 +876,11 @@ impl BroadPhase for DynamicBvh {
                 return Ok(());
             }
         }
+        // The leaf keeps its old box until `update_pairs`, which either rebuilds the tree or
+        // enlarges the moved leaves in leaf order (neighbouring leaves share ancestors, so
+        // the walks up stay in cache); queries meanwhile answer moved proxies from the list.
         self.fat[i] = fat;
         self.mark_moved(id);
-        if !self.stale && self.moved_live * FULL_FRACTION > self.live {
-            // The next `update_pairs` rebuilds from the fat boxes: stop maintaining the tree.
-            self.stale = true;
-        }
-        if !self.stale {
-            self.enlarge(leaf, fat);
-        }
         Ok(())
     }
 
@@ -894,7 +892,7 @@ impl BroadPhase for DynamicBvh {
             .iter()
             .filter(|&&m| leaf[m as usize] != NULL)
             .count();
-        let full = self.stale || moved_live * FULL_FRACTION > self.live;
+        let full = moved_live * FULL_FRACTION > self.live;
         self.last_rebuilt = full || self.grown_area > GROWTH_LIMIT * self.base_area;
         // Under sustained large motion nearly every proxy leaves its fat box every frame, so
         // the margin buys nothing and only adds false fat pairs: after a first full frame,
@@ -943,48 +941,49 @@ impl BroadPhase for DynamicBvh {
         }
         self.moved.clear();
         self.moved_live = 0;
-        self.stale = false;
         self.last_moved = moved_live;
         self.ids.release_pending();
         self.edited = false;
     }
 
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> bool) {
-        if self.stale {
-            // The tree's boxes are out of date until the next `update_pairs`: scan.
-            for (i, &l) in self.leaf.iter().enumerate() {
-                if l != NULL && boxes_touch(&self.tight[i], aabb) && !f(i as ProxyId) {
-                    return;
-                }
+        // Proxies moved since the last `update_pairs` may still have their old leaf box:
+        // they are answered from the moved list, the others from the tree.
+        let mut go = true;
+        self.query_fat(aabb, &mut |p| {
+            let i = p as usize;
+            if !self.moved_flag[i] && boxes_touch(&self.tight[i], aabb) {
+                go = f(p);
             }
+            go
+        });
+        if !go {
             return;
         }
-        self.query_fat(aabb, &mut |p| {
-            if boxes_touch(&self.tight[p as usize], aabb) {
-                f(p)
-            } else {
-                true
+        for &m in &self.moved {
+            let i = m as usize;
+            if self.leaf[i] != NULL && boxes_touch(&self.tight[i], aabb) && !f(m) {
+                return;
             }
-        });
+        }
     }
 
     fn ray_cast(&self, ray: &Ray, max_t: f32, f: &mut dyn FnMut(ProxyId, f32) -> f32) {
         let inv = ray.dir.recip();
         let mut max_t = max_t;
-        if self.stale {
-            // The tree's boxes are out of date until the next `update_pairs`: scan.
-            for (i, &l) in self.leaf.iter().enumerate() {
-                if l == NULL {
-                    continue;
-                }
-                if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, &self.tight[i], max_t) {
-                    max_t = f(i as ProxyId, t);
-                    if max_t.is_nan() || max_t < 0.0 {
-                        return;
-                    }
+        // Proxies moved since the last `update_pairs` (their leaf box may be old) first,
+        // from the moved list; then the others from the tree.
+        for &m in &self.moved {
+            let i = m as usize;
+            if self.leaf[i] == NULL {
+                continue;
+            }
+            if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, &self.tight[i], max_t) {
+                max_t = f(m, t);
+                if max_t.is_nan() || max_t < 0.0 {
+                    return;
                 }
             }
-            return;
         }
         let mut stack = Stack::new(self.root);
         while let Some(i) = stack.pop() {
@@ -995,6 +994,9 @@ impl BroadPhase for DynamicBvh {
             if !n.is_leaf() {
                 stack.push(n.child1);
                 stack.push(n.child2);
+                continue;
+            }
+            if self.moved_flag[n.child2 as usize] {
                 continue;
             }
             let tight = &self.tight[n.child2 as usize];
@@ -1020,9 +1022,6 @@ impl BroadPhase for DynamicBvh {
         let n_nodes = self.nodes.len();
         if self.parent.len() != n_nodes || self.height.len() != n_nodes {
             return Err("node arrays differ in length".into());
-        }
-        if self.stale && !self.edited {
-            return Err("stale after update_pairs".into());
         }
         // Tree structure: links, heights, containment, leaf count.
         let mut leaves = 0usize;
@@ -1052,7 +1051,7 @@ impl BroadPhase for DynamicBvh {
                         return Err(format!("leaf {i} and proxy {p} disagree"));
                     }
                     if !inside(&self.tight[p], &self.fat[p])
-                        || (!self.stale && n.aabb != self.fat[p])
+                        || (!self.moved_flag[p] && n.aabb != self.fat[p])
                     {
                         return Err(format!("leaf {i}: fat box wrong for its proxy"));
                     }
@@ -1068,9 +1067,7 @@ impl BroadPhase for DynamicBvh {
                 if self.height[k] != 1 + self.height[c1].max(self.height[c2]) {
                     return Err(format!("node {i}: height {} is wrong", self.height[k]));
                 }
-                if !self.stale
-                    && (!inside(&self.nodes[c1].aabb, &n.aabb)
-                        || !inside(&self.nodes[c2].aabb, &n.aabb))
+                if !inside(&self.nodes[c1].aabb, &n.aabb) || !inside(&self.nodes[c2].aabb, &n.aabb)
                 {
                     return Err(format!("node {i}: box does not contain its children's"));
                 }
@@ -1223,10 +1220,9 @@ mod tests {
     }
 
     #[test]
-    fn large_motion_goes_stale_rebuilds_tight_and_probes_every_8th_frame() {
-        // 100 boxes in a row jump by 0.8 (more than any fat box) every frame: after a
-        // quarter of them moved the tree goes stale (box queries scan), every frame
-        // rebuilds, frames after the first use the tight boxes, every 8th keeps fat ones.
+    fn large_motion_rebuilds_tight_and_probes_every_8th_frame() {
+        // 100 boxes in a row jump by 0.8 (more than any fat box) every frame: queries before
+        // `update_pairs` stay exact, every frame rebuilds, frames after the first use the tight boxes, every 8th keeps fat ones.
         let mut t = DynamicBvh::new();
         for b in row(100, 0.0) {
             t.insert(b, CollisionGroups::ALL).unwrap();
@@ -1237,13 +1233,8 @@ mod tests {
             let boxes = row(100, 0.8 * frame as f32);
             for (i, b) in boxes.iter().enumerate() {
                 t.update(i as u32, *b).unwrap();
-                assert_eq!(
-                    t.stale,
-                    (i + 1) * FULL_FRACTION > 100,
-                    "frame {frame}, box {i}"
-                );
             }
-            // A stale tree still answers box queries exactly (by a scan).
+            // Before `update_pairs` the moved proxies are answered from the moved list.
             let q = Aabb::new(Vec3::new(10.0, -1.0, -1.0), Vec3::new(20.0, 1.0, 1.0));
             let mut got = Vec::new();
             t.query_aabb(&q, &mut |id| {
@@ -1256,7 +1247,7 @@ mod tests {
                 .collect();
             assert_eq!(got, want);
             t.update_pairs(&mut out);
-            assert!(t.last_rebuilt() && !t.stale);
+            assert!(t.last_rebuilt());
             // Neighbours 1.5 apart with half-size 0.5 never touch.
             assert!(out.is_empty());
             t.validate().unwrap();
@@ -1289,7 +1280,8 @@ mod tests {
             // the thin nodes along the row grow in area.
             let lift = Vec3::new(0.0, 0.15 * frame as f32, 0.0);
             for (i, b) in row(10, 0.0).iter().enumerate() {
-                t.update(i as u32, Aabb::new(b.min + lift, b.max + lift)).unwrap();
+                t.update(i as u32, Aabb::new(b.min + lift, b.max + lift))
+                    .unwrap();
                 t.validate().unwrap();
             }
             t.update_pairs(&mut out);
