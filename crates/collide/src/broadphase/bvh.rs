@@ -27,6 +27,13 @@ const PROBE_PERIOD: u32 = 8;
 /// cost is roughly proportional to that total, MacDonald and Booth 1990).
 const GROWTH_LIMIT: f64 = 0.5;
 
+/// In the traversal right after a rebuild, a subtree of at most this many leaves is paired
+/// with itself by comparing all its boxes, and two touching subtrees whose leaf counts
+/// multiply to at most `BRUTE_CROSS` by comparing all box pairs.
+const BRUTE_SELF: usize = 16;
+/// See [`BRUTE_SELF`].
+const BRUTE_CROSS: usize = 64;
+
 /// Bits per axis of the Morton codes used by the rebuild (3 × 21 = 63 bits).
 const MORTON_BITS: u32 = 21;
 
@@ -210,6 +217,13 @@ pub struct DynamicBvh {
     pair_stack: Vec<(u32, u32)>,
     /// Scratch: (Morton code, proxy) for the rebuild.
     build_items: Vec<(u64, u32)>,
+    /// Per node, right after a rebuild: the range of `build_items` (Morton order) holding
+    /// its subtree's leaves.
+    range: Vec<(u32, u32)>,
+    /// Right after a rebuild: the fat boxes in `build_items` order.
+    sorted_fat: Vec<Aabb>,
+    /// `range` and `sorted_fat` describe the tree (no edit since the rebuild).
+    ranges_valid: bool,
     /// Scratch: (first item, end item, parent node, is second child) for the rebuild.
     build_stack: Vec<(u32, u32, u32, bool)>,
     /// Any edit since the last `update_pairs`.
@@ -280,6 +294,9 @@ impl DynamicBvh {
             node_stack: Vec::new(),
             build_items: Vec::new(),
             build_stack: Vec::new(),
+            range: Vec::new(),
+            sorted_fat: Vec::new(),
+            ranges_valid: false,
             edited: false,
             last_moved: 0,
             last_rebuilt: false,
@@ -407,6 +424,7 @@ impl DynamicBvh {
     /// Inserts a leaf: descend by the SAH branch cost, pair it with the chosen sibling under
     /// a new parent, then refit and rebalance up to the root.
     fn insert_leaf(&mut self, leaf: u32) {
+        self.ranges_valid = false;
         if self.root == NULL {
             self.root = leaf;
             self.parent[leaf as usize] = NULL;
@@ -477,6 +495,7 @@ impl DynamicBvh {
 
     /// Removes a leaf: its sibling takes the parent's place; ancestors are refitted.
     fn remove_leaf(&mut self, leaf: u32) {
+        self.ranges_valid = false;
         if leaf == self.root {
             self.root = NULL;
             return;
@@ -549,6 +568,7 @@ impl DynamicBvh {
     /// that does not yet contain `fat` grows to contain it (the walk stops at the first that
     /// does). The growth in half-area is added to `grown_area`.
     fn enlarge(&mut self, leaf: u32, fat: Aabb) {
+        self.ranges_valid = false;
         self.nodes[leaf as usize].aabb = fat;
         let mut i = self.parent[leaf as usize];
         while i != NULL {
@@ -622,10 +642,17 @@ impl DynamicBvh {
         self.nodes.reserve(total);
         self.parent.reserve(total);
         self.height.reserve(total);
+        self.range.clear();
+        self.range.reserve(total);
+        self.sorted_fat.clear();
+        let fat = &self.fat;
+        self.sorted_fat
+            .extend(self.build_items.iter().map(|&(_, id)| fat[id as usize]));
         self.build_stack.clear();
         self.build_stack.push((0, count as u32, NULL, false));
         while let Some((first, end, parent, second)) = self.build_stack.pop() {
             let i = self.nodes.len() as u32;
+            self.range.push((first, end));
             self.nodes.push(Node::EMPTY);
             self.parent.push(parent);
             self.height.push(0);
@@ -676,6 +703,7 @@ impl DynamicBvh {
             self.base_area += half_area(&aabb);
         }
         self.root = 0;
+        self.ranges_valid = true;
     }
 
     /// Records the pair of proxies `a`, `b` (fat boxes touch) if their groups allow it, and
@@ -705,8 +733,39 @@ impl DynamicBvh {
         if self.root != NULL {
             stack.push((self.root, self.root));
         }
+        // Right after a rebuild each subtree's leaves are a contiguous run of `sorted_fat`:
+        // small subtrees are then compared box by box in that array (short loops over
+        // contiguous memory) instead of descended node by node.
+        let brute = self.ranges_valid && self.range.len() == self.nodes.len();
         while let Some((a, b)) = stack.pop() {
             let na = self.nodes[a as usize];
+            if brute {
+                let (fa, ea) = self.range[a as usize];
+                let (fb, eb) = self.range[b as usize];
+                let (fa, ea, fb, eb) = (fa as usize, ea as usize, fb as usize, eb as usize);
+                if a == b && ea - fa <= BRUTE_SELF {
+                    for i in fa..ea {
+                        let bi = self.sorted_fat[i];
+                        for j in i + 1..ea {
+                            if touch(&bi, &self.sorted_fat[j]) {
+                                self.emit(self.build_items[i].1, self.build_items[j].1, out);
+                            }
+                        }
+                    }
+                    continue;
+                }
+                if a != b && (ea - fa) * (eb - fb) <= BRUTE_CROSS {
+                    for i in fa..ea {
+                        let bi = self.sorted_fat[i];
+                        for j in fb..eb {
+                            if touch(&bi, &self.sorted_fat[j]) {
+                                self.emit(self.build_items[i].1, self.build_items[j].1, out);
+                            }
+                        }
+                    }
+                    continue;
+                }
+            }
             if a == b {
                 if na.is_leaf() {
                     continue;
