@@ -177,7 +177,8 @@ pub enum BroadPhaseKind {
     /// [`SweepAndPrune`]: best when most bodies move a little each frame.
     #[default]
     SweepAndPrune,
-    /// [`DynamicBvh`]: best with many ray casts and box queries.
+    /// [`DynamicBvh`]: best with many bodies (from a few thousand up), large motion, or many
+    /// ray casts and box queries.
     DynamicBvh,
 }
 
