@@ -799,10 +799,12 @@ impl DynamicBvh {
         self.pair_stack = stack;
     }
 
-    /// Gives every moved live proxy's leaf its new fat box (in leaf order, so that
-    /// neighbouring walks up share cached ancestors), then finds each one's pairs by a query
-    /// of its fat box from the root, in the same order; a pair of two moved proxies is
-    /// emitted by the query of the smaller id.
+    /// For every moved live proxy in leaf order (neighbouring leaves share cached
+    /// ancestors): gives its leaf its new fat box, then finds its pairs by a query of that
+    /// box from the root, and clears its moved flag. A pair of two moved proxies is emitted
+    /// by the query of the one whose turn comes second (the first's leaf is up to date by
+    /// then; the second's old leaf box, still in the tree during the first's query, is
+    /// skipped because its flag is still set).
     #[inline(never)]
     fn query_moved(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
         let mut order = std::mem::take(&mut self.build_items);
@@ -814,13 +816,11 @@ impl DynamicBvh {
             }
         }
         order.sort_unstable();
-        // Every moved leaf gets its new box before any query runs.
-        for &(l, m) in &order {
-            self.enlarge(l as u32, self.fat[m as usize]);
-        }
         let mut stack = std::mem::take(&mut self.node_stack);
-        for &(_, m) in &order {
+        for &(l, m) in &order {
             let fat = self.fat[m as usize];
+            // The walk up leaves this leaf's ancestors in cache for the query's walk down.
+            self.enlarge(l as u32, fat);
             stack.clear();
             // The root contains every leaf, so it touches this one; children are tested
             // before they are pushed.
@@ -828,8 +828,10 @@ impl DynamicBvh {
             while let Some(i) = stack.pop() {
                 let n = self.nodes[i as usize];
                 if n.is_leaf() {
+                    // A moved proxy still flagged has not had its turn: its leaf may hold
+                    // its old box, and its own query will meet this one (already done).
                     let o = n.child2;
-                    if o != m && !(self.moved_flag[o as usize] && o < m) {
+                    if o != m && !self.moved_flag[o as usize] {
                         self.emit(m, o, out);
                     }
                     continue;
@@ -840,6 +842,7 @@ impl DynamicBvh {
                     }
                 }
             }
+            self.moved_flag[m as usize] = false;
         }
         self.node_stack = stack;
         self.build_items = order;
