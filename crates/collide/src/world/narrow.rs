@@ -86,6 +86,25 @@ impl Manifold {
         &self.points[..self.len as usize]
     }
 
+    /// The manifold with every point and the depth finite: a coordinate that overflowed to
+    /// `±inf` (a midpoint or a projection computed near `±f32::MAX`, where the true value is
+    /// still in range) becomes `±f32::MAX`, a NaN one `0`; a NaN depth becomes `0`. Bodies
+    /// within the finite range keep their exact manifold.
+    pub(crate) fn finite(mut self) -> Manifold {
+        let fix = |x: f32| {
+            if x.is_nan() {
+                0.0
+            } else {
+                x.clamp(-f32::MAX, f32::MAX)
+            }
+        };
+        for p in &mut self.points {
+            *p = Vec3::new(fix(p.x), fix(p.y), fix(p.z));
+        }
+        self.depth = fix(self.depth).max(0.0);
+        self
+    }
+
     /// The same contact seen from B: normal reversed, same depth and points.
     #[must_use]
     pub fn flipped(self) -> Manifold {
@@ -315,7 +334,7 @@ fn advance(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact>
             return Some(Impact {
                 t,
                 normal,
-                point: (r.point_a + r.point_b) * 0.5,
+                point: r.point_a * 0.5 + r.point_b * 0.5,
             });
         }
         let closing = -r.normal.dot(rel);
@@ -334,7 +353,7 @@ fn advance(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact>
     Some(Impact {
         t,
         normal: r.normal,
-        point: (r.point_a + r.point_b) * 0.5,
+        point: r.point_a * 0.5 + r.point_b * 0.5,
     })
 }
 
@@ -490,5 +509,16 @@ mod tests {
         let n = unit_normal(Vec3::NAN, Vec3::ZERO, &a, &b);
         assert!((n - Vec3::Y).length() < 1e-6);
         assert_eq!(unit_normal(Vec3::ZERO, Vec3::ZERO, &a, &a), Vec3::Z);
+    }
+
+    #[test]
+    fn manifold_finite_clamps_overflowed_points_only() {
+        // A point that overflowed to inf is clamped to f32::MAX; NaN goes to 0; finite
+        // points and depths are untouched.
+        let m = Manifold::one(Vec3::X, 2.0, Vec3::new(f32::INFINITY, -1.5, f32::NAN)).finite();
+        assert_eq!(m.points(), &[Vec3::new(f32::MAX, -1.5, 0.0)]);
+        assert_eq!(m.depth, 2.0);
+        let m = Manifold::one(Vec3::X, f32::NAN, Vec3::ONE).finite();
+        assert_eq!((m.depth, m.points()), (0.0, &[Vec3::ONE][..]));
     }
 }
