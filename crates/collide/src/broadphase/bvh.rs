@@ -163,28 +163,32 @@ impl Stack {
 /// contain the new box grow — so a move costs a short walk up, not a removal and
 /// re-insertion. The walks are deferred to [`BroadPhase::update_pairs`] and done in leaf
 /// order; until then box queries and ray casts answer the moved proxies from the list of
-/// moved proxies and the rest from the tree. Ancestors never shrink on a move, so the tree slowly loosens; it is rebuilt
-/// from scratch in Morton order (a 63-bit Morton code per fat-box centre, sorted, split at
-/// the highest differing bit as in Karras 2012, laid out depth-first) when the inner nodes'
-/// total area has grown by half since the last rebuild, or when more than a quarter of the
-/// proxies moved in a frame (large motion).
+/// moved proxies and the rest from the tree. Ancestors never shrink on a move, so the tree
+/// slowly loosens; it is rebuilt from scratch in Morton order (a 63-bit Morton code per
+/// fat-box centre, sorted, split at the highest differing bit as in Karras 2012, laid out
+/// depth-first) once the inner nodes' total area has grown by half since the last rebuild.
 ///
 /// Pairs: the structure keeps the list of allowed pairs whose *fat* boxes touch. A fat pair
 /// can only appear or disappear when one of its proxies got a new fat box, so
 /// [`BroadPhase::update_pairs`] keeps the listed pairs of unmoved proxies as they are, drops
-/// those of moved (or removed) proxies, and finds the moved proxies' pairs again by one
-/// traversal of the tree against itself that descends only into subtrees containing a moved
-/// leaf (each pair is met once, so no hashing or deduplication). The reported pairs are the
-/// fat pairs whose *tight* boxes touch — exactly the set [`BruteForce`](super::BruteForce)
-/// reports. In a full-rebuild frame the traversal covers the whole tree.
+/// those of moved (or removed) proxies, and finds the moved proxies' pairs again by one query
+/// per moved proxy (each pair of two moved proxies is recorded by one of the two queries, so
+/// no hashing or deduplication). When a cost model (fat pairs, moved proxies, neighbours per
+/// proxy) says that is dearer than starting over — large or dense motion — the tree is rebuilt
+/// and the list recomputed by one traversal of the tree against itself, small subtrees being
+/// compared box by box over their contiguous Morton-ordered leaves. Under sustained large
+/// motion those rebuilds use the tight boxes as fat boxes (a margin would only add false
+/// pairs), keeping the margins one frame in eight to notice when the motion calms down. The
+/// reported pairs are the fat pairs whose *tight* boxes touch — exactly the set
+/// [`BruteForce`](super::BruteForce) reports.
 ///
 /// Degenerate input: flat and point boxes are fine; boxes at `±1e30` work (areas are
 /// computed in `f64`, Morton codes from `f64` centres; fat boxes are clamped to
 /// `±f32::MAX`).
 ///
-/// Cost per frame: one cheap containment test per updated proxy, a walk up per moved proxy,
-/// one pass over the fat pairs, and a traversal proportional to the moved proxies' pairs
-/// (plus an occasional `O(n log n)` rebuild).
+/// Cost per frame: one containment test per updated proxy, one pass over the fat pairs, a
+/// walk up and a query per moved proxy — or, under large motion, an `O(n log n)` rebuild and
+/// a traversal proportional to the pairs.
 #[derive(Clone, Debug)]
 pub struct DynamicBvh {
     nodes: Vec<Node>,
