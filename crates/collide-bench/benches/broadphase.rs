@@ -4,6 +4,9 @@
 //! one frame at 1k/10k/100k boxes). `BROADPHASE_TABLE=1 cargo bench -p collide-bench --bench
 //! broadphase` prints instead the per-frame table: ms per frame (update every box + the exact
 //! pair set) for each variant, motion and size, and the ratio of parry's best to collide's best.
+//! Single-threaded on both sides; CPU time of the timing thread (wall time in brackets).
+//! `BROADPHASE_SIZES=100000`, `BROADPHASE_MOTIONS=Small,Clustered` and
+//! `BROADPHASE_SKIP=SAP` restrict the table (a skipped variant shows `inf`).
 
 #[path = "common/broadphase_frame.rs"]
 mod frame;
@@ -98,9 +101,19 @@ fn bench_frame(c: &mut Criterion) {
     }
 }
 
-/// CPU time of this thread in seconds (`utime + stime` from `/proc/thread-self/stat`, 10 ms
-/// ticks), so that other processes on a loaded machine do not count; `None` off Linux.
+/// CPU time of this thread in seconds, so that other processes on a loaded machine do not
+/// count: the nanosecond run time of `/proc/thread-self/schedstat` (first field), else
+/// `utime + stime` from `/proc/thread-self/stat` (10 ms ticks); `None` off Linux.
 fn thread_cpu_seconds() -> Option<f64> {
+    if let Ok(s) = std::fs::read_to_string("/proc/thread-self/schedstat") {
+        if let Some(ns) = s
+            .split_whitespace()
+            .next()
+            .and_then(|x| x.parse::<f64>().ok())
+        {
+            return Some(ns * 1e-9);
+        }
+    }
     let s = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
     let rest = &s[s.rfind(')')? + 2..];
@@ -139,12 +152,24 @@ fn table() {
         .ok()
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_else(|| SIZES.to_vec());
+    // Variants to leave out, by part of their name (`BROADPHASE_SKIP=SAP,incremental`).
+    let skip: Vec<String> = std::env::var("BROADPHASE_SKIP")
+        .map(|s| s.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
     println!("CPU ms per frame (update all boxes + exact pair set); wall ms in brackets");
     println!(
         "| motion | n | frames | pairs | collide SAP | collide BVH | parry full | parry incremental | parry best / collide best (CPU) |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
-    for motion in [Motion::Small, Motion::Clustered, Motion::Large] {
+    // Motions to run, by name (`BROADPHASE_MOTIONS=Small,Large`); all by default.
+    let motions: Vec<Motion> = [Motion::Small, Motion::Clustered, Motion::Large]
+        .into_iter()
+        .filter(|m| {
+            std::env::var("BROADPHASE_MOTIONS")
+                .map_or(true, |s| s.split(',').any(|x| x == format!("{m:?}")))
+        })
+        .collect();
+    for motion in motions {
         for &n in &sizes {
             // About 2e6 box-frames per run: 2000 frames at 1k, 200 at 10k, 23 at 100k.
             let count = (2_000_000 / n).clamp(23, 2000);
@@ -160,6 +185,14 @@ fn table() {
             let mut wall = Vec::new();
             let mut pairs = 0;
             for mut v in variants() {
+                if skip
+                    .iter()
+                    .any(|k| !k.is_empty() && v.name().contains(k.as_str()))
+                {
+                    cpu.push(f64::INFINITY);
+                    wall.push(f64::INFINITY);
+                    continue;
+                }
                 v.build(&first);
                 let (c, w, p) = time_frames(v.as_mut(), &frames);
                 cpu.push(c);

@@ -177,7 +177,8 @@ pub enum BroadPhaseKind {
     /// [`SweepAndPrune`]: best when most bodies move a little each frame.
     #[default]
     SweepAndPrune,
-    /// [`DynamicBvh`]: best with many ray casts and box queries.
+    /// [`DynamicBvh`]: best with many bodies (from a few thousand up), large motion, or many
+    /// ray casts and box queries.
     DynamicBvh,
 }
 
@@ -981,7 +982,7 @@ fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCou
         }
         return match first {
             Some(i) => (
-                Outcome::Contact(Manifold::one(i.normal, 0.0, i.point), Some(i.t)),
+                Outcome::Contact(Manifold::one(i.normal, 0.0, i.point).finite(), Some(i.t)),
                 counts,
             ),
             None => (Outcome::Apart, counts),
@@ -1009,7 +1010,7 @@ fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCou
         }
     }
     match best {
-        Some(m) => (Outcome::Contact(m, None), counts),
+        Some(m) => (Outcome::Contact(m.finite(), None), counts),
         None => (Outcome::Apart, counts),
     }
 }

@@ -86,6 +86,25 @@ impl Manifold {
         &self.points[..self.len as usize]
     }
 
+    /// The manifold with every point and the depth finite: a coordinate that overflowed to
+    /// `±inf` (a midpoint or a projection computed near `±f32::MAX`, where the true value is
+    /// still in range) becomes `±f32::MAX`, a NaN one `0`; a NaN depth becomes `0`. Bodies
+    /// within the finite range keep their exact manifold.
+    pub(crate) fn finite(mut self) -> Manifold {
+        let fix = |x: f32| {
+            if x.is_nan() {
+                0.0
+            } else {
+                x.clamp(-f32::MAX, f32::MAX)
+            }
+        };
+        for p in &mut self.points {
+            *p = Vec3::new(fix(p.x), fix(p.y), fix(p.z));
+        }
+        self.depth = fix(self.depth).max(0.0);
+        self
+    }
+
     /// The same contact seen from B: normal reversed, same depth and points.
     #[must_use]
     pub fn flipped(self) -> Manifold {
@@ -230,6 +249,34 @@ pub struct Impact {
 /// sweeps of [`crate::sweep`] for spheres and boxes (mirrored arms swap and flip), and
 /// conservative advancement on GJK distances for the rest.
 pub(crate) fn impact(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
+    let i = impact_raw(a, motion_a, b, motion_b)?;
+    // B approaches A along −(motion_b − motion_a): the A-to-B direction when nothing better.
+    let normal = unit_normal(i.normal, motion_a - motion_b, a, b);
+    Some(Impact { normal, ..i })
+}
+
+/// `n` when it is a unit vector; otherwise, in order of preference, `n` normalised,
+/// `fallback` normalised, the direction from A's interior point to B's, or `+Z`. A contact
+/// normal is always unit, also where the geometry cannot decide one: shapes touching at a
+/// point far from the origin, where GJK's closest direction underflows to zero, with no
+/// relative motion (fuzz target `world`).
+fn unit_normal(n: Vec3, fallback: Vec3, a: &Part, b: &Part) -> Vec3 {
+    if n.is_finite() && (n.length_squared() - 1.0).abs() <= 1e-4 {
+        return n;
+    }
+    // In f64 so that tiny and huge vectors normalise without underflow or overflow.
+    let unit = |d: DVec3| {
+        let len = d.length();
+        (len.is_finite() && len > 0.0).then(|| (d / len).as_vec3())
+    };
+    unit(n.as_dvec3())
+        .or_else(|| unit(fallback.as_dvec3()))
+        .or_else(|| unit(b.interior_point().as_dvec3() - a.interior_point().as_dvec3()))
+        .unwrap_or(Vec3::Z)
+}
+
+/// [`impact`] before its normal is made unit.
+fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
     let from = |s: sweep::Sweep| Impact {
         t: s.enter,
         normal: s.normal,
@@ -246,7 +293,7 @@ pub(crate) fn impact(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Opti
         (Part::Sphere(s), Part::Cuboid(o, _)) => {
             sweep::sphere_obb(s, motion_a, o, motion_b).map(from)
         }
-        (Part::Cuboid(..), Part::Sphere(_)) => impact(b, motion_b, a, motion_a).map(flip),
+        (Part::Cuboid(..), Part::Sphere(_)) => impact_raw(b, motion_b, a, motion_a).map(flip),
         (Part::Cuboid(oa, _), Part::Cuboid(ob, _)) => {
             sweep::obb_obb(oa, motion_a, ob, motion_b).map(from)
         }
@@ -287,7 +334,7 @@ fn advance(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact>
             return Some(Impact {
                 t,
                 normal,
-                point: (r.point_a + r.point_b) * 0.5,
+                point: r.point_a * 0.5 + r.point_b * 0.5,
             });
         }
         let closing = -r.normal.dot(rel);
@@ -306,7 +353,7 @@ fn advance(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact>
     Some(Impact {
         t,
         normal: r.normal,
-        point: (r.point_a + r.point_b) * 0.5,
+        point: r.point_a * 0.5 + r.point_b * 0.5,
     })
 }
 
@@ -447,5 +494,31 @@ mod tests {
         assert!(ray_polyhedron(&Ray::new(Vec3::new(-2.0, 2.0, 0.0), Vec3::X), &p, 10.0).is_none());
         assert!(ray_polyhedron(&Ray::new(Vec3::new(-2.0, 0.0, 0.0), Vec3::X), &p, 1.0).is_none());
         assert!(ray_polyhedron(&Ray::new(Vec3::NAN, Vec3::X), &p, 1.0).is_none());
+    }
+
+    #[test]
+    fn impact_normals_are_always_unit() {
+        // A unit normal passes through; a tiny or long one is normalised; a zero one falls
+        // back to the motion, then to the centres' direction, then to +Z.
+        let (a, b) = (cube(Vec3::ZERO), cube(Vec3::new(0.0, 3.0, 0.0)));
+        assert_eq!(unit_normal(Vec3::X, Vec3::ZERO, &a, &b), Vec3::X);
+        let n = unit_normal(Vec3::new(1e-30, 0.0, 0.0), Vec3::ZERO, &a, &b);
+        assert!((n - Vec3::X).length() < 1e-6);
+        let n = unit_normal(Vec3::ZERO, Vec3::new(0.0, 0.0, -5.0), &a, &b);
+        assert!((n + Vec3::Z).length() < 1e-6);
+        let n = unit_normal(Vec3::NAN, Vec3::ZERO, &a, &b);
+        assert!((n - Vec3::Y).length() < 1e-6);
+        assert_eq!(unit_normal(Vec3::ZERO, Vec3::ZERO, &a, &a), Vec3::Z);
+    }
+
+    #[test]
+    fn manifold_finite_clamps_overflowed_points_only() {
+        // A point that overflowed to inf is clamped to f32::MAX; NaN goes to 0; finite
+        // points and depths are untouched.
+        let m = Manifold::one(Vec3::X, 2.0, Vec3::new(f32::INFINITY, -1.5, f32::NAN)).finite();
+        assert_eq!(m.points(), &[Vec3::new(f32::MAX, -1.5, 0.0)]);
+        assert_eq!(m.depth, 2.0);
+        let m = Manifold::one(Vec3::X, f32::NAN, Vec3::ONE).finite();
+        assert_eq!((m.depth, m.points()), (0.0, &[Vec3::ONE][..]));
     }
 }
