@@ -230,6 +230,19 @@ impl ConvexHull {
         if hull.validate().is_err() {
             return Err(HullError::Unstable);
         }
+        // Second safety net (issue 9): merging coplanar triangles tilts a polygon's plane by up
+        // to `eps` over the polygon, which a needle's length can amplify far beyond `eps` at
+        // its tip. Every input point is within `eps` of the triangulated hull, so it suffices
+        // that the triangulation's vertices and the points kept near its faces are inside the
+        // final (f32) hull within the documented `3 · tolerance`; the rest are more than `eps`
+        // inside the triangulation, whose vertices are inside. O((V + near) · F), small.
+        let bound = 3.0 * tolerance;
+        let inside = |i: usize| hull.contains_point(points[i], bound);
+        for t in tris.iter().filter(|t| t.alive) {
+            if !(t.v.iter().all(|&i| inside(i)) && t.near.iter().all(|&i| inside(i))) {
+                return Err(HullError::Unstable);
+            }
+        }
         Ok(hull)
     }
 
@@ -753,6 +766,31 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
                 orphans.append(&mut tris[f].outside);
                 orphans.append(&mut tris[f].near);
             }
+            // Hardening (issue 9, fuzz target `hull`): the convexity repair above may remove a
+            // face the eye is barely below, so the removed region can swallow a vertex whose
+            // every face was removed although it lies well outside the new hull (a needle cloud
+            // at 5e20 lost a vertex 174·eps outside this way). In exact arithmetic the
+            // vertices inside the visible region are inside the new hull; here they are
+            // reassigned like any orphan and come back if they are above a new face.
+            let swallowed = orphans.len();
+            for &f in &visible {
+                for v in tris[f].v {
+                    if v != eye && !horizon.iter().any(|h| h.0 == v) {
+                        orphans.push(v);
+                    }
+                }
+            }
+            // Visible faces share vertices: each swallowed vertex once (a hull vertex is in no
+            // outside or near set, so only the tail can hold duplicates).
+            orphans[swallowed..].sort_unstable();
+            let mut k = swallowed;
+            for j in swallowed..orphans.len() {
+                if k == swallowed || orphans[j] != orphans[k - 1] {
+                    orphans[k] = orphans[j];
+                    k += 1;
+                }
+            }
+            orphans.truncate(k);
             for i in orphans {
                 if i != eye {
                     assign(&mut tris, base, pts, i, eps);
@@ -928,6 +966,11 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         let holders: Vec<usize> = (0..polygons.len())
             .filter(|&p| polygons[p].contains(&v))
             .collect();
+        // Hardening note (issue 9): at the tip of a flat needle two nearly opposite
+        // polygons can meet at a vertex far from the segment joining its neighbours, and
+        // dropping it cuts the tip off; the containment check in `try_new` turns that into
+        // `Unstable`. (Judging by the polygons' normals here misfires on sliver polygons,
+        // whose Newell normals are arbitrary.)
         if holders.len() == 2 && holders.iter().all(|&p| polygons[p].len() > 3) {
             for p in holders {
                 polygons[p].retain(|&w| w != v);

@@ -91,14 +91,28 @@ fn valid_max_t(max_t: f32) -> bool {
     max_t >= 0.0
 }
 
-/// The hit at parameter `t` with the given normal.
+/// The hit at parameter `t` with the given normal, narrowed to `f32`; `None` when it is not
+/// representable.
+///
+/// Hardening (issue 9, fuzz target `raycast`): a hit carries only finite numbers. The point
+/// `origin + t · dir` is evaluated in `f64` (no intermediate overflow: `t · dir` may exceed
+/// `f32::MAX` while the sum does not) and rounded once; when `t` or the point lies beyond
+/// `±f32::MAX` the hit exists only outside the range of `f32`, and the cast reports no hit
+/// (module docs, "Representable hits").
 #[inline]
-fn hit(ray: &Ray, t: f32, normal: Vec3) -> RayHit {
-    RayHit {
+fn hit(ray: &Ray, t: f64, normal: Vec3) -> Option<RayHit> {
+    let point = (ray.origin.as_dvec3() + t * ray.dir.as_dvec3()).as_vec3();
+    finite_hit(t as f32, point, normal)
+}
+
+/// `Some(RayHit)` when `t`, `point` and `normal` are all finite.
+#[inline]
+fn finite_hit(t: f32, point: Vec3, normal: Vec3) -> Option<RayHit> {
+    (t.is_finite() && point.is_finite() && normal.is_finite()).then_some(RayHit {
         t,
-        point: ray.at(t),
+        point,
         normal,
-    }
+    })
 }
 
 /// Ray against a two-sided plane: the first `t` with `signed_distance(origin + t dir) = 0`.
@@ -117,18 +131,18 @@ pub fn plane(ray: &Ray, plane: &Plane, max_t: f32) -> Option<RayHit> {
     let w = n.dot(ray.dir.as_dvec3());
     if d0 == 0.0 {
         let side = if w > 0.0 { -1.0 } else { 1.0 };
-        return Some(hit(ray, 0.0, plane.normal * side));
+        return hit(ray, 0.0, plane.normal * side);
     }
     // d0 + t w = 0 → t = -d0 / w, which must be >= 0 (moving toward the plane).
     if w == 0.0 || (d0 > 0.0) == (w > 0.0) {
         return None;
     }
-    let t = (-d0 / w) as f32;
-    if t > max_t {
+    let t = -d0 / w;
+    if t as f32 > max_t {
         return None;
     }
     let side = if d0 > 0.0 { 1.0 } else { -1.0 };
-    Some(hit(ray, t, plane.normal * side))
+    hit(ray, t, plane.normal * side)
 }
 
 /// Ray against a solid sphere.
@@ -149,11 +163,11 @@ pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     let r = f64::from(sphere.radius.abs());
     let t = kernel::ray_sphere(p, d, c, r, f64::from(max_t))?;
     if t == 0.0 {
-        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        return hit(ray, 0.0, inside_normal(ray.dir));
     }
     let q = p + t * d;
     let normal = (q - c).try_normalize().map_or(Vec3::Z, |v| v.as_vec3());
-    Some(hit(ray, t as f32, normal))
+    hit(ray, t, normal)
 }
 
 /// Ray against a solid AABB: the slab test (Kay & Kajiya 1986; Ericson, RTCD §5.3.3).
@@ -210,19 +224,18 @@ pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
         return None;
     }
     if axis == usize::MAX {
-        return Some(RayHit {
-            t: 0.0,
-            point: o,
-            normal: inside_normal(d),
-        });
+        return finite_hit(0.0, o, inside_normal(d));
     }
     let mut normal = Vec3::ZERO;
     normal[axis] = if d[axis] > 0.0 { -1.0 } else { 1.0 };
-    Some(RayHit {
-        t: t_near,
-        point: o + t_near * d,
-        normal,
-    })
+    let point = o + t_near * d;
+    if point.is_finite() {
+        return finite_hit(t_near, point, normal);
+    }
+    // `t_near · d` overflowed `f32` (coordinates near `f32::MAX`): the point once more in
+    // `f64`, `None` if it is really out of range (module docs, "Representable hits").
+    let point = (o.as_dvec3() + f64::from(t_near) * d.as_dvec3()).as_vec3();
+    finite_hit(t_near, point, normal)
 }
 
 /// Ray against a solid OBB: the slab test in the box's frame.
@@ -240,9 +253,13 @@ pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     let e = obb.half_extents.abs();
     let h = aabb(&local, &Aabb { min: -e, max: e }, max_t)?;
     if h.t == 0.0 {
-        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        return hit(ray, 0.0, inside_normal(ray.dir));
     }
-    Some(hit(ray, h.t, (obb.axes * h.normal).normalize_or(Vec3::Z)))
+    hit(
+        ray,
+        f64::from(h.t),
+        (obb.axes * h.normal).normalize_or(Vec3::Z),
+    )
 }
 
 /// Ray against a solid capsule (the points within `radius` of segment `a`–`b`).
@@ -267,7 +284,7 @@ pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
         f64::from(max_t),
     )?;
     if t == 0.0 {
-        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        return hit(ray, 0.0, inside_normal(ray.dir));
     }
     let q = p + t * d;
     let m = b - a;
@@ -280,7 +297,7 @@ pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
     let normal = (q - (a + s * m))
         .try_normalize()
         .map_or(Vec3::Z, |v| v.as_vec3());
-    Some(hit(ray, t as f32, normal))
+    hit(ray, t, normal)
 }
 
 /// Relative barycentric tolerance of [`triangle`]: a hit within this fraction of the
@@ -332,12 +349,9 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     if t < 0.0 || t > f64::from(max_t) {
         return None;
     }
-    let mut normal = (n / nlen).as_vec3();
-    if normal.dot(ray.dir) > 0.0 {
-        normal = -normal;
-    }
-    let t = t as f32;
-    Some(hit(ray, t.min(max_t), normal))
+    // Facing the origin; the dot product in f64 (in f32 it can overflow for huge `dir`).
+    let normal = if n.dot(d) > 0.0 { -n / nlen } else { n / nlen };
+    hit(ray, t.min(f64::from(max_t)), normal.as_vec3())
 }
 
 #[cfg(test)]
