@@ -625,7 +625,7 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
     // than eps, to its near set if within eps; points more than eps inside are done with.
     for i in 0..pts.len() {
         if !s.contains(&i) {
-            assign(&mut tris, 0, pts, i, eps);
+            assign(&mut tris, 0, pts, i, eps, false);
         }
     }
     let mut pending: Vec<usize> = (0..4).filter(|&f| !tris[f].outside.is_empty()).collect();
@@ -667,6 +667,8 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
             stamp.resize(tris.len(), (usize::MAX, 0));
             dfs.resize(tris.len(), 0);
             stamp[f0] = (iter, 1);
+            // Whether the convexity repair removed a face the eye is not clearly above.
+            let mut repaired = false;
             loop {
                 pass += 1;
                 horizon.clear();
@@ -726,6 +728,7 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
                 if !grew {
                     break;
                 }
+                repaired = true;
             }
             // The horizon must be one simple closed loop.
             let nh = horizon.len();
@@ -791,9 +794,12 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
                 }
             }
             orphans.truncate(k);
+            // After a repair the new faces may sit below a removed face's points without those
+            // points being inside the new hull (Barber et al.'s argument assumes the exact
+            // visible set): keep them as near points, rechecked against every face at the end.
             for i in orphans {
                 if i != eye {
-                    assign(&mut tris, base, pts, i, eps);
+                    assign(&mut tris, base, pts, i, eps, repaired);
                 }
             }
             pending.extend((base..tris.len()).filter(|&f| !tris[f].outside.is_empty()));
@@ -851,7 +857,8 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
 
 /// Puts point `i` in the outside or near set of the face among `tris[first..]` it is farthest
 /// above (alive faces only), or drops it when it is more than `eps` inside all of them.
-fn assign(tris: &mut [Tri], first: usize, pts: &[DVec3], i: usize, eps: f64) {
+/// With `keep`, a point more than `eps` inside goes to the near set instead of being dropped.
+fn assign(tris: &mut [Tri], first: usize, pts: &[DVec3], i: usize, eps: f64, keep: bool) {
     let mut best = (f64::NEG_INFINITY, usize::MAX);
     for (f, tri) in tris.iter().enumerate().skip(first) {
         if !tri.alive {
@@ -862,7 +869,7 @@ fn assign(tris: &mut [Tri], first: usize, pts: &[DVec3], i: usize, eps: f64) {
             best = (dist, f);
         }
     }
-    if best.1 == usize::MAX || best.0 <= -eps {
+    if best.1 == usize::MAX || (best.0 <= -eps && !keep) {
         return;
     }
     if best.0 > eps {

@@ -13,6 +13,12 @@
 //!   triangle, the side facing the ray's origin).
 //! - **Bad input**: NaN anywhere (ray, shape or `max_t`), an infinite coordinate, or a negative
 //!   `max_t` gives `None`. `max_t = f32::INFINITY` is an unbounded ray.
+//! - **Representable hits**: a hit's `t`, point and normal are always finite. The point
+//!   `origin + t · dir` is evaluated without intermediate overflow (in `f64`, rounded once);
+//!   a hit whose `t` or point lies beyond `±f32::MAX` (only possible with coordinates, or
+//!   `t · |dir|`, within a factor of about 2 of `f32::MAX`, or an unbounded ray with a
+//!   direction so short that `t` overflows) exists only outside the range of `f32` and is
+//!   reported as no hit (`None`).
 //!
 //! Spheres, capsules and triangles are solved in `f64` from the `f32` input (exact widening),
 //! so grazing hits keep their accuracy; boxes use the `f32` slab test with a precomputed

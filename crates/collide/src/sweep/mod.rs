@@ -14,6 +14,11 @@
 //!   initial overlap it is the direction of least penetration (each function says which).
 //! - **Point**: a contact point at `enter`; for an initial overlap, a point in both shapes.
 //! - **Bad input**: NaN or infinite anywhere gives `None`.
+//! - **Representable hits**: a hit's times, normal and point are always finite. The contact
+//!   point is computed in `f64` from the `f32` input (no intermediate overflow) and rounded
+//!   once; when it lies beyond `±f32::MAX` (bodies within a factor of about 2 of `f32::MAX`
+//!   of the origin, or moved there by their motion) the contact happens only outside the
+//!   range of `f32` and the sweep reports no hit (`None`), even for an initial overlap.
 //!
 //! The article's listings 1, 2 and 4 and what was wrong with them (ERRATA.md) are covered by
 //! [`sphere_plane`], [`sphere_sphere`] and [`aabb_aabb`]; [`obb_obb`] extends listing 4's
