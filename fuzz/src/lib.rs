@@ -640,15 +640,184 @@ pub mod sweep {
                 assert!(hit.is_none(), "{name}: NaN/infinite input hit: {hit:?}");
             }
         }
+        // On moderate input, an oracle sampling the frame (see `oracle`).
+        let mut pts = vec![s1.center, s2.center, m1, m2, a1.min, a1.max, a2.min, a2.max];
+        pts.extend([o1.center, o1.half_extents, tri.a, tri.b, tri.c]);
+        let scalars = [s1.radius, s2.radius, pl.d];
+        if !moderate(&pts, &scalars) {
+            return;
+        }
+        let tol = tolerance(&pts, &scalars);
+        let v = (m2 - m1).length();
+        let (r1, r2) = (s1.radius.abs(), s2.radius.abs());
+        oracle("sphere_sphere", all[0].1, tol, v, |u| {
+            r1 + r2 - ((s2.center + m2 * u) - (s1.center + m1 * u)).length()
+        });
+        if (pl.normal.length() - 1.0).abs() < 1e-3 {
+            let mv = m1.length();
+            oracle("sphere_plane", all[1].1, tol, mv, |u| {
+                r1 - pl.signed_distance(s1.center + m1 * u).abs()
+            });
+            oracle("sphere_plane_halfspace", all[2].1, tol, mv, |u| {
+                r1 - pl.signed_distance(s1.center + m1 * u)
+            });
+        }
+        oracle("aabb_aabb", all[3].1, tol, v, |u| {
+            let (amin, amax) = (a1.min + m1 * u, a1.max + m1 * u);
+            let (bmin, bmax) = (a2.min + m2 * u, a2.max + m2 * u);
+            (amax - bmin).min(bmax - amin).min_element()
+        });
+        oracle("sphere_aabb", all[5].1, tol, v, |u| {
+            let b = Aabb::new(a1.min + m2 * u, a1.max + m2 * u);
+            let c = s1.center + m1 * u;
+            r1 - (collide::closest::point_aabb(c, &b) - c).length()
+        });
+        oracle("sphere_obb", all[6].1, tol, v, |u| {
+            let c = s1.center + m1 * u - m2 * u;
+            r1 - (collide::closest::point_obb(c, &o1) - c).length()
+        });
+        oracle("sphere_triangle", all[7].1, tol, v, |u| {
+            let c = s1.center + m1 * u - m2 * u;
+            r1 - (collide::closest::point_triangle(c, &tri) - c).length()
+        });
         let _ = Vec3::ZERO;
+    }
+
+    /// Every coordinate within 1e3 (finite).
+    fn moderate(pts: &[Vec3], scalars: &[f32]) -> bool {
+        let ok = |x: f32| x.is_finite() && x.abs() <= 1e3;
+        pts.iter().all(|p| p.to_array().into_iter().all(ok)) && scalars.iter().copied().all(ok)
+    }
+
+    /// `1e-5` of the largest magnitude involved (doubled for the motion), at least `1e-5`.
+    fn tolerance(pts: &[Vec3], scalars: &[f32]) -> f32 {
+        let m = pts
+            .iter()
+            .map(|p| p.abs().max_element())
+            .chain(scalars.iter().map(|x| x.abs()))
+            .fold(0.0f32, f32::max);
+        1e-5 * (1.0 + 2.0 * m)
+    }
+
+    /// Samples the frame: `depth(u)` is positive while the shapes overlap (how far from
+    /// touching, in distance units), `speed` bounds how fast it changes per unit `u`. A
+    /// sample overlapping by more than `tol` must lie within `[enter, exit]` (to `tol /
+    /// speed`); at `enter` the shapes touch (or overlap when `enter = 0`). Panics on a
+    /// contradiction.
+    pub fn oracle(
+        name: &str,
+        hit: Option<collide::sweep::Sweep>,
+        tol: f32,
+        speed: f32,
+        depth: impl Fn(f32) -> f32,
+    ) {
+        let slack = if speed > 0.0 {
+            1e-6 + tol / speed
+        } else {
+            1e-6
+        };
+        for k in 0..=32u8 {
+            let u = f32::from(k) / 32.0;
+            if depth(u) > tol {
+                let Some(h) = hit else {
+                    panic!("{name}: no hit, but the shapes overlap at u = {u}");
+                };
+                assert!(
+                    h.enter <= u + slack && h.exit >= u - slack,
+                    "{name}: {h:?} does not cover u = {u}, where the shapes overlap"
+                );
+            }
+        }
+        if let Some(h) = hit {
+            let d = depth(h.enter);
+            assert!(d >= -tol, "{name}: {h:?} apart by {} at enter", -d);
+            if h.enter > 0.0 {
+                assert!(d <= tol, "{name}: {h:?} already overlaps by {d} at enter");
+            }
+        }
     }
 }
 
 pub mod raycast {
     //! Every ray cast on arbitrary f32 bit patterns: never panics; a hit has 0 <= t <= max_t, a
-    //! finite point and a unit normal; NaN input gives `None`.
+    //! finite `t`, a finite point `origin + t · dir` and a unit normal; NaN input gives `None`.
+    //! On moderate input (coordinates within 1e3, `|dir|` in [1e-2, 1e2], `max_t <= 1e3`) an
+    //! f64 oracle samples the ray: a sample inside a solid shape (sphere, box, OBB, capsule)
+    //! means a hit no later than it; a hit is on the surface (`t > 0`) or starts inside
+    //! (`t = 0`); a plane or triangle hit lies on the plane / triangle.
     use super::check_hit;
     use collide::raycast as r;
+    use collide::raycast::RayHit;
+    use collide::shapes::Ray;
+    use collide::Vec3;
+
+    /// Coordinates within 1e3, `|dir|` in `[1e-2, 1e2]`, `max_t` in `[0, 1e3]`.
+    fn moderate(ray: &Ray, max_t: f32, pts: &[Vec3], scalars: &[f32]) -> bool {
+        let ok = |x: f32| x.is_finite() && x.abs() <= 1e3;
+        let len = ray.dir.length();
+        ray.origin.to_array().into_iter().all(ok)
+            && ray.dir.to_array().into_iter().all(ok)
+            && (1e-2..=1e2).contains(&len)
+            && (0.0..=1e3).contains(&max_t)
+            && pts.iter().all(|p| p.to_array().into_iter().all(ok))
+            && scalars.iter().copied().all(ok)
+    }
+
+    /// Distance tolerance of the oracle: `1e-5` of the largest magnitude involved, at least
+    /// `1e-5` (the library mixes `f32` slab tests with `f64` solves; the oracle works in `f32`,
+    /// whose rounding, ~6e-8 of the magnitude, is far below this).
+    fn tolerance(ray: &Ray, max_t: f32, pts: &[Vec3], scalars: &[f32]) -> f32 {
+        let mut m = ray.origin.abs().max_element().max(ray.dir.length() * max_t);
+        for p in pts {
+            m = m.max(p.abs().max_element());
+        }
+        for x in scalars {
+            m = m.max(x.abs());
+        }
+        1e-5 * (1.0 + m)
+    }
+
+    /// Samples the ray against `depth` (positive inside the solid) and checks `hit`; panics
+    /// on a contradiction. Does nothing unless the input is moderate.
+    pub fn oracle(
+        ray: &Ray,
+        max_t: f32,
+        name: &str,
+        hit: Option<RayHit>,
+        pts: &[Vec3],
+        scalars: &[f32],
+        depth: impl Fn(Vec3) -> f32,
+    ) {
+        if !moderate(ray, max_t, pts, scalars) {
+            return;
+        }
+        let tol = tolerance(ray, max_t, pts, scalars);
+        let (o, d) = (ray.origin, ray.dir);
+        let dl = d.length();
+        for k in 0..=64u8 {
+            let t = max_t * f32::from(k) / 64.0;
+            if depth(o + d * t) > tol {
+                let Some(h) = hit else {
+                    panic!("{name}: no hit, but the ray is inside at t = {t}");
+                };
+                assert!(
+                    h.t <= t + tol / dl,
+                    "{name}: hit {h:?} later than t = {t}, where the ray is inside"
+                );
+            }
+        }
+        if let Some(h) = hit {
+            let dep = depth(h.point);
+            if h.t > 0.0 {
+                assert!(
+                    dep.abs() <= tol,
+                    "{name}: hit {h:?} is {dep} off the surface"
+                );
+            } else {
+                assert!(dep >= -tol, "{name}: t = 0 hit {h:?} starts {dep} outside");
+            }
+        }
+    }
 
     /// Runs the target on one input; panics when a contract is broken.
     pub fn run(data: &[u8]) {
@@ -686,6 +855,94 @@ pub mod raycast {
             check_hit(name, &ray, max_t, h);
             if nan_ray || nan_s {
                 assert!(h.is_none(), "{name}: NaN input hit: {h:?}");
+            }
+        }
+        // Every hit's point is `origin + t · dir` (to rounding).
+        for (name, h) in &hits {
+            if let Some(h) = h {
+                let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+                let want = o + f64::from(h.t) * d;
+                let err = (h.point.as_dvec3() - want).length();
+                let mag = o.length() + f64::from(h.t) * d.length();
+                assert!(
+                    err <= 1e-6 * mag + 1e-30,
+                    "{name}: point {} is not origin + t·dir = {want} (error {err:e})",
+                    h.point
+                );
+            }
+        }
+        // On moderate input, an oracle in f64: sample the ray and compare with the depth of
+        // each solid shape (positive inside).
+        oracle(
+            &ray,
+            max_t,
+            "sphere",
+            hits[1].1,
+            &[sp.center],
+            &[sp.radius],
+            |p| sp.radius.abs() - (p - sp.center).length(),
+        );
+        oracle(
+            &ray,
+            max_t,
+            "aabb",
+            hits[2].1,
+            &[bx.min, bx.max],
+            &[],
+            |p| (p - bx.min).min(bx.max - p).min_element(),
+        );
+        oracle(
+            &ray,
+            max_t,
+            "obb",
+            hits[3].1,
+            &[ob.center, ob.half_extents],
+            &[],
+            |p| {
+                // Box frame through the transpose of the (orthonormal to ~1e-7) axes.
+                let q = ob.axes.transpose() * (p - ob.center);
+                (ob.half_extents.abs() - q.abs()).min_element()
+            },
+        );
+        oracle(
+            &ray,
+            max_t,
+            "capsule",
+            hits[4].1,
+            &[cap.a, cap.b],
+            &[cap.radius],
+            |p| {
+                let (a, b) = (cap.a, cap.b);
+                let ab = b - a;
+                let l2 = ab.length_squared();
+                let s = if l2 > 0.0 {
+                    ((p - a).dot(ab) / l2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                cap.radius.abs() - (p - (a + ab * s)).length()
+            },
+        );
+        // The thin shapes: a hit lies on the plane / in the triangle's plane.
+        if let Some(h) = hits[0].1 {
+            if moderate(&ray, max_t, &[], &[pl.d]) && (pl.normal.length() - 1.0).abs() < 1e-3 {
+                let dist = pl.signed_distance(h.point);
+                let tol = tolerance(&ray, max_t, &[], &[pl.d]);
+                assert!(
+                    dist.abs() <= tol,
+                    "plane: hit {h:?} is {dist} off the plane"
+                );
+            }
+        }
+        if let Some(h) = hits[5].1 {
+            if moderate(&ray, max_t, &[tri.a, tri.b, tri.c], &[]) {
+                let q = collide::closest::point_triangle(h.point, &tri);
+                let tol = tolerance(&ray, max_t, &[tri.a, tri.b, tri.c], &[]);
+                let dist = (q - h.point).length();
+                assert!(
+                    dist <= tol,
+                    "triangle: hit {h:?} is {dist} from the triangle"
+                );
             }
         }
         // The precomputed-inverse slab test agrees with the plain one.
