@@ -208,7 +208,7 @@ impl ConvexHull {
             return Err(HullError::Coincident { tolerance });
         }
         let simplex = initial_simplex(&pts, eps, tolerance)?;
-        let tris = quickhull(&pts, simplex, eps)?;
+        let (tris, repaired) = quickhull(&pts, simplex, eps)?;
         let hull = build_polygons(&pts, &tris, eps);
         // Hardening (issue 9, fuzz target `hull`): the simplex test above measures the fourth
         // point's height over the plane of the first three, but merging measures every vertex
@@ -230,18 +230,35 @@ impl ConvexHull {
         if hull.validate().is_err() {
             return Err(HullError::Unstable);
         }
-        // Second safety net (issue 9): merging coplanar triangles tilts a polygon's plane by up
-        // to `eps` over the polygon, which a needle's length can amplify far beyond `eps` at
-        // its tip. Every input point is within `eps` of the triangulated hull, so it suffices
-        // that the triangulation's vertices and the points kept near its faces are inside the
-        // final (f32) hull within the documented `3 · tolerance`; the rest are more than `eps`
-        // inside the triangulation, whose vertices are inside. O((V + near) · F), small.
+        // Second safety net (issue 9): every input point must be inside the final (f32) hull
+        // within the documented `3 · tolerance`, else `Unstable`.
+        // - Merging coplanar triangles tilts a polygon's plane by up to `eps` over the
+        //   polygon, which a needle's length can amplify far beyond `eps` at its tip. When
+        //   Quickhull kept its invariant, every input point is within `eps` of the
+        //   triangulated hull, so it suffices to check the triangulation's vertices and the
+        //   points kept near its faces (the rest are more than `eps` inside the
+        //   triangulation, whose vertices are inside): O((V + near) · F), small.
+        // - After a convexity repair (rare: near-coplanar eyes) that argument fails (the
+        //   fuzzer found needle clouds at 5e20 leaving points 2e5·eps outside), so every
+        //   point is checked: O(n · F), like building the hull once more.
+        //   Points within the ball inscribed about the vertex centroid are inside and skipped
+        //   (most of a solid cloud).
         let bound = 3.0 * tolerance;
         let inside = |i: usize| hull.contains_point(points[i], bound);
-        for t in tris.iter().filter(|t| t.alive) {
-            if !(t.v.iter().all(|&i| inside(i)) && t.near.iter().all(|&i| inside(i))) {
-                return Err(HullError::Unstable);
-            }
+        let ok = if repaired {
+            // In f64: squares of coordinates near 1e20 overflow f32.
+            let c = hull.vertex_centroid();
+            let r_in = f64::from(-hull.signed_distance_bound(c));
+            let r2 = if r_in > 0.0 { r_in * r_in } else { -1.0 };
+            let c = c.as_dvec3();
+            (0..points.len()).all(|i| pts[i].distance_squared(c) <= r2 || inside(i))
+        } else {
+            tris.iter()
+                .filter(|t| t.alive)
+                .all(|t| t.v.iter().all(|&i| inside(i)) && t.near.iter().all(|&i| inside(i)))
+        };
+        if !ok {
+            return Err(HullError::Unstable);
         }
         Ok(hull)
     }
@@ -267,12 +284,18 @@ impl ConvexHull {
         &self.face_indices
     }
 
-    /// Vertex indices of face `f`, counter-clockwise from outside.
+    /// Vertex indices of face `f`, counter-clockwise from outside (empty when `f` is out of
+    /// range, like [`ConvexHull::neighbours`]).
     #[inline]
     #[must_use]
     pub fn face_vertices(&self, f: usize) -> &[u32] {
-        let face = &self.faces[f];
-        &self.face_indices[face.first as usize..(face.first + face.count) as usize]
+        self.faces
+            .get(f)
+            .and_then(|face| {
+                let first = face.first as usize;
+                self.face_indices.get(first..first + face.count as usize)
+            })
+            .unwrap_or(&[])
     }
 
     /// The unique edges, each with its two faces.
@@ -286,8 +309,9 @@ impl ConvexHull {
     #[inline]
     #[must_use]
     pub fn neighbours(&self, v: usize) -> &[u32] {
-        match (self.neighbour_start.get(v), self.neighbour_start.get(v + 1)) {
-            (Some(&a), Some(&b)) => &self.neighbours[a as usize..b as usize],
+        let end = v.checked_add(1).and_then(|w| self.neighbour_start.get(w));
+        match (self.neighbour_start.get(v), end) {
+            (Some(&a), Some(&b)) => self.neighbours.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -594,7 +618,9 @@ fn initial_simplex(pts: &[DVec3], eps: f64, tolerance: f32) -> Result<[usize; 4]
 }
 
 /// Runs Quickhull from the simplex; returns the triangles (dead ones flagged).
-fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullError> {
+/// The triangulated hull, and whether the convexity repair ever removed a face the eye was
+/// not clearly above (then Barber et al.'s guarantee for dropped points does not hold).
+fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<(Vec<Tri>, bool), HullError> {
     let eps_vis = eps / 64.0;
     // Orient the tetrahedron so that s[3] is below the plane of (s[0], s[1], s[2]).
     let (n, d) = tri_plane(pts[s[0]], pts[s[1]], pts[s[2]]).ok_or(HullError::Unstable)?;
@@ -637,6 +663,7 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
     // Per-face mark of the depth-first pass that reached it.
     let mut dfs: Vec<usize> = vec![0; tris.len()];
     let (mut iter, mut pass) = (0usize, 0usize);
+    let mut repaired_any = false;
     // Every iteration adds a vertex; a hull of n points needs at most n of them, and the near
     // recheck can only re-add points, so a run far past that is a numerical cycle: give up.
     let max_iter = 4 * pts.len() + 64;
@@ -729,6 +756,7 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
                     break;
                 }
                 repaired = true;
+                repaired_any = true;
             }
             // The horizon must be one simple closed loop.
             let nh = horizon.len();
@@ -852,7 +880,7 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
             break;
         }
     }
-    Ok(tris)
+    Ok((tris, repaired_any))
 }
 
 /// Puts point `i` in the outside or near set of the face among `tris[first..]` it is farthest
@@ -1104,6 +1132,16 @@ mod tests {
             (4, 4, 6)
         );
         crate::assert_near!(h.volume(), 1.0 / 6.0, 1e-6);
+    }
+
+    #[test]
+    fn face_vertices_out_of_range_is_empty() {
+        // A caller's face index past the end gives an empty list, not a panic.
+        let h = ConvexHull::try_new(&cube_corners()).unwrap();
+        assert_eq!(h.face_vertices(0).len(), 4);
+        assert!(h.face_vertices(h.faces().len()).is_empty());
+        assert!(h.face_vertices(usize::MAX).is_empty());
+        assert!(h.neighbours(usize::MAX).is_empty());
     }
 
     #[test]
