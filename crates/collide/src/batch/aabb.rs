@@ -374,7 +374,9 @@ impl AabbSoa {
     /// boxes the same verdict and entry `t` as [`raycast::aabb_inv`](crate::raycast::aabb_inv)
     /// box by box; a box with infinite coordinates is a slab or half-space here (the scalar
     /// cast rejects it). A NaN or infinite ray, or `max_t` NaN or negative, hits nothing; an
-    /// entry `t` beyond `f32::MAX` is no hit (every reported `t` is finite).
+    /// entry `t` beyond `f32::MAX` is no hit (every reported `t` is finite). Near the `f32`
+    /// limits (coordinate differences beyond `f32::MAX`, subnormal direction components) the
+    /// scalar cast redoes the slab test in `f64` and this one does not, so it may miss there.
     pub fn ray_mask(&self, ray: &RayInv, max_t: f32, mask: &mut [u64]) -> usize {
         let Some(r) = RaySplat::new(ray, max_t) else {
             return fill_mask(0, mask, |_| 0);

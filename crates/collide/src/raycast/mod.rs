@@ -29,6 +29,7 @@ pub(crate) mod kernel;
 
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Capsule, Obb, Plane, Ray, Sphere, Triangle};
+use glam::DVec3;
 
 /// Where a ray first meets a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -219,6 +220,19 @@ pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
         }
         let inv = ray.inv_dir[i];
         let (ta, tb) = ((aabb.min[i] - o[i]) * inv, (aabb.max[i] - o[i]) * inv);
+        if !(ta.is_finite() && tb.is_finite()) {
+            // Hardening (issue 9): `f32` overflow — a coordinate difference beyond
+            // `f32::MAX`, or `1 / d` of a subnormal component — would lose or invent the hit;
+            // the slab test once more in `f64`.
+            return slab_f64(
+                o.as_dvec3(),
+                d.as_dvec3(),
+                aabb.min.as_dvec3(),
+                aabb.max.as_dvec3(),
+                max_t,
+            )
+            .and_then(|(t, axis)| slab_hit(o.as_dvec3(), d.as_dvec3(), t, axis, max_t));
+        }
         let (lo, hi) = if inv >= 0.0 { (ta, tb) } else { (tb, ta) };
         if lo > t_near {
             t_near = lo;
@@ -244,6 +258,40 @@ pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
     finite_hit(t_near, point, normal)
 }
 
+/// The slab test in `f64` (the fallback of [`aabb_inv`] and [`obb`] near the `f32` limits):
+/// the entry `t` and the axis entered last (`usize::MAX` when the origin is inside), or
+/// `None` for a miss. Same rules as [`aabb_inv`]; `f64` needs no widening for `f32` input.
+fn slab_f64(o: DVec3, d: DVec3, lo: DVec3, hi: DVec3, max_t: f32) -> Option<(f64, usize)> {
+    let (mut t_near, mut t_far, mut axis) = (0.0_f64, f64::from(max_t), usize::MAX);
+    for i in 0..3 {
+        if d[i] == 0.0 {
+            if o[i] < lo[i] || o[i] > hi[i] {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((lo[i] - o[i]) / d[i], (hi[i] - o[i]) / d[i]);
+        let (a, b) = if d[i] > 0.0 { (ta, tb) } else { (tb, ta) };
+        if a > t_near {
+            t_near = a;
+            axis = i;
+        }
+        t_far = t_far.min(b);
+    }
+    (t_near <= t_far).then_some((t_near, axis))
+}
+
+/// The hit of [`slab_f64`]'s answer in the frame the slab test ran in (`o`, `d`): the
+/// outward normal of the slab entered, `-dir` from inside; `None` when not representable.
+fn slab_hit(o: DVec3, d: DVec3, t: f64, axis: usize, max_t: f32) -> Option<RayHit> {
+    if axis == usize::MAX {
+        return finite_hit(0.0, o.as_vec3(), inside_normal(d.as_vec3()));
+    }
+    let mut normal = Vec3::ZERO;
+    normal[axis] = if d[axis] > 0.0 { -1.0 } else { 1.0 };
+    finite_hit((t as f32).min(max_t), (o + t * d).as_vec3(), normal)
+}
+
 /// Ray against a solid OBB: the slab test in the box's frame.
 ///
 /// The ray is moved into box space (`R^T (o - c)`, `R^T d`; the same `t`), cast against the
@@ -257,7 +305,19 @@ pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     let rt = obb.axes.transpose();
     let local = Ray::new(rt * (ray.origin - obb.center), rt * ray.dir);
     let e = obb.half_extents.abs();
-    let h = aabb(&local, &Aabb { min: -e, max: e }, max_t)?;
+    let h = if local.is_finite() {
+        aabb(&local, &Aabb { min: -e, max: e }, max_t)?
+    } else {
+        // Hardening (issue 9): the origin is more than `f32::MAX` from the centre; the box
+        // frame in `f64`, where that distance is representable.
+        let m = rt.as_dmat3();
+        let (lo, d) = (
+            m * (ray.origin.as_dvec3() - obb.center.as_dvec3()),
+            m * ray.dir.as_dvec3(),
+        );
+        let (t, axis) = slab_f64(lo, d, -e.as_dvec3(), e.as_dvec3(), max_t)?;
+        slab_hit(lo, d, t, axis, max_t)?
+    };
     if h.t == 0.0 {
         return hit(ray, 0.0, inside_normal(ray.dir));
     }
