@@ -864,8 +864,12 @@ pub mod raycast {
                 let want = o + f64::from(h.t) * d;
                 let err = (h.point.as_dvec3() - want).length();
                 let mag = o.length() + f64::from(h.t) * d.length();
+                // Plus the rounding of `t` itself to f32 (the point is computed from the exact
+                // `t`): half its spacing, at least the smallest subnormal (a `t` of 5e-50
+                // reported as 0 while `dir` is 4e29 puts the point 2e-20 from the origin).
+                let spacing = (f64::from(h.t) * f64::from(f32::EPSILON)).max(1.5e-45);
                 assert!(
-                    err <= 1e-6 * mag + 1e-30,
+                    err <= 1e-6 * mag + spacing * d.length() + 1e-30,
                     "{name}: point {} is not origin + t·dir = {want} (error {err:e})",
                     h.point
                 );
@@ -962,7 +966,9 @@ pub mod gjk_epa {
     //! epa, contact}`: never panics; NaN input gives "no contact" (`INFINITY`, `false`, `None`);
     //! finite input gives a finite distance `>= 0`, `intersecting == (distance == 0)`, a unit
     //! normal when apart; distance is symmetric within the GJK tolerance; every `Some` from EPA or
-    //! contact has a unit normal, finite points and a finite depth.
+    //! contact has a unit normal, finite points and a finite depth. On moderate input (within
+    //! 1e3) the answers are checked as geometry against the shapes' support maps: the GJK
+    //! normal separates by the distance, the EPA normal overlaps by the depth.
     use super::{is_unit, Bytes};
     use collide::convex::{contact, epa, gjk};
 
@@ -1033,12 +1039,65 @@ pub mod gjk_epa {
                 d_ab.distance,
                 d_ba.distance
             );
-            assert_eq!(
-                hit_ab, d_ab.intersecting,
-                "intersects vs distance disagree: {d_ab:?}"
-            );
-            if d_ab.intersecting {
-                assert!(pen.is_some(), "GJK says intersecting, EPA says None");
+            // `intersects` (and EPA's own GJK) stop at the first separating axis, whose
+            // touching tolerance uses the support points seen so far; `distance` runs on and
+            // may see larger ones. So they agree except inside the touching band, where
+            // `distance` calls a gap within `TOLERANCE ×` the shapes' scale touching: there its
+            // witness points must be that close.
+            let band = 2.0 * gjk::TOLERANCE * (scale_a + scale_b).max(1e-30);
+            let in_band = (d_ab.point_a - d_ab.point_b).length() <= band;
+            if hit_ab != d_ab.intersecting {
+                assert!(
+                    d_ab.intersecting && in_band,
+                    "intersects = {hit_ab} vs distance {d_ab:?} outside the touching band {band}"
+                );
+            }
+            if d_ab.intersecting && pen.is_none() {
+                assert!(
+                    in_band,
+                    "GJK says intersecting (not just touching), EPA says None: {d_ab:?}"
+                );
+            }
+        }
+        // Moderate input (every number within 1e3): the answers as geometry, against the
+        // shapes' own support maps. Apart: the witness points are `distance` apart and the
+        // normal separates the shapes by exactly that (the gap along it, from the supports).
+        // Penetrating: `point_a - point_b = depth · normal`, and along the normal the shapes
+        // overlap by exactly `depth` (moving B by `depth · normal` leaves them touching).
+        if sa.bounded(1e3) && sb.bounded(1e3) {
+            use collide::convex::SupportMap;
+            let tol = 1e-4 * (1.0 + scale_a + scale_b);
+            // Overlap of A and B along unit n: max over A of n·a minus min over B of n·b.
+            let overlap_along = |n: collide::Vec3| {
+                f64::from(n.dot(sa.support(n))) - f64::from(n.dot(sb.support(-n)))
+            };
+            let tol64 = f64::from(tol);
+            if !d_ab.intersecting {
+                let w = (d_ab.point_b - d_ab.point_a).length();
+                assert!(
+                    (w - d_ab.distance).abs() <= tol,
+                    "witness points {w} apart, distance {}: {d_ab:?}",
+                    d_ab.distance
+                );
+                let gap = -overlap_along(d_ab.normal);
+                assert!(
+                    (gap - f64::from(d_ab.distance)).abs() <= tol64,
+                    "the normal separates by {gap}, distance {}: {d_ab:?}",
+                    d_ab.distance
+                );
+            }
+            if let Some(p) = pen {
+                let w = p.point_a - p.point_b - p.normal * p.depth;
+                assert!(
+                    w.length() <= tol,
+                    "point_a - point_b != depth · normal: {p:?}"
+                );
+                let ov = overlap_along(p.normal);
+                assert!(
+                    (ov - f64::from(p.depth)).abs() <= tol64,
+                    "overlap along the EPA normal {ov}, depth {}: {p:?}",
+                    p.depth
+                );
             }
         }
     }
