@@ -245,10 +245,18 @@ where
             }
         }
         if !found {
-            // M is a segment through the origin: any perpendicular separates at depth 0.
+            // M is a segment through the origin: any perpendicular separates at depth 0; the
+            // hint's component across the segment when it has one. Hardening (issue 9,
+            // gjk_epa fuzz oracle): a hint (nearly) along the segment leaves only rounding
+            // noise after the projection, whose direction is arbitrary (a point on a thin box
+            // got a normal 74° off the perpendicular): then the fixed perpendicular `p`.
             let h = hint.as_dvec3();
             let perp = h - dir * (h.dot(dir) / dir.length_squared());
-            return degenerate(if perp.length_squared() > 0.0 { perp } else { p });
+            return degenerate(if perp.length() > 1e-6 * h.length() {
+                perp
+            } else {
+                p
+            });
         }
     }
     // 3 vertices → 4: the support point farther from the triangle's plane, on either side.
