@@ -16,7 +16,7 @@
 //! References: Ericson, *Real-Time Collision Detection* (RTCD) §5.1.2–§5.1.5, §5.1.9;
 //! Arvo, *Graphics Gems* 1990 (the squared distance to a box).
 
-use crate::math::{Vec3, DEGENERATE_EPSILON};
+use crate::math::Vec3;
 use crate::shapes::{Aabb, Obb, Segment, Triangle};
 
 /// The point of a segment closest to a query point, and its parameter.
@@ -155,102 +155,28 @@ pub fn distance_squared_point_segment(p: Vec3, segment: &Segment) -> f32 {
 /// The point of the triangle (a closed, filled triangle) closest to `p`.
 ///
 /// Ericson's Voronoi-region walk (RTCD §5.1.5): vertex regions, then edge regions, then the
-/// face, with barycentric coordinates from dot products only. A degenerate triangle
-/// (collinear or coincident corners; cross product below `DEGENERATE_EPSILON` relative to its
-/// edges) is the segment or point it spans: the closest of its three edges' closest points.
-/// NaN input gives NaN.
+/// face, with barycentric coordinates from dot products only, evaluated in `f64` from the
+/// `f32` input. A degenerate triangle (collinear or coincident corners; cross product below
+/// `1e-14` of the product of its edges' lengths) is the segment or point it spans: the
+/// closest of its three edges' closest points. NaN input gives NaN.
+///
+/// Hardening (issue 9, fuzz target `sweep`): in `f32` the region tests (`d1·d4 − d3·d2` and
+/// the like) cancel catastrophically for sliver triangles: one 400 long and 0.01 wide put the
+/// closest point 0.206 from a point whose true distance is 0.0106, so `overlap::sphere_triangle`
+/// missed a sphere of radius 0.013 resting on it. The `f64` walk is the one the sweeps and ray
+/// casts already use (`raycast::kernel::closest_point_triangle`).
 #[must_use]
 pub fn point_triangle(p: Vec3, tri: &Triangle) -> Vec3 {
-    let (a, b, c) = (tri.a, tri.b, tri.c);
-    let ab = b - a;
-    let ac = c - a;
-
-    // Degenerate: |ab × ac| <= eps |ab| |ac|, compared squared to avoid two square roots.
-    // NaN fails `>` and takes this branch too, where it propagates.
-    let n2 = ab.cross(ac).length_squared();
-    let scale2 = ab.length_squared() * ac.length_squared();
-    let has_area = n2 > DEGENERATE_EPSILON * DEGENERATE_EPSILON * scale2;
-    if !has_area {
-        return closest_on_edges(p, tri);
-    }
-
-    // Vertex region A: ab·ap <= 0 and ac·ap <= 0.
-    let ap = p - a;
-    let d1 = ab.dot(ap);
-    let d2 = ac.dot(ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
-    }
-
-    // Vertex region B: ab·bp >= 0 and ac·bp <= ab·bp.
-    let bp = p - b;
-    let d3 = ab.dot(bp);
-    let d4 = ac.dot(bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return b;
-    }
-
-    // Edge region AB: vc = (ab × ac)·(ap × bp) (the barycentric weight of C, scaled) <= 0,
-    // with p projecting inside the edge: d1 >= 0, d3 <= 0. Then v = d1 / (d1 - d3), where
-    // d1 - d3 = ab·ab > 0 for a non-degenerate triangle.
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return a + v * ab;
-    }
-
-    // Vertex region C: ac·cp >= 0 and ab·cp <= ac·cp.
-    let cp = p - c;
-    let d5 = ab.dot(cp);
-    let d6 = ac.dot(cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return c;
-    }
-
-    // Edge region AC: vb <= 0, d2 >= 0, d6 <= 0; w = d2 / (d2 - d6), d2 - d6 = ac·ac > 0.
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return a + w * ac;
-    }
-
-    // Edge region BC: va <= 0, (d4 - d3) >= 0, (d5 - d6) >= 0; w along b→c.
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return b + w * (c - b);
-    }
-
-    // Face region: barycentric (u, v, w) = (va, vb, vc) / (va + vb + vc); all three are
-    // positive here, so the denominator is too.
-    let denom = (va + vb + vc).recip();
-    let v = vb * denom;
-    let w = vc * denom;
-    a + ab * v + ac * w
-}
-
-/// The closest of the three edges' closest points: the answer for a degenerate triangle.
-/// NaN in gives NaN out (the `<` below would otherwise skip a NaN edge).
-fn closest_on_edges(p: Vec3, tri: &Triangle) -> Vec3 {
     if p.is_nan() || tri.a.is_nan() || tri.b.is_nan() || tri.c.is_nan() {
         return Vec3::NAN;
     }
-    let edges = [
-        Segment::new(tri.a, tri.b),
-        Segment::new(tri.b, tri.c),
-        Segment::new(tri.c, tri.a),
-    ];
-    let mut best = point_segment(p, &edges[0]).point;
-    let mut best_d2 = p.distance_squared(best);
-    for e in &edges[1..] {
-        let q = point_segment(p, e).point;
-        let d2 = p.distance_squared(q);
-        if d2 < best_d2 {
-            best = q;
-            best_d2 = d2;
-        }
-    }
-    best
+    crate::raycast::kernel::closest_point_triangle(
+        p.as_dvec3(),
+        tri.a.as_dvec3(),
+        tri.b.as_dvec3(),
+        tri.c.as_dvec3(),
+    )
+    .as_vec3()
 }
 
 /// Squared distance from `p` to the triangle; NaN for NaN input.
@@ -447,6 +373,26 @@ mod tests {
             distance_squared_point_triangle(Vec3::new(0.5, 0.5, -3.0), &t),
             9.0
         );
+    }
+
+    #[test]
+    fn point_triangle_sliver() {
+        // Scenario: a sliver 400 long along y and ~0.01 across (found by the sweep fuzz
+        // oracle). Its cross-section at y = 0 is the segment (0.00758, 0, 0.0115) –
+        // (0.01094, 0, 0.00055); the origin is 0.01062 from it. In f32 the region tests
+        // cancelled and gave a point 0.206 away.
+        let t = Triangle::new(
+            Vec3::new(0.007826861, 11.795956, 0.01148897),
+            Vec3::new(0.01148897, 19.074705, -3.9444797e-24),
+            Vec3::new(-3.944516e-24, -380.47153, 0.0115213385),
+        );
+        let q = point_triangle(Vec3::ZERO, &t);
+        assert!((q.length() - 0.010622).abs() < 2e-5, "{q}");
+        assert!(q.y.abs() < 1e-4, "{q}");
+        assert!(crate::overlap::sphere_triangle(
+            &crate::shapes::Sphere::new(Vec3::ZERO, 0.0134),
+            &t
+        ));
     }
 
     #[test]
