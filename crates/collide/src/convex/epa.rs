@@ -231,8 +231,13 @@ where
     // line at all, one of them finds a point off it.
     if verts.len() == 2 {
         let dir = verts[1].w - verts[0].w;
-        let p = dir.any_orthonormal_vector();
-        let q = dir.normalize().cross(p);
+        // Hardening (issue 9, gjk_epa fuzz oracle): glam's `any_orthonormal_vector` needs a
+        // unit input; given the raw `dir` (length 0.044) it returned a vector 87° from the
+        // perpendicular, so the search missed off-line points and the segment case answered
+        // a normal along the segment (the shapes overlapped by 0.044 along it).
+        let u = dir.normalize();
+        let p = u.any_orthonormal_vector();
+        let q = u.cross(p);
         let mut found = false;
         for d in [p, -p, q, -q] {
             let v = support(d)?;
