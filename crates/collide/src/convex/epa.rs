@@ -405,9 +405,23 @@ fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
     let pa = l[0] * va.a.as_dvec3() + l[1] * vb.a.as_dvec3() + l[2] * vc.a.as_dvec3();
     let pb = l[0] * va.b.as_dvec3() + l[1] * vb.b.as_dvec3() + l[2] * vc.b.as_dvec3();
     let normal = unit_or(face.n, hint.as_dvec3());
+    let depth = dist.max(0.0);
+    // Hardening (issue 9, gjk_epa fuzz oracle): on a needle-shaped face the weights are
+    // ill-conditioned, and their error moves each witness by that shape's spread among the
+    // face's support points: a capsule 1.3e-3 long touching a 1e-9 box got `point_b` 2e-4
+    // off, breaking `point_a − point_b = depth · normal`. Take the witness of the shape whose
+    // support points are tighter and place the other by that identity.
+    let spread = |x: DVec3, y: DVec3, z: DVec3| (y - x).length().max((z - x).length());
+    let tight_a = spread(va.a.as_dvec3(), vb.a.as_dvec3(), vc.a.as_dvec3())
+        <= spread(va.b.as_dvec3(), vb.b.as_dvec3(), vc.b.as_dvec3());
+    let (pa, pb) = if tight_a {
+        (pa, pa - normal.as_dvec3() * depth)
+    } else {
+        (pb + normal.as_dvec3() * depth, pb)
+    };
     Some(Penetration {
         normal,
-        depth: dist.max(0.0) as f32,
+        depth: depth as f32,
         point_a: pa.as_vec3(),
         point_b: pb.as_vec3(),
     })
