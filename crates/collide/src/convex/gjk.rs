@@ -505,7 +505,10 @@ where
             // Unit direction from A toward B: −v / |v| (v = core_a − core_b).
             let n = to_dir(-r.v).normalize_or_zero();
             GjkResult {
-                distance: (r.v.length() - radii) as f32,
+                // Apart means |v| > radii; a gap below f32's smallest subnormal (shapes of
+                // subnormal size, fuzz target `gjk_epa`) must not round to 0, which would say
+                // touching while `intersecting` is false.
+                distance: ((r.v.length() - radii) as f32).max(f32::from_bits(1)),
                 point_a: ca + ra * n,
                 point_b: cb - rb * n,
                 normal: n,
