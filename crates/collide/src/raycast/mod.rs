@@ -262,6 +262,9 @@ pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
 /// the entry `t` and the axis entered last (`usize::MAX` when the origin is inside), or
 /// `None` for a miss. Same rules as [`aabb_inv`]; `f64` needs no widening for `f32` input.
 fn slab_f64(o: DVec3, d: DVec3, lo: DVec3, hi: DVec3, max_t: f32) -> Option<(f64, usize)> {
+    if !valid_max_t(max_t) {
+        return None;
+    }
     let (mut t_near, mut t_far, mut axis) = (0.0_f64, f64::from(max_t), usize::MAX);
     for i in 0..3 {
         if d[i] == 0.0 {
@@ -299,7 +302,9 @@ fn slab_hit(o: DVec3, d: DVec3, t: f64, axis: usize, max_t: f32) -> Option<RayHi
 /// (module rule); a flat box works; NaN (also a NaN rotation) → `None`.
 #[must_use]
 pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
-    if !(ray.is_finite() && obb.is_finite()) {
+    // `max_t` checked here too: the f64 fallback below does not go through `aabb_inv` (the
+    // raycast fuzz target caught a NaN `max_t` hitting through it).
+    if !(ray.is_finite() && obb.is_finite() && valid_max_t(max_t)) {
         return None;
     }
     let rt = obb.axes.transpose();
