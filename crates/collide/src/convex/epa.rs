@@ -183,7 +183,11 @@ where
         })
     };
     let tol = f64::from(TOLERANCE);
-    let eps = tol * run.scale.max(f64::MIN_POSITIVE);
+    // The touching tolerance at the scale of the support points seen so far. Hardening
+    // (issue 9, gjk_epa fuzz oracle): computed once from GJK's scale, it was 0 when GJK had
+    // seen only the origin (a point on the end of a segment 8 long), so a point 1.6e-24 off
+    // the segment made a "tetrahedron" and EPA answered a normal along the segment.
+    let eps = || tol * scale.get().max(f64::MIN_POSITIVE);
     let s: &Simplex = &run.simplex;
     let mut verts: Vec<Vertex> = s.v[..s.n].to_vec();
     // The touching/common point GJK found, used by the degenerate answers.
@@ -216,7 +220,7 @@ where
             DVec3::NEG_Z,
         ] {
             let v = support(d)?;
-            if (v.w - w0).length() > eps {
+            if (v.w - w0).length() > eps() {
                 verts.push(v);
                 found = true;
                 break;
@@ -243,7 +247,7 @@ where
             let v = support(d)?;
             // Distance of v from the line through verts[0] along dir.
             let off = (v.w - verts[0].w).cross(dir).length() / dir.length();
-            if off > eps {
+            if off > eps() {
                 verts.push(v);
                 found = true;
                 break;
@@ -271,7 +275,7 @@ where
         let up = support(n)?;
         let down = support(-n)?;
         let (du, dd) = (n.dot(up.w - verts[0].w), -n.dot(down.w - verts[0].w));
-        if du.max(dd) <= eps {
+        if du.max(dd) <= eps() {
             // M is flat: the shapes touch across their common plane.
             return degenerate(n);
         }
