@@ -4,7 +4,8 @@
 //! epa, contact}`: never panics; NaN input gives "no contact" (`INFINITY`, `false`, `None`);
 //! finite input gives a finite distance `>= 0`, `intersecting == (distance == 0)`, a unit
 //! normal when apart; distance is symmetric within the GJK tolerance; every `Some` from EPA or
-//! contact has a unit normal, finite points and a finite depth.
+//! contact has a unit normal, finite points and a finite depth; on moderate input the GJK
+//! normal separates by the distance and the EPA normal overlaps by the depth (support maps).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 

@@ -1,5 +1,6 @@
-//! Quickhull on arbitrary point clouds: never panics; a hull that is built validates and
-//! contains every input point within its tolerance.
+//! Quickhull on arbitrary point clouds: never panics; a hull that is built validates, its
+//! vertices are input points, and it contains every input point within its tolerance; a
+//! non-finite point is `HullError::NonFinite` naming the first.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 

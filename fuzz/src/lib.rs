@@ -346,18 +346,35 @@ pub mod scene_json {
 }
 
 pub mod hull {
-    //! Quickhull on arbitrary point clouds: never panics; a hull that is built validates and
-    //! contains every input point within its tolerance.
-    use collide::convex::ConvexHull;
+    //! Quickhull on arbitrary point clouds: never panics; a hull that is built validates,
+    //! its vertices are input points, and it contains every input point within its tolerance;
+    //! a NaN or infinite point is the typed error `NonFinite` naming the first one.
+    use collide::convex::{ConvexHull, HullError};
 
     /// Runs the target on one input; panics when a contract is broken.
     pub fn run(data: &[u8]) {
         let mut b = super::Bytes::new(data);
         let n = (data.len() / 12).min(512);
         let points: Vec<collide::Vec3> = (0..n).map(|_| b.vec3()).collect();
-        if let Ok(hull) = ConvexHull::try_new(&points) {
+        let first_bad = points.iter().position(|p| !p.is_finite());
+        let built = ConvexHull::try_new(&points);
+        if let Some(index) = first_bad {
+            assert!(
+                matches!(built, Err(HullError::NonFinite { index: i }) if i == index),
+                "point {index} is not finite, got {built:?}"
+            );
+        }
+        if let Ok(hull) = built {
             if let Err(e) = hull.validate() {
                 panic!("hull of {n} points does not validate: {e}");
+            }
+            for v in hull.vertices() {
+                assert!(
+                    points
+                        .iter()
+                        .any(|p| p.to_array().map(f32::to_bits) == v.to_array().map(f32::to_bits)),
+                    "hull vertex {v:?} is not an input point"
+                );
             }
             let tol = hull.tolerance() * 4.0;
             for (i, p) in points.iter().enumerate() {
@@ -373,7 +390,9 @@ pub mod hull {
 pub mod overlap {
     //! Every static test on arbitrary f32 bit patterns: never panics; NaN anywhere in a pair's
     //! input gives `false` (the crate-wide bad-input rule, checked for every function); answers
-    //! that are symmetric by construction or by a documented mirror are.
+    //! that are symmetric by construction or by a documented mirror are; on moderate input the
+    //! sphere, box, plane, segment and triangle verdicts agree with f64 geometry outside a
+    //! rounding band (see `oracle`).
     use collide::overlap as o;
     use collide::shapes::{Aabb, Capsule, Obb, Plane, Segment, Sphere, Triangle};
 
@@ -502,6 +521,126 @@ pub mod overlap {
                 assert!(!hit, "{name} with NaN input said true");
             }
         }
+        oracle(&s1, &s2, &a1, &a2, &b1, &seg, &tri, &pl);
+    }
+
+    /// On moderate input (every number within 1e3), the verdicts against f64 geometry: a
+    /// pair overlapping by more than `tol` must say `true`, a pair apart by more than `tol`
+    /// must say `false` (touching counts, and the band in between is rounding's). Sampled
+    /// for segments and triangles (a sample inside by more than `tol` means `true`).
+    #[allow(clippy::too_many_arguments)]
+    fn oracle(
+        s1: &Sphere,
+        s2: &Sphere,
+        a1: &Aabb,
+        a2: &Aabb,
+        b1: &Obb,
+        seg: &Segment,
+        tri: &Triangle,
+        pl: &Plane,
+    ) {
+        use collide::Vec3;
+        let vs = [
+            s1.center,
+            s2.center,
+            a1.min,
+            a1.max,
+            a2.min,
+            a2.max,
+            b1.center,
+            b1.half_extents,
+            seg.a,
+            seg.b,
+            tri.a,
+            tri.b,
+            tri.c,
+        ];
+        let ss = [s1.radius, s2.radius];
+        let ok = |x: f32| x.is_finite() && x.abs() <= 1e3;
+        if !(vs.iter().all(|v| v.to_array().into_iter().all(ok)) && ss.into_iter().all(ok)) {
+            return;
+        }
+        let scale = vs
+            .iter()
+            .map(|v| v.abs().max_element())
+            .chain(ss.iter().map(|x| x.abs()))
+            .fold(0.0f32, f32::max);
+        let tol = 1e-5 * (1.0 + f64::from(scale));
+        // `gap`: distance apart (> 0) or depth of overlap (< 0), in f64.
+        let expect = |name: &str, got: bool, gap: f64| {
+            if gap < -tol {
+                assert!(got, "{name}: overlapping by {} but false", -gap);
+            }
+            if gap > tol {
+                assert!(!got, "{name}: apart by {gap} but true");
+            }
+        };
+        let d = |v: Vec3| v.as_dvec3();
+        let (r1, r2) = (f64::from(s1.radius.abs()), f64::from(s2.radius.abs()));
+        expect(
+            "sphere_sphere",
+            o::sphere_sphere(s1, s2),
+            (d(s1.center) - d(s2.center)).length() - r1 - r2,
+        );
+        // Boxes: pure comparisons, exact in f64 too.
+        let boxes = (0..3).all(|i| a1.min[i] <= a2.max[i] && a2.min[i] <= a1.max[i]);
+        assert_eq!(o::aabb_aabb(a1, a2), boxes, "aabb_aabb vs interval test");
+        let c = d(s1.center);
+        let near = c.clamp(d(a1.min), d(a1.max));
+        expect(
+            "sphere_aabb",
+            o::sphere_aabb(s1, a1),
+            (c - near).length() - r1,
+        );
+        // OBB: box frame by the transpose of the (orthonormal to ~1e-7) axes.
+        if b1.axes.is_finite() {
+            let m = b1.axes.as_dmat3();
+            let q = m.transpose() * (c - d(b1.center));
+            let e = d(b1.half_extents.abs());
+            let gap = (q - q.clamp(-e, e)).length() - r1;
+            expect("sphere_obb", o::sphere_obb(s1, b1), gap);
+        }
+        if (pl.normal.length() - 1.0).abs() < 1e-3 && ok(pl.d) {
+            let n = d(pl.normal);
+            let dist = n.dot(c) + f64::from(pl.d);
+            expect("plane_sphere", o::plane_sphere(pl, s1), dist.abs() - r1);
+            let (lo, hi) = (d(a1.min), d(a1.max));
+            let (mid, half) = ((lo + hi) * 0.5, (hi - lo) * 0.5);
+            let dist = n.dot(mid) + f64::from(pl.d);
+            let reach = half.dot(n.abs());
+            expect("plane_aabb", o::plane_aabb(pl, a1), dist.abs() - reach);
+        }
+        // Samples along the segment and over the triangle: one inside the box by more than
+        // `tol` (or within the sphere) means they overlap.
+        let (lo, hi) = (d(a1.min), d(a1.max));
+        for k in 0..=16u8 {
+            let u = f64::from(k) / 16.0;
+            let p = d(seg.a) + (d(seg.b) - d(seg.a)) * u;
+            if (p - lo).min(hi - p).min_element() > tol {
+                assert!(
+                    o::segment_aabb(seg, a1),
+                    "segment_aabb: sample {u} inside, false"
+                );
+            }
+        }
+        for i in 0..=8u8 {
+            for j in 0..=(8 - i) {
+                let (u, v) = (f64::from(i) / 8.0, f64::from(j) / 8.0);
+                let p = d(tri.a) + (d(tri.b) - d(tri.a)) * u + (d(tri.c) - d(tri.a)) * v;
+                if (p - lo).min(hi - p).min_element() > tol {
+                    assert!(
+                        o::triangle_aabb(tri, a1),
+                        "triangle_aabb: sample inside, false"
+                    );
+                }
+                if (p - c).length() < r1 - tol {
+                    assert!(
+                        o::sphere_triangle(s1, tri),
+                        "sphere_triangle: sample inside, false"
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -623,15 +762,184 @@ pub mod sweep {
                 assert!(hit.is_none(), "{name}: NaN/infinite input hit: {hit:?}");
             }
         }
+        // On moderate input, an oracle sampling the frame (see `oracle`).
+        let mut pts = vec![s1.center, s2.center, m1, m2, a1.min, a1.max, a2.min, a2.max];
+        pts.extend([o1.center, o1.half_extents, tri.a, tri.b, tri.c]);
+        let scalars = [s1.radius, s2.radius, pl.d];
+        if !moderate(&pts, &scalars) {
+            return;
+        }
+        let tol = tolerance(&pts, &scalars);
+        let v = (m2 - m1).length();
+        let (r1, r2) = (s1.radius.abs(), s2.radius.abs());
+        oracle("sphere_sphere", all[0].1, tol, v, |u| {
+            r1 + r2 - ((s2.center + m2 * u) - (s1.center + m1 * u)).length()
+        });
+        if (pl.normal.length() - 1.0).abs() < 1e-3 {
+            let mv = m1.length();
+            oracle("sphere_plane", all[1].1, tol, mv, |u| {
+                r1 - pl.signed_distance(s1.center + m1 * u).abs()
+            });
+            oracle("sphere_plane_halfspace", all[2].1, tol, mv, |u| {
+                r1 - pl.signed_distance(s1.center + m1 * u)
+            });
+        }
+        oracle("aabb_aabb", all[3].1, tol, v, |u| {
+            let (amin, amax) = (a1.min + m1 * u, a1.max + m1 * u);
+            let (bmin, bmax) = (a2.min + m2 * u, a2.max + m2 * u);
+            (amax - bmin).min(bmax - amin).min_element()
+        });
+        oracle("sphere_aabb", all[5].1, tol, v, |u| {
+            let b = Aabb::new(a1.min + m2 * u, a1.max + m2 * u);
+            let c = s1.center + m1 * u;
+            r1 - (collide::closest::point_aabb(c, &b) - c).length()
+        });
+        oracle("sphere_obb", all[6].1, tol, v, |u| {
+            let c = s1.center + m1 * u - m2 * u;
+            r1 - (collide::closest::point_obb(c, &o1) - c).length()
+        });
+        oracle("sphere_triangle", all[7].1, tol, v, |u| {
+            let c = s1.center + m1 * u - m2 * u;
+            r1 - (collide::closest::point_triangle(c, &tri) - c).length()
+        });
         let _ = Vec3::ZERO;
+    }
+
+    /// Every coordinate within 1e3 (finite).
+    fn moderate(pts: &[Vec3], scalars: &[f32]) -> bool {
+        let ok = |x: f32| x.is_finite() && x.abs() <= 1e3;
+        pts.iter().all(|p| p.to_array().into_iter().all(ok)) && scalars.iter().copied().all(ok)
+    }
+
+    /// `1e-5` of the largest magnitude involved (doubled for the motion), at least `1e-5`.
+    fn tolerance(pts: &[Vec3], scalars: &[f32]) -> f32 {
+        let m = pts
+            .iter()
+            .map(|p| p.abs().max_element())
+            .chain(scalars.iter().map(|x| x.abs()))
+            .fold(0.0f32, f32::max);
+        1e-5 * (1.0 + 2.0 * m)
+    }
+
+    /// Samples the frame: `depth(u)` is positive while the shapes overlap (how far from
+    /// touching, in distance units), `speed` bounds how fast it changes per unit `u`. A
+    /// sample overlapping by more than `tol` must lie within `[enter, exit]` (to `tol /
+    /// speed`); at `enter` the shapes touch (or overlap when `enter = 0`). Panics on a
+    /// contradiction.
+    pub fn oracle(
+        name: &str,
+        hit: Option<collide::sweep::Sweep>,
+        tol: f32,
+        speed: f32,
+        depth: impl Fn(f32) -> f32,
+    ) {
+        let slack = if speed > 0.0 {
+            1e-6 + tol / speed
+        } else {
+            1e-6
+        };
+        for k in 0..=32u8 {
+            let u = f32::from(k) / 32.0;
+            if depth(u) > tol {
+                let Some(h) = hit else {
+                    panic!("{name}: no hit, but the shapes overlap at u = {u}");
+                };
+                assert!(
+                    h.enter <= u + slack && h.exit >= u - slack,
+                    "{name}: {h:?} does not cover u = {u}, where the shapes overlap"
+                );
+            }
+        }
+        if let Some(h) = hit {
+            let d = depth(h.enter);
+            assert!(d >= -tol, "{name}: {h:?} apart by {} at enter", -d);
+            if h.enter > 0.0 {
+                assert!(d <= tol, "{name}: {h:?} already overlaps by {d} at enter");
+            }
+        }
     }
 }
 
 pub mod raycast {
     //! Every ray cast on arbitrary f32 bit patterns: never panics; a hit has 0 <= t <= max_t, a
-    //! finite point and a unit normal; NaN input gives `None`.
+    //! finite `t`, a finite point `origin + t · dir` and a unit normal; NaN input gives `None`.
+    //! On moderate input (coordinates within 1e3, `|dir|` in [1e-2, 1e2], `max_t <= 1e3`) an
+    //! f64 oracle samples the ray: a sample inside a solid shape (sphere, box, OBB, capsule)
+    //! means a hit no later than it; a hit is on the surface (`t > 0`) or starts inside
+    //! (`t = 0`); a plane or triangle hit lies on the plane / triangle.
     use super::check_hit;
     use collide::raycast as r;
+    use collide::raycast::RayHit;
+    use collide::shapes::Ray;
+    use collide::Vec3;
+
+    /// Coordinates within 1e3, `|dir|` in `[1e-2, 1e2]`, `max_t` in `[0, 1e3]`.
+    fn moderate(ray: &Ray, max_t: f32, pts: &[Vec3], scalars: &[f32]) -> bool {
+        let ok = |x: f32| x.is_finite() && x.abs() <= 1e3;
+        let len = ray.dir.length();
+        ray.origin.to_array().into_iter().all(ok)
+            && ray.dir.to_array().into_iter().all(ok)
+            && (1e-2..=1e2).contains(&len)
+            && (0.0..=1e3).contains(&max_t)
+            && pts.iter().all(|p| p.to_array().into_iter().all(ok))
+            && scalars.iter().copied().all(ok)
+    }
+
+    /// Distance tolerance of the oracle: `1e-5` of the largest magnitude involved, at least
+    /// `1e-5` (the library mixes `f32` slab tests with `f64` solves; the oracle works in `f32`,
+    /// whose rounding, ~6e-8 of the magnitude, is far below this).
+    fn tolerance(ray: &Ray, max_t: f32, pts: &[Vec3], scalars: &[f32]) -> f32 {
+        let mut m = ray.origin.abs().max_element().max(ray.dir.length() * max_t);
+        for p in pts {
+            m = m.max(p.abs().max_element());
+        }
+        for x in scalars {
+            m = m.max(x.abs());
+        }
+        1e-5 * (1.0 + m)
+    }
+
+    /// Samples the ray against `depth` (positive inside the solid) and checks `hit`; panics
+    /// on a contradiction. Does nothing unless the input is moderate.
+    pub fn oracle(
+        ray: &Ray,
+        max_t: f32,
+        name: &str,
+        hit: Option<RayHit>,
+        pts: &[Vec3],
+        scalars: &[f32],
+        depth: impl Fn(Vec3) -> f32,
+    ) {
+        if !moderate(ray, max_t, pts, scalars) {
+            return;
+        }
+        let tol = tolerance(ray, max_t, pts, scalars);
+        let (o, d) = (ray.origin, ray.dir);
+        let dl = d.length();
+        for k in 0..=64u8 {
+            let t = max_t * f32::from(k) / 64.0;
+            if depth(o + d * t) > tol {
+                let Some(h) = hit else {
+                    panic!("{name}: no hit, but the ray is inside at t = {t}");
+                };
+                assert!(
+                    h.t <= t + tol / dl,
+                    "{name}: hit {h:?} later than t = {t}, where the ray is inside"
+                );
+            }
+        }
+        if let Some(h) = hit {
+            let dep = depth(h.point);
+            if h.t > 0.0 {
+                assert!(
+                    dep.abs() <= tol,
+                    "{name}: hit {h:?} is {dep} off the surface"
+                );
+            } else {
+                assert!(dep >= -tol, "{name}: t = 0 hit {h:?} starts {dep} outside");
+            }
+        }
+    }
 
     /// Runs the target on one input; panics when a contract is broken.
     pub fn run(data: &[u8]) {
@@ -671,6 +979,98 @@ pub mod raycast {
                 assert!(h.is_none(), "{name}: NaN input hit: {h:?}");
             }
         }
+        // Every hit's point is `origin + t · dir` (to rounding).
+        for (name, h) in &hits {
+            if let Some(h) = h {
+                let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+                let want = o + f64::from(h.t) * d;
+                let err = (h.point.as_dvec3() - want).length();
+                let mag = o.length() + f64::from(h.t) * d.length();
+                // Plus the rounding of `t` itself to f32 (the point is computed from the exact
+                // `t`): half its spacing, at least the smallest subnormal (a `t` of 5e-50
+                // reported as 0 while `dir` is 4e29 puts the point 2e-20 from the origin).
+                let spacing = (f64::from(h.t) * f64::from(f32::EPSILON)).max(1.5e-45);
+                assert!(
+                    err <= 1e-6 * mag + spacing * d.length() + 1e-30,
+                    "{name}: point {} is not origin + t·dir = {want} (error {err:e})",
+                    h.point
+                );
+            }
+        }
+        // On moderate input, an oracle in f64: sample the ray and compare with the depth of
+        // each solid shape (positive inside).
+        oracle(
+            &ray,
+            max_t,
+            "sphere",
+            hits[1].1,
+            &[sp.center],
+            &[sp.radius],
+            |p| sp.radius.abs() - (p - sp.center).length(),
+        );
+        oracle(
+            &ray,
+            max_t,
+            "aabb",
+            hits[2].1,
+            &[bx.min, bx.max],
+            &[],
+            |p| (p - bx.min).min(bx.max - p).min_element(),
+        );
+        oracle(
+            &ray,
+            max_t,
+            "obb",
+            hits[3].1,
+            &[ob.center, ob.half_extents],
+            &[],
+            |p| {
+                // Box frame through the transpose of the (orthonormal to ~1e-7) axes.
+                let q = ob.axes.transpose() * (p - ob.center);
+                (ob.half_extents.abs() - q.abs()).min_element()
+            },
+        );
+        oracle(
+            &ray,
+            max_t,
+            "capsule",
+            hits[4].1,
+            &[cap.a, cap.b],
+            &[cap.radius],
+            |p| {
+                let (a, b) = (cap.a, cap.b);
+                let ab = b - a;
+                let l2 = ab.length_squared();
+                let s = if l2 > 0.0 {
+                    ((p - a).dot(ab) / l2).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                };
+                cap.radius.abs() - (p - (a + ab * s)).length()
+            },
+        );
+        // The thin shapes: a hit lies on the plane / in the triangle's plane.
+        if let Some(h) = hits[0].1 {
+            if moderate(&ray, max_t, &[], &[pl.d]) && (pl.normal.length() - 1.0).abs() < 1e-3 {
+                let dist = pl.signed_distance(h.point);
+                let tol = tolerance(&ray, max_t, &[], &[pl.d]);
+                assert!(
+                    dist.abs() <= tol,
+                    "plane: hit {h:?} is {dist} off the plane"
+                );
+            }
+        }
+        if let Some(h) = hits[5].1 {
+            if moderate(&ray, max_t, &[tri.a, tri.b, tri.c], &[]) {
+                let q = collide::closest::point_triangle(h.point, &tri);
+                let tol = tolerance(&ray, max_t, &[tri.a, tri.b, tri.c], &[]);
+                let dist = (q - h.point).length();
+                assert!(
+                    dist <= tol,
+                    "triangle: hit {h:?} is {dist} from the triangle"
+                );
+            }
+        }
         // The precomputed-inverse slab test agrees with the plain one.
         let inv = r::RayInv::new(&ray);
         assert_eq!(
@@ -688,7 +1088,9 @@ pub mod gjk_epa {
     //! epa, contact}`: never panics; NaN input gives "no contact" (`INFINITY`, `false`, `None`);
     //! finite input gives a finite distance `>= 0`, `intersecting == (distance == 0)`, a unit
     //! normal when apart; distance is symmetric within the GJK tolerance; every `Some` from EPA or
-    //! contact has a unit normal, finite points and a finite depth.
+    //! contact has a unit normal, finite points and a finite depth. On moderate input (within
+    //! 1e3) the answers are checked as geometry against the shapes' support maps: the GJK
+    //! normal separates by the distance, the EPA normal overlaps by the depth.
     use super::{is_unit, Bytes};
     use collide::convex::{contact, epa, gjk};
 
@@ -759,12 +1161,65 @@ pub mod gjk_epa {
                 d_ab.distance,
                 d_ba.distance
             );
-            assert_eq!(
-                hit_ab, d_ab.intersecting,
-                "intersects vs distance disagree: {d_ab:?}"
-            );
-            if d_ab.intersecting {
-                assert!(pen.is_some(), "GJK says intersecting, EPA says None");
+            // `intersects` (and EPA's own GJK) stop at the first separating axis, whose
+            // touching tolerance uses the support points seen so far; `distance` runs on and
+            // may see larger ones. So they agree except inside the touching band, where
+            // `distance` calls a gap within `TOLERANCE ×` the shapes' scale touching: there its
+            // witness points must be that close.
+            let band = 2.0 * gjk::TOLERANCE * (scale_a + scale_b).max(1e-30);
+            let in_band = (d_ab.point_a - d_ab.point_b).length() <= band;
+            if hit_ab != d_ab.intersecting {
+                assert!(
+                    d_ab.intersecting && in_band,
+                    "intersects = {hit_ab} vs distance {d_ab:?} outside the touching band {band}"
+                );
+            }
+            if d_ab.intersecting && pen.is_none() {
+                assert!(
+                    in_band,
+                    "GJK says intersecting (not just touching), EPA says None: {d_ab:?}"
+                );
+            }
+        }
+        // Moderate input (every number within 1e3): the answers as geometry, against the
+        // shapes' own support maps. Apart: the witness points are `distance` apart and the
+        // normal separates the shapes by exactly that (the gap along it, from the supports).
+        // Penetrating: `point_a - point_b = depth · normal`, and along the normal the shapes
+        // overlap by exactly `depth` (moving B by `depth · normal` leaves them touching).
+        if sa.bounded(1e3) && sb.bounded(1e3) {
+            use collide::convex::SupportMap;
+            let tol = 1e-4 * (1.0 + scale_a + scale_b);
+            // Overlap of A and B along unit n: max over A of n·a minus min over B of n·b.
+            let overlap_along = |n: collide::Vec3| {
+                f64::from(n.dot(sa.support(n))) - f64::from(n.dot(sb.support(-n)))
+            };
+            let tol64 = f64::from(tol);
+            if !d_ab.intersecting {
+                let w = (d_ab.point_b - d_ab.point_a).length();
+                assert!(
+                    (w - d_ab.distance).abs() <= tol,
+                    "witness points {w} apart, distance {}: {d_ab:?}",
+                    d_ab.distance
+                );
+                let gap = -overlap_along(d_ab.normal);
+                assert!(
+                    (gap - f64::from(d_ab.distance)).abs() <= tol64,
+                    "the normal separates by {gap}, distance {}: {d_ab:?}",
+                    d_ab.distance
+                );
+            }
+            if let Some(p) = pen {
+                let w = p.point_a - p.point_b - p.normal * p.depth;
+                assert!(
+                    w.length() <= tol,
+                    "point_a - point_b != depth · normal: {p:?}"
+                );
+                let ov = overlap_along(p.normal);
+                assert!(
+                    (ov - f64::from(p.depth)).abs() <= tol64,
+                    "overlap along the EPA normal {ov}, depth {}: {p:?}",
+                    p.depth
+                );
             }
         }
     }

@@ -26,6 +26,22 @@ pub fn is_finite3(v: Vec3) -> bool {
     v.is_finite()
 }
 
+/// `q / |q|` for a finite non-zero quaternion, else `None`; normalised in `f64`.
+///
+/// Hardening (issue 9, fuzz target `sweep`): in `f32`, `|q|²` underflows for components
+/// below ~1e-19 (a quaternion of 1e-22 components gave axes of length 1.002) and overflows
+/// above ~1e19; in `f64` the square of any finite `f32` is exact enough.
+#[inline]
+#[must_use]
+pub(crate) fn unit_quat(q: Quat) -> Option<Quat> {
+    let v = glam::DVec4::new(q.x.into(), q.y.into(), q.z.into(), q.w.into());
+    let len = v.length();
+    (len > 0.0 && len.is_finite()).then(|| {
+        let u = v / len;
+        Quat::from_xyzw(u.x as f32, u.y as f32, u.z as f32, u.w as f32)
+    })
+}
+
 /// Asserts that two values (`f32`, `f64` or glam vectors) are within a tolerance.
 ///
 /// `assert_near!(a, b)` uses `1e-5`; `assert_near!(a, b, tol)` uses `tol`. The shared test

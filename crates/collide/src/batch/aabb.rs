@@ -144,7 +144,10 @@ impl Chunk {
             let near = nx.max(ny).max(nz.max(Vec4::ZERO));
             let far = fx.min(fy).min(fz.min(r.max_t));
             near_out[h] = near;
-            bits |= (ox & oy & oz & near.cmple(far)).bitmask() << (4 * h);
+            // An entry `t` that overflowed to infinity (a direction so short, or a box so far,
+            // that `t` is beyond `f32::MAX`) is no hit, as in `raycast::aabb_inv`.
+            let finite = near.cmplt(Vec4::INFINITY);
+            bits |= (ox & oy & oz & near.cmple(far) & finite).bitmask() << (4 * h);
         }
         bits
     }
@@ -276,7 +279,10 @@ impl AabbSoa {
     /// starting inside a box hits it at `t = 0`; grazing an edge or face counts). For finite
     /// boxes the same verdict and entry `t` as [`raycast::aabb_inv`](crate::raycast::aabb_inv)
     /// box by box; a box with infinite coordinates is a slab or half-space here (the scalar
-    /// cast rejects it). A NaN or infinite ray, or `max_t` NaN or negative, hits nothing.
+    /// cast rejects it). A NaN or infinite ray, or `max_t` NaN or negative, hits nothing; an
+    /// entry `t` beyond `f32::MAX` is no hit (every reported `t` is finite). Near the `f32`
+    /// limits (coordinate differences beyond `f32::MAX`, subnormal direction components) the
+    /// scalar cast redoes the slab test in `f64` and this one does not, so it may miss there.
     pub fn ray_mask(&self, ray: &RayInv, max_t: f32, mask: &mut [u64]) -> usize {
         let Some(r) = RaySplat::new(ray, max_t) else {
             mask.fill(0);

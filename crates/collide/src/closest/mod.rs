@@ -157,16 +157,59 @@ pub fn distance_squared_point_segment(p: Vec3, segment: &Segment) -> f32 {
 /// The point of the triangle (a closed, filled triangle) closest to `p`.
 ///
 /// Ericson's Voronoi-region walk (RTCD §5.1.5): vertex regions, then edge regions, then the
-/// face, with barycentric coordinates from dot products only, computed in `f64` on the
-/// (exactly) widened corners and rounded once, so slivers get the right region. A degenerate
-/// triangle (collinear or coincident corners, to `f64` resolution) is the segment or point it
-/// spans: the closest of its three edges' closest points. NaN input gives NaN.
+/// face, with barycentric coordinates from dot products only, evaluated in `f64` from the
+/// `f32` input. A degenerate triangle (collinear or coincident corners, or a needle narrower
+/// than `1e-10` of its longest edge) is the segment or point it spans: the closest of its
+/// three edges' closest points. NaN input gives NaN.
+///
+/// Hardening (issue 9, fuzz target `sweep`): in `f32` the region tests (`d1·d4 − d3·d2` and
+/// the like) cancel catastrophically for sliver triangles: one 400 long and 0.01 wide put the
+/// closest point 0.206 from a point whose true distance is 0.0106, so `overlap::sphere_triangle`
+/// missed a sphere of radius 0.013 resting on it. The `f64` walk is the one the sweeps and ray
+/// casts already use (`raycast::kernel::closest_point_triangle`).
 #[must_use]
 pub fn point_triangle(p: Vec3, tri: &Triangle) -> Vec3 {
-    // One walk serves both precisions: the f64 kernels of the ray casts and sweeps call it
-    // directly (see `triangle.rs` for why the f32 one widens).
-    let d = |v: Vec3| v.as_dvec3();
-    triangle::point_triangle(d(p), d(tri.a), d(tri.b), d(tri.c)).as_vec3()
+    if p.is_nan() || tri.a.is_nan() || tri.b.is_nan() || tri.c.is_nan() {
+        return Vec3::NAN;
+    }
+    let (p, a, b, c) = (
+        p.as_dvec3(),
+        tri.a.as_dvec3(),
+        tri.b.as_dvec3(),
+        tri.c.as_dvec3(),
+    );
+    // A needle narrower than 1e-10 of its longest edge (below f32 resolution, which is
+    // ~6e-8 of the coordinates) is the segment it is: even in f64 the barycentric weights of
+    // so thin a triangle are ill-conditioned (raycast fuzz oracle: a needle 3e-13 wide and
+    // 8.5 long put the closest point 0.0015 along it from a point on it).
+    let l2 = (b - a)
+        .length_squared()
+        .max((c - a).length_squared())
+        .max((c - b).length_squared());
+    let n2 = (b - a).cross(c - a).length_squared();
+    if n2 <= 1e-20 * l2 * l2 {
+        let on = |s: glam::DVec3, e: glam::DVec3| {
+            let se = e - s;
+            let mm = se.length_squared();
+            let t = if mm > 0.0 {
+                ((p - s).dot(se) / mm).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            s + se * t
+        };
+        let cands = [on(a, b), on(b, c), on(c, a)];
+        let best = cands
+            .into_iter()
+            .min_by(|x, y| {
+                (p - *x)
+                    .length_squared()
+                    .total_cmp(&(p - *y).length_squared())
+            })
+            .unwrap_or(a);
+        return best.as_vec3();
+    }
+    crate::raycast::kernel::closest_point_triangle(p, a, b, c).as_vec3()
 }
 
 /// Squared distance from `p` to the triangle; NaN for NaN input.
@@ -363,6 +406,40 @@ mod tests {
             distance_squared_point_triangle(Vec3::new(0.5, 0.5, -3.0), &t),
             9.0
         );
+    }
+
+    #[test]
+    fn point_triangle_sliver() {
+        // Scenario: a sliver 400 long along y and ~0.01 across (found by the sweep fuzz
+        // oracle). Its cross-section at y = 0 is the segment (0.00758, 0, 0.0115) –
+        // (0.01094, 0, 0.00055); the origin is 0.01062 from it. In f32 the region tests
+        // cancelled and gave a point 0.206 away.
+        let t = Triangle::new(
+            Vec3::new(0.007826861, 11.795956, 0.01148897),
+            Vec3::new(0.01148897, 19.074705, -3.9444797e-24),
+            Vec3::new(-3.944516e-24, -380.47153, 0.0115213385),
+        );
+        let q = point_triangle(Vec3::ZERO, &t);
+        assert!((q.length() - 0.010622).abs() < 2e-5, "{q}");
+        assert!(q.y.abs() < 1e-4, "{q}");
+        assert!(crate::overlap::sphere_triangle(
+            &crate::shapes::Sphere::new(Vec3::ZERO, 0.0134),
+            &t
+        ));
+    }
+
+    #[test]
+    fn point_triangle_needle() {
+        // Scenario: a needle 3e-13 wide and 8.5 long (raycast fuzz oracle); a point on it at
+        // 75% of its length is its own closest point (f64 weights gave 0.0015 along it).
+        let t = Triangle::new(
+            Vec3::splat(-3.0316488e-13),
+            Vec3::new(-3.0316488e-13, -3.0316488e-13, 0.0),
+            Vec3::new(2.842171e-14, 6.0, 6.0),
+        );
+        let p = Vec3::new(-5.4178884e-14, 4.5, 4.5);
+        let q = point_triangle(p, &t);
+        assert!((q - p).length() < 1e-6, "{q}");
     }
 
     #[test]

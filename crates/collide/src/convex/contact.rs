@@ -38,7 +38,8 @@ pub struct Contact {
 /// margin counts as zero; a NaN margin, NaN or infinite shapes, or an empty point cloud give
 /// `None`. Degenerate overlaps (both shapes flat in one plane, collinear segments) give depth 0
 /// plus the radii, with the normal documented in [`epa::penetration`]. The normal is unit length
-/// in every `Some` answer.
+/// in every `Some` answer, and its depth and points are finite: a contact whose points lie
+/// beyond `±f32::MAX` (shapes within a factor of about 2 of it) is `None`, as for ray hits.
 #[must_use]
 pub fn contact<A, B>(a: &A, b: &B, margin: f32) -> Option<Contact>
 where
@@ -51,6 +52,22 @@ where
 /// [`contact`] with GJK warm-started from (and updating) a per-pair [`GjkCache`]; same answer.
 #[must_use]
 pub fn contact_cached<A, B>(a: &A, b: &B, margin: f32, cache: &mut GjkCache) -> Option<Contact>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    // Hardening (issue 9, fuzz target `gjk_epa`): growing a core point by a radius near
+    // f32::MAX overflowed to an infinite contact point; such a contact is not representable.
+    contact_unchecked(a, b, margin, cache).filter(|c| {
+        c.normal.is_finite()
+            && c.depth.is_finite()
+            && c.point_a.is_finite()
+            && c.point_b.is_finite()
+    })
+}
+
+/// [`contact_cached`] before the representability check.
+fn contact_unchecked<A, B>(a: &A, b: &B, margin: f32, cache: &mut GjkCache) -> Option<Contact>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,

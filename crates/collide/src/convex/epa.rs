@@ -183,7 +183,11 @@ where
         })
     };
     let tol = f64::from(TOLERANCE);
-    let eps = tol * run.scale.max(f64::MIN_POSITIVE);
+    // The touching tolerance at the scale of the support points seen so far. Hardening
+    // (issue 9, gjk_epa fuzz oracle): computed once from GJK's scale, it was 0 when GJK had
+    // seen only the origin (a point on the end of a segment 8 long), so a point 1.6e-24 off
+    // the segment made a "tetrahedron" and EPA answered a normal along the segment.
+    let eps = || tol * scale.get().max(f64::MIN_POSITIVE);
     let s: &Simplex = &run.simplex;
     let mut verts: Vec<Vertex> = s.v[..s.n].to_vec();
     // The touching/common point GJK found, used by the degenerate answers.
@@ -216,7 +220,7 @@ where
             DVec3::NEG_Z,
         ] {
             let v = support(d)?;
-            if (v.w - w0).length() > eps {
+            if (v.w - w0).length() > eps() {
                 verts.push(v);
                 found = true;
                 break;
@@ -231,24 +235,37 @@ where
     // line at all, one of them finds a point off it.
     if verts.len() == 2 {
         let dir = verts[1].w - verts[0].w;
-        let p = dir.any_orthonormal_vector();
-        let q = dir.normalize().cross(p);
+        // Hardening (issue 9, gjk_epa fuzz oracle): glam's `any_orthonormal_vector` needs a
+        // unit input; given the raw `dir` (length 0.044) it returned a vector 87° from the
+        // perpendicular, so the search missed off-line points and the segment case answered
+        // a normal along the segment (the shapes overlapped by 0.044 along it).
+        let u = dir.normalize();
+        let p = u.any_orthonormal_vector();
+        let q = u.cross(p);
         let mut found = false;
         for d in [p, -p, q, -q] {
             let v = support(d)?;
             // Distance of v from the line through verts[0] along dir.
             let off = (v.w - verts[0].w).cross(dir).length() / dir.length();
-            if off > eps {
+            if off > eps() {
                 verts.push(v);
                 found = true;
                 break;
             }
         }
         if !found {
-            // M is a segment through the origin: any perpendicular separates at depth 0.
+            // M is a segment through the origin: any perpendicular separates at depth 0; the
+            // hint's component across the segment when it has one. Hardening (issue 9,
+            // gjk_epa fuzz oracle): a hint (nearly) along the segment leaves only rounding
+            // noise after the projection, whose direction is arbitrary (a point on a thin box
+            // got a normal 74° off the perpendicular): then the fixed perpendicular `p`.
             let h = hint.as_dvec3();
             let perp = h - dir * (h.dot(dir) / dir.length_squared());
-            return degenerate(if perp.length_squared() > 0.0 { perp } else { p });
+            return degenerate(if perp.length() > 1e-6 * h.length() {
+                perp
+            } else {
+                p
+            });
         }
     }
     // 3 vertices → 4: the support point farther from the triangle's plane, on either side.
@@ -258,7 +275,7 @@ where
         let up = support(n)?;
         let down = support(-n)?;
         let (du, dd) = (n.dot(up.w - verts[0].w), -n.dot(down.w - verts[0].w));
-        if du.max(dd) <= eps {
+        if du.max(dd) <= eps() {
             // M is flat: the shapes touch across their common plane.
             return degenerate(n);
         }
@@ -392,9 +409,23 @@ fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
     let pa = l[0] * va.a.as_dvec3() + l[1] * vb.a.as_dvec3() + l[2] * vc.a.as_dvec3();
     let pb = l[0] * va.b.as_dvec3() + l[1] * vb.b.as_dvec3() + l[2] * vc.b.as_dvec3();
     let normal = unit_or(face.n, hint.as_dvec3());
+    let depth = dist.max(0.0);
+    // Hardening (issue 9, gjk_epa fuzz oracle): on a needle-shaped face the weights are
+    // ill-conditioned, and their error moves each witness by that shape's spread among the
+    // face's support points: a capsule 1.3e-3 long touching a 1e-9 box got `point_b` 2e-4
+    // off, breaking `point_a − point_b = depth · normal`. Take the witness of the shape whose
+    // support points are tighter and place the other by that identity.
+    let spread = |x: DVec3, y: DVec3, z: DVec3| (y - x).length().max((z - x).length());
+    let tight_a = spread(va.a.as_dvec3(), vb.a.as_dvec3(), vc.a.as_dvec3())
+        <= spread(va.b.as_dvec3(), vb.b.as_dvec3(), vc.b.as_dvec3());
+    let (pa, pb) = if tight_a {
+        (pa, pa - normal.as_dvec3() * depth)
+    } else {
+        (pb + normal.as_dvec3() * depth, pb)
+    };
     Some(Penetration {
         normal,
-        depth: dist.max(0.0) as f32,
+        depth: depth as f32,
         point_a: pa.as_vec3(),
         point_b: pb.as_vec3(),
     })

@@ -353,7 +353,7 @@ impl ConvexHull {
             return Err(HullError::Coincident { tolerance });
         }
         let simplex = initial_simplex(&pts, eps, tolerance)?;
-        let tris = quickhull(&pts, simplex, eps)?;
+        let (tris, repaired) = quickhull(&pts, simplex, eps)?;
         let hull = build_polygons(&pts, &tris, eps);
         // Hardening (issue 9, fuzz target `hull`): the simplex test above measures the fourth
         // point's height over the plane of the first three, but merging measures every vertex
@@ -373,6 +373,36 @@ impl ConvexHull {
         // them). O(V·F), small next to building the hull. The underlying Quickhull weakness
         // is open: see docs/degenerate-input.md.
         if hull.validate().is_err() {
+            return Err(HullError::Unstable);
+        }
+        // Second safety net (issue 9): every input point must be inside the final (f32) hull
+        // within the documented `3 · tolerance`, else `Unstable`.
+        // - Merging coplanar triangles tilts a polygon's plane by up to `eps` over the
+        //   polygon, which a needle's length can amplify far beyond `eps` at its tip. When
+        //   Quickhull kept its invariant, every input point is within `eps` of the
+        //   triangulated hull, so it suffices to check the triangulation's vertices and the
+        //   points kept near its faces (the rest are more than `eps` inside the
+        //   triangulation, whose vertices are inside): O((V + near) · F), small.
+        // - After a convexity repair (rare: near-coplanar eyes) that argument fails (the
+        //   fuzzer found needle clouds at 5e20 leaving points 2e5·eps outside), so every
+        //   point is checked: O(n · F), like building the hull once more.
+        //   Points within the ball inscribed about the vertex centroid are inside and skipped
+        //   (most of a solid cloud).
+        let bound = 3.0 * tolerance;
+        let inside = |i: usize| hull.contains_point(points[i], bound);
+        let ok = if repaired {
+            // In f64: squares of coordinates near 1e20 overflow f32.
+            let c = hull.vertex_centroid();
+            let r_in = f64::from(-hull.signed_distance_bound(c));
+            let r2 = if r_in > 0.0 { r_in * r_in } else { -1.0 };
+            let c = c.as_dvec3();
+            (0..points.len()).all(|i| pts[i].distance_squared(c) <= r2 || inside(i))
+        } else {
+            tris.iter()
+                .filter(|t| t.alive)
+                .all(|t| t.v.iter().all(|&i| inside(i)) && t.near.iter().all(|&i| inside(i)))
+        };
+        if !ok {
             return Err(HullError::Unstable);
         }
         Ok(hull)
@@ -399,12 +429,18 @@ impl ConvexHull {
         &self.face_indices
     }
 
-    /// Vertex indices of face `f`, counter-clockwise from outside.
+    /// Vertex indices of face `f`, counter-clockwise from outside (empty when `f` is out of
+    /// range, like [`ConvexHull::neighbours`]).
     #[inline]
     #[must_use]
     pub fn face_vertices(&self, f: usize) -> &[u32] {
-        let face = &self.faces[f];
-        &self.face_indices[face.first as usize..(face.first + face.count) as usize]
+        self.faces
+            .get(f)
+            .and_then(|face| {
+                let first = face.first as usize;
+                self.face_indices.get(first..first + face.count as usize)
+            })
+            .unwrap_or(&[])
     }
 
     /// The unique edges, each with its two faces.
@@ -418,8 +454,9 @@ impl ConvexHull {
     #[inline]
     #[must_use]
     pub fn neighbours(&self, v: usize) -> &[u32] {
-        match (self.neighbour_start.get(v), self.neighbour_start.get(v + 1)) {
-            (Some(&a), Some(&b)) => &self.neighbours[a as usize..b as usize],
+        let end = v.checked_add(1).and_then(|w| self.neighbour_start.get(w));
+        match (self.neighbour_start.get(v), end) {
+            (Some(&a), Some(&b)) => self.neighbours.get(a as usize..b as usize).unwrap_or(&[]),
             _ => &[],
         }
     }
@@ -817,7 +854,9 @@ fn initial_simplex(pts: &[DVec3], eps: f64, tolerance: f32) -> Result<[usize; 4]
 }
 
 /// Runs Quickhull from the simplex; returns the triangles (dead ones flagged).
-fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullError> {
+/// The triangulated hull, and whether the convexity repair ever removed a face the eye was
+/// not clearly above (then Barber et al.'s guarantee for dropped points does not hold).
+fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<(Vec<Tri>, bool), HullError> {
     let eps_vis = eps / 64.0;
     // Orient the tetrahedron so that s[3] is below the plane of (s[0], s[1], s[2]).
     let (n, d) = tri_plane(pts[s[0]], pts[s[1]], pts[s[2]]).ok_or(HullError::Unstable)?;
@@ -848,7 +887,7 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
     // than eps, to its near set if within eps; points more than eps inside are done with.
     for i in 0..pts.len() {
         if !s.contains(&i) {
-            assign(&mut tris, 0, pts, i, eps);
+            assign(&mut tris, 0, pts, i, eps, false);
         }
     }
     let mut pending: Vec<usize> = (0..4).filter(|&f| !tris[f].outside.is_empty()).collect();
@@ -860,6 +899,7 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
     // Per-face mark of the depth-first pass that reached it.
     let mut dfs: Vec<usize> = vec![0; tris.len()];
     let (mut iter, mut pass) = (0usize, 0usize);
+    let mut repaired_any = false;
     // Every iteration adds a vertex; a hull of n points needs at most n of them, and the near
     // recheck can only re-add points, so a run far past that is a numerical cycle: give up.
     let max_iter = 4 * pts.len() + 64;
@@ -890,6 +930,8 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
             stamp.resize(tris.len(), (usize::MAX, 0));
             dfs.resize(tris.len(), 0);
             stamp[f0] = (iter, 1);
+            // Whether the convexity repair removed a face the eye is not clearly above.
+            let mut repaired = false;
             loop {
                 pass += 1;
                 horizon.clear();
@@ -949,6 +991,8 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
                 if !grew {
                     break;
                 }
+                repaired = true;
+                repaired_any = true;
             }
             // The horizon must be one simple closed loop.
             let nh = horizon.len();
@@ -989,9 +1033,37 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
                 orphans.append(&mut tris[f].outside);
                 orphans.append(&mut tris[f].near);
             }
+            // Hardening (issue 9, fuzz target `hull`): the convexity repair above may remove a
+            // face the eye is barely below, so the removed region can swallow a vertex whose
+            // every face was removed although it lies well outside the new hull (a needle cloud
+            // at 5e20 lost a vertex 174·eps outside this way). In exact arithmetic the
+            // vertices inside the visible region are inside the new hull; here they are
+            // reassigned like any orphan and come back if they are above a new face.
+            let swallowed = orphans.len();
+            for &f in &visible {
+                for v in tris[f].v {
+                    if v != eye && !horizon.iter().any(|h| h.0 == v) {
+                        orphans.push(v);
+                    }
+                }
+            }
+            // Visible faces share vertices: each swallowed vertex once (a hull vertex is in no
+            // outside or near set, so only the tail can hold duplicates).
+            orphans[swallowed..].sort_unstable();
+            let mut k = swallowed;
+            for j in swallowed..orphans.len() {
+                if k == swallowed || orphans[j] != orphans[k - 1] {
+                    orphans[k] = orphans[j];
+                    k += 1;
+                }
+            }
+            orphans.truncate(k);
+            // After a repair the new faces may sit below a removed face's points without those
+            // points being inside the new hull (Barber et al.'s argument assumes the exact
+            // visible set): keep them as near points, rechecked against every face at the end.
             for i in orphans {
                 if i != eye {
-                    assign(&mut tris, base, pts, i, eps);
+                    assign(&mut tris, base, pts, i, eps, repaired);
                 }
             }
             pending.extend((base..tris.len()).filter(|&f| !tris[f].outside.is_empty()));
@@ -1044,12 +1116,13 @@ fn quickhull(pts: &[DVec3], s: [usize; 4], eps: f64) -> Result<Vec<Tri>, HullErr
             break;
         }
     }
-    Ok(tris)
+    Ok((tris, repaired_any))
 }
 
 /// Puts point `i` in the outside or near set of the face among `tris[first..]` it is farthest
 /// above (alive faces only), or drops it when it is more than `eps` inside all of them.
-fn assign(tris: &mut [Tri], first: usize, pts: &[DVec3], i: usize, eps: f64) {
+/// With `keep`, a point more than `eps` inside goes to the near set instead of being dropped.
+fn assign(tris: &mut [Tri], first: usize, pts: &[DVec3], i: usize, eps: f64, keep: bool) {
     let mut best = (f64::NEG_INFINITY, usize::MAX);
     for (f, tri) in tris.iter().enumerate().skip(first) {
         if !tri.alive {
@@ -1060,7 +1133,7 @@ fn assign(tris: &mut [Tri], first: usize, pts: &[DVec3], i: usize, eps: f64) {
             best = (dist, f);
         }
     }
-    if best.1 == usize::MAX || best.0 <= -eps {
+    if best.1 == usize::MAX || (best.0 <= -eps && !keep) {
         return;
     }
     if best.0 > eps {
@@ -1164,6 +1237,11 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         let holders: Vec<usize> = (0..polygons.len())
             .filter(|&p| polygons[p].contains(&v))
             .collect();
+        // Hardening note (issue 9): at the tip of a flat needle two nearly opposite
+        // polygons can meet at a vertex far from the segment joining its neighbours, and
+        // dropping it cuts the tip off; the containment check in `try_new` turns that into
+        // `Unstable`. (Judging by the polygons' normals here misfires on sliver polygons,
+        // whose Newell normals are arbitrary.)
         if holders.len() == 2 && holders.iter().all(|&p| polygons[p].len() > 3) {
             for p in holders {
                 polygons[p].retain(|&w| w != v);
@@ -1371,6 +1449,16 @@ pub(crate) mod tests {
             (4, 4, 6)
         );
         crate::assert_near!(h.volume(), 1.0 / 6.0, 1e-6);
+    }
+
+    #[test]
+    fn face_vertices_out_of_range_is_empty() {
+        // A caller's face index past the end gives an empty list, not a panic.
+        let h = ConvexHull::try_new(&cube_corners()).unwrap();
+        assert_eq!(h.face_vertices(0).len(), 4);
+        assert!(h.face_vertices(h.faces().len()).is_empty());
+        assert!(h.face_vertices(usize::MAX).is_empty());
+        assert!(h.neighbours(usize::MAX).is_empty());
     }
 
     #[test]

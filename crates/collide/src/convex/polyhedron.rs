@@ -77,11 +77,10 @@ impl ConvexPolyhedron {
 
     /// Moves the shape to a new pose (see [`ConvexPolyhedron::with_pose`]).
     pub fn set_pose(&mut self, rotation: Quat, translation: Vec3) {
-        let len2 = rotation.length_squared();
-        self.rotation = if len2 > 0.0 && len2.is_finite() {
-            Mat3::from_quat(rotation * len2.sqrt().recip())
-        } else {
-            Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN)
+        // Normalised in f64 (`math::unit_quat`): tiny or huge quaternions stay accurate.
+        self.rotation = match crate::math::unit_quat(rotation) {
+            Some(q) => Mat3::from_quat(q),
+            None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
         };
         self.translation = translation;
     }

@@ -13,6 +13,12 @@
 //!   triangle, the side facing the ray's origin).
 //! - **Bad input**: NaN anywhere (ray, shape or `max_t`), an infinite coordinate, or a negative
 //!   `max_t` gives `None`. `max_t = f32::INFINITY` is an unbounded ray.
+//! - **Representable hits**: a hit's `t`, point and normal are always finite. The point
+//!   `origin + t · dir` is evaluated without intermediate overflow (in `f64`, rounded once);
+//!   a hit whose `t` or point lies beyond `±f32::MAX` (only possible with coordinates, or
+//!   `t · |dir|`, within a factor of about 2 of `f32::MAX`, or an unbounded ray with a
+//!   direction so short that `t` overflows) exists only outside the range of `f32` and is
+//!   reported as no hit (`None`).
 //!
 //! Spheres, capsules and triangles are solved in `f64` from the `f32` input (exact widening),
 //! so grazing hits keep their accuracy; boxes use the `f32` slab test with a precomputed
@@ -103,14 +109,28 @@ fn valid_max_t(max_t: f32) -> bool {
     max_t >= 0.0
 }
 
-/// The hit at parameter `t` with the given normal.
+/// The hit at parameter `t` with the given normal, narrowed to `f32`; `None` when it is not
+/// representable.
+///
+/// Hardening (issue 9, fuzz target `raycast`): a hit carries only finite numbers. The point
+/// `origin + t · dir` is evaluated in `f64` (no intermediate overflow: `t · dir` may exceed
+/// `f32::MAX` while the sum does not) and rounded once; when `t` or the point lies beyond
+/// `±f32::MAX` the hit exists only outside the range of `f32`, and the cast reports no hit
+/// (module docs, "Representable hits").
 #[inline]
-fn hit(ray: &Ray, t: f32, normal: Vec3) -> RayHit {
-    RayHit {
+fn hit(ray: &Ray, t: f64, normal: Vec3) -> Option<RayHit> {
+    let point = (ray.origin.as_dvec3() + t * ray.dir.as_dvec3()).as_vec3();
+    finite_hit(t as f32, point, normal)
+}
+
+/// `Some(RayHit)` when `t`, `point` and `normal` are all finite.
+#[inline]
+fn finite_hit(t: f32, point: Vec3, normal: Vec3) -> Option<RayHit> {
+    (t.is_finite() && point.is_finite() && normal.is_finite()).then_some(RayHit {
         t,
-        point: ray.at(t),
+        point,
         normal,
-    }
+    })
 }
 
 /// Ray against a two-sided plane: the first `t` with `signed_distance(origin + t dir) = 0`.
@@ -129,18 +149,18 @@ pub fn plane(ray: &Ray, plane: &Plane, max_t: f32) -> Option<RayHit> {
     let w = n.dot(ray.dir.as_dvec3());
     if d0 == 0.0 {
         let side = if w > 0.0 { -1.0 } else { 1.0 };
-        return Some(hit(ray, 0.0, plane.normal * side));
+        return hit(ray, 0.0, plane.normal * side);
     }
     // d0 + t w = 0 → t = -d0 / w, which must be >= 0 (moving toward the plane).
     if w == 0.0 || (d0 > 0.0) == (w > 0.0) {
         return None;
     }
-    let t = (-d0 / w) as f32;
-    if t > max_t {
+    let t = -d0 / w;
+    if t as f32 > max_t {
         return None;
     }
     let side = if d0 > 0.0 { 1.0 } else { -1.0 };
-    Some(hit(ray, t, plane.normal * side))
+    hit(ray, t, plane.normal * side)
 }
 
 /// Ray against a solid sphere.
@@ -166,7 +186,7 @@ pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     let c = f.length_squared() - r * r;
     if c <= 0.0 {
         // Starting inside or on the surface.
-        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        return hit(ray, 0.0, inside_normal(ray.dir));
     }
     let b = f.dot(d);
     if b >= 0.0 {
@@ -199,7 +219,7 @@ pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     } else {
         Vec3::Z
     };
-    Some(hit(ray, t as f32, n))
+    hit(ray, t, n)
 }
 
 /// Ray against a solid AABB: the slab test (Kay & Kajiya 1986; Ericson, RTCD §5.3.3).
@@ -245,6 +265,19 @@ pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
         }
         let inv = ray.inv_dir[i];
         let (ta, tb) = ((aabb.min[i] - o[i]) * inv, (aabb.max[i] - o[i]) * inv);
+        if !(ta.is_finite() && tb.is_finite()) {
+            // Hardening (issue 9): `f32` overflow — a coordinate difference beyond
+            // `f32::MAX`, or `1 / d` of a subnormal component — would lose or invent the hit;
+            // the slab test once more in `f64`.
+            return slab_f64(
+                o.as_dvec3(),
+                d.as_dvec3(),
+                aabb.min.as_dvec3(),
+                aabb.max.as_dvec3(),
+                max_t,
+            )
+            .and_then(|(t, axis)| slab_hit(o.as_dvec3(), d.as_dvec3(), t, axis, max_t));
+        }
         let (lo, hi) = if inv >= 0.0 { (ta, tb) } else { (tb, ta) };
         if lo > t_near {
             t_near = lo;
@@ -256,19 +289,55 @@ pub fn aabb_inv(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
         return None;
     }
     if axis == usize::MAX {
-        return Some(RayHit {
-            t: 0.0,
-            point: o,
-            normal: inside_normal(d),
-        });
+        return finite_hit(0.0, o, inside_normal(d));
     }
     let mut normal = Vec3::ZERO;
     normal[axis] = if d[axis] > 0.0 { -1.0 } else { 1.0 };
-    Some(RayHit {
-        t: t_near,
-        point: o + t_near * d,
-        normal,
-    })
+    let point = o + t_near * d;
+    if point.is_finite() {
+        return finite_hit(t_near, point, normal);
+    }
+    // `t_near · d` overflowed `f32` (coordinates near `f32::MAX`): the point once more in
+    // `f64`, `None` if it is really out of range (module docs, "Representable hits").
+    let point = (o.as_dvec3() + f64::from(t_near) * d.as_dvec3()).as_vec3();
+    finite_hit(t_near, point, normal)
+}
+
+/// The slab test in `f64` (the fallback of [`aabb_inv`] and [`obb`] near the `f32` limits):
+/// the entry `t` and the axis entered last (`usize::MAX` when the origin is inside), or
+/// `None` for a miss. Same rules as [`aabb_inv`]; `f64` needs no widening for `f32` input.
+fn slab_f64(o: DVec3, d: DVec3, lo: DVec3, hi: DVec3, max_t: f32) -> Option<(f64, usize)> {
+    if !valid_max_t(max_t) {
+        return None;
+    }
+    let (mut t_near, mut t_far, mut axis) = (0.0_f64, f64::from(max_t), usize::MAX);
+    for i in 0..3 {
+        if d[i] == 0.0 {
+            if o[i] < lo[i] || o[i] > hi[i] {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((lo[i] - o[i]) / d[i], (hi[i] - o[i]) / d[i]);
+        let (a, b) = if d[i] > 0.0 { (ta, tb) } else { (tb, ta) };
+        if a > t_near {
+            t_near = a;
+            axis = i;
+        }
+        t_far = t_far.min(b);
+    }
+    (t_near <= t_far).then_some((t_near, axis))
+}
+
+/// The hit of [`slab_f64`]'s answer in the frame the slab test ran in (`o`, `d`): the
+/// outward normal of the slab entered, `-dir` from inside; `None` when not representable.
+fn slab_hit(o: DVec3, d: DVec3, t: f64, axis: usize, max_t: f32) -> Option<RayHit> {
+    if axis == usize::MAX {
+        return finite_hit(0.0, o.as_vec3(), inside_normal(d.as_vec3()));
+    }
+    let mut normal = Vec3::ZERO;
+    normal[axis] = if d[axis] > 0.0 { -1.0 } else { 1.0 };
+    finite_hit((t as f32).min(max_t), (o + t * d).as_vec3(), normal)
 }
 
 /// Ray against a solid OBB: the slab test in the box's frame.
@@ -308,7 +377,7 @@ pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     }
     if near <= 0.0 {
         // No entry after t = 0: the origin is inside (or on the surface).
-        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        return hit(ray, 0.0, inside_normal(ray.dir));
     }
     // The slab entered last (the first such axis on a tie, as in `aabb_inv`); `near` is one
     // of the three entries, so some lane matches.
@@ -316,28 +385,46 @@ pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     // The face entered is `-sign(d) e` on `axis`; its outward normal is `-sign(d)` times the
     // box's axis column.
     let sign = if d[axis.min(2)] > 0.0 { -1.0 } else { 1.0 };
-    Some(hit(
+    hit(
         ray,
-        near,
+        f64::from(near),
         (obb.axes.col(axis.min(2)) * sign).normalize_or(Vec3::Z),
-    ))
+    )
 }
 
 /// The careful path of [`obb`]: bad input, a direction parallel to a face (or with a
 /// subnormal component), a box-space ray that overflows `f32`. The ray is moved into box
 /// space and cast by [`aabb`] against `[-e, e]`.
 fn obb_general(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
-    if !(ray.is_finite() && obb.is_finite()) {
+    // `max_t` checked here too: the f64 fallback below does not go through `aabb_inv` (the
+    // raycast fuzz target caught a NaN `max_t` hitting through it).
+    if !(ray.is_finite() && obb.is_finite() && valid_max_t(max_t)) {
         return None;
     }
     let rt = obb.axes.transpose();
     let local = Ray::new(rt * (ray.origin - obb.center), rt * ray.dir);
     let e = obb.half_extents.abs();
-    let h = aabb(&local, &Aabb { min: -e, max: e }, max_t)?;
+    let h = if local.is_finite() {
+        aabb(&local, &Aabb { min: -e, max: e }, max_t)?
+    } else {
+        // Hardening (issue 9): the origin is more than `f32::MAX` from the centre; the box
+        // frame in `f64`, where that distance is representable.
+        let m = rt.as_dmat3();
+        let (lo, d) = (
+            m * (ray.origin.as_dvec3() - obb.center.as_dvec3()),
+            m * ray.dir.as_dvec3(),
+        );
+        let (t, axis) = slab_f64(lo, d, -e.as_dvec3(), e.as_dvec3(), max_t)?;
+        slab_hit(lo, d, t, axis, max_t)?
+    };
     if h.t == 0.0 {
-        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        return hit(ray, 0.0, inside_normal(ray.dir));
     }
-    Some(hit(ray, h.t, (obb.axes * h.normal).normalize_or(Vec3::Z)))
+    hit(
+        ray,
+        f64::from(h.t),
+        (obb.axes * h.normal).normalize_or(Vec3::Z),
+    )
 }
 
 /// Ray against a solid capsule (the points within `radius` of segment `a`–`b`).
@@ -362,7 +449,7 @@ pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
         f64::from(max_t),
     )?;
     if t == 0.0 {
-        return Some(hit(ray, 0.0, inside_normal(ray.dir)));
+        return hit(ray, 0.0, inside_normal(ray.dir));
     }
     let q = p + t * d;
     let m = b - a;
@@ -375,7 +462,7 @@ pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
     let normal = (q - (a + s * m))
         .try_normalize()
         .map_or(Vec3::Z, |v| v.as_vec3());
-    Some(hit(ray, t as f32, normal))
+    hit(ray, t, normal)
 }
 
 /// Relative barycentric tolerance of [`triangle`]: a hit within this fraction of the
@@ -427,12 +514,9 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     if t < 0.0 || t > f64::from(max_t) {
         return None;
     }
-    let mut normal = (n / nlen).as_vec3();
-    if normal.dot(ray.dir) > 0.0 {
-        normal = -normal;
-    }
-    let t = t as f32;
-    Some(hit(ray, t.min(max_t), normal))
+    // Facing the origin; the dot product in f64 (in f32 it can overflow for huge `dir`).
+    let normal = if n.dot(d) > 0.0 { -n / nlen } else { n / nlen };
+    hit(ray, t.min(f64::from(max_t)), normal.as_vec3())
 }
 
 #[cfg(test)]

@@ -24,11 +24,9 @@ impl Obb {
     #[inline]
     #[must_use]
     pub fn new(center: Vec3, rotation: Quat, half_extents: Vec3) -> Obb {
-        let len2 = rotation.length_squared();
-        let axes = if len2 > 0.0 && len2.is_finite() {
-            Mat3::from_quat(rotation * len2.sqrt().recip())
-        } else {
-            Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN)
+        let axes = match crate::math::unit_quat(rotation) {
+            Some(q) => Mat3::from_quat(q),
+            None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
         };
         Obb {
             center,
@@ -141,6 +139,18 @@ mod tests {
         let o = Obb::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), -Vec3::ONE);
         assert!(!o.is_finite());
         assert_eq!(o.half_extents, Vec3::ONE);
+    }
+
+    #[test]
+    fn tiny_and_huge_quaternions_give_orthonormal_axes() {
+        // Scenario: the same rotation scaled by 1e-22 and 1e22 (|q|² under/overflows f32).
+        let r = Quat::from_rotation_y(0.7);
+        for k in [1e-22f32, 1e22] {
+            let o = Obb::new(Vec3::ZERO, r * k, Vec3::ONE);
+            let g = o.axes.transpose() * o.axes;
+            assert!(g.abs_diff_eq(Mat3::IDENTITY, 1e-6), "scale {k}: {g}");
+            assert!(o.axes.abs_diff_eq(Mat3::from_quat(r), 1e-6), "scale {k}");
+        }
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub fn aabb_aabb(a: &Aabb, motion_a: Vec3, b: &Aabb, motion_b: Vec3) -> Option<S
     }
     let lo_corner = (amin + ma * enter).max(bmin + mb * enter);
     let hi_corner = (amax + ma * enter).min(bmax + mb * enter);
-    Some(make(enter, exit, normal, (lo_corner + hi_corner) * 0.5))
+    make(enter, exit, normal, (lo_corner + hi_corner) * 0.5)
 }
 
 #[cfg(test)]

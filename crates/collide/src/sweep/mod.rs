@@ -14,6 +14,11 @@
 //!   initial overlap it is the direction of least penetration (each function says which).
 //! - **Point**: a contact point at `enter`; for an initial overlap, a point in both shapes.
 //! - **Bad input**: NaN or infinite anywhere gives `None`.
+//! - **Representable hits**: a hit's times, normal and point are always finite. The contact
+//!   point is computed in `f64` from the `f32` input (no intermediate overflow) and rounded
+//!   once; when it lies beyond `±f32::MAX` (bodies within a factor of about 2 of `f32::MAX`
+//!   of the origin, or moved there by their motion) the contact happens only outside the
+//!   range of `f32` and the sweep reports no hit (`None`), even for an initial overlap.
 //!
 //! The article's listings 1, 2 and 4 and what was wrong with them (ERRATA.md) are covered by
 //! [`sphere_plane`], [`sphere_sphere`] and [`aabb_aabb`]; [`obb_obb`] extends listing 4's
@@ -81,14 +86,22 @@ fn unit_or(v: DVec3, fallback: DVec3) -> DVec3 {
         .unwrap_or(DVec3::X)
 }
 
-/// The output record, narrowed to `f32`.
+/// The output record, narrowed to `f32`; `None` when it is not representable.
+///
+/// Hardening (issue 9, fuzz target `sweep`): a hit carries only finite numbers. Every sweep
+/// computes its contact point in `f64` from the `f32` input (no intermediate overflow); when
+/// that point lies beyond `±f32::MAX` the contact happens only outside the range of `f32`, and
+/// the sweep reports no hit (module docs, "Representable hits").
 #[inline]
-fn make(enter: f64, exit: f64, normal: DVec3, point: DVec3) -> Sweep {
+fn make(enter: f64, exit: f64, normal: DVec3, point: DVec3) -> Option<Sweep> {
     let (enter, exit) = (enter as f32, exit as f32);
-    Sweep {
-        enter,
-        exit: exit.max(enter),
-        normal: normal.as_vec3(),
-        point: point.as_vec3(),
-    }
+    let (normal, point) = (normal.as_vec3(), point.as_vec3());
+    (enter.is_finite() && exit.is_finite() && normal.is_finite() && point.is_finite()).then_some(
+        Sweep {
+            enter,
+            exit: exit.max(enter),
+            normal,
+            point,
+        },
+    )
 }

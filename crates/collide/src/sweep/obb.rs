@@ -325,7 +325,7 @@ pub fn obb_obb(a: &Obb, motion_a: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep
     } else {
         contact_point(&ae, &be, normal)
     };
-    Some(make(enter, exit, normal, point))
+    make(enter, exit, normal, point)
 }
 
 #[cfg(test)]

@@ -167,7 +167,7 @@ pub fn obb_obb_rotating(
     } else {
         contact_point(&ae, &be, normal)
     };
-    Some(make(enter, exit.min(1.0), normal, point))
+    make(enter, exit.min(1.0), normal, point)
 }
 
 #[cfg(test)]

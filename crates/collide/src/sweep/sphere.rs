@@ -36,7 +36,7 @@ pub fn sphere_plane(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Sweep> {
     let on_positive = de > 0.0 || (de == 0.0 && w <= 0.0);
     let side = if on_positive { 1.0 } else { -1.0 };
     let ce = c0 + v * enter;
-    Some(make(enter, exit, -side * n, ce - de * n))
+    make(enter, exit, -side * n, ce - de * n)
 }
 
 /// Sphere `s` moving by `motion` against the solid half-space behind plane `p` (the points
@@ -71,7 +71,7 @@ pub fn sphere_plane_halfspace(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Swe
     let (enter, exit) = clip_to_frame(lo, hi)?;
     let ce = c0 + v * enter;
     let de = d0 + w * enter;
-    Some(make(enter, exit, -n, ce - de * n))
+    make(enter, exit, -n, ce - de * n)
 }
 
 /// Spheres `a` and `b` moving by `motion_a` and `motion_b`: when is `|B(u) - A(u)| <= ra + rb`?
@@ -97,7 +97,7 @@ pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> 
     let n = unit_or(f + v * enter, -v);
     let pa = ca + ma * enter + n * ra;
     let pb = cb + mb * enter - n * rb;
-    Some(make(enter, exit, n, (pa + pb) * 0.5))
+    make(enter, exit, n, (pa + pb) * 0.5)
 }
 
 /// A point moving as `p + u d` (box frame) against the box `[-e, e]` grown by `r`: the contact
@@ -222,7 +222,7 @@ fn sphere_box(
     };
     let box_center_e = center + motion_b.as_dvec3() * enter;
     let normal = unit_or(axes * local_n, DVec3::X);
-    Some(make(enter, exit, normal, box_center_e + axes * q))
+    make(enter, exit, normal, box_center_e + axes * q)
 }
 
 /// Sphere `s` moving by `motion_s` against triangle `t` moving by `motion_t`: exact.
@@ -259,7 +259,7 @@ pub fn sphere_triangle(s: &Sphere, motion_s: Vec3, t: &Triangle, motion_t: Vec3)
     // triangle lies ahead of the sphere's relative motion d, so the normal facing along d.
     let normal = unit_or(q - pe, facing);
     let shift = o + motion_t.as_dvec3() * enter;
-    Some(make(enter, exit, normal, q + shift))
+    make(enter, exit, normal, q + shift)
 }
 
 #[cfg(test)]
