@@ -159,10 +159,8 @@ fn sweep_oracle_can_fail() {
 /// Inputs the fuzzers found that are NOT fixed yet (`tests/data/fuzz_open/<target>/`), replayed
 /// through the same checks; `#[ignore]`d so the suite stays green, run with `--ignored` to see
 /// them fail. Move a file to `tests/data/fuzz/<target>/` once its bug is fixed.
-/// - raycast: `raycast::triangle` on a needle triangle (aspect ~1e6, subnormal corner
-///   coordinates) reports a hit 2.25 from the triangle.
-///
-/// Fixed and moved to `tests/data/fuzz/`: `hull/point_outside_hull_*` (needle clouds at
+/// None is open now. Fixed and moved to `tests/data/fuzz/`: `raycast/needle_triangle_*` (a
+/// grazing ray on a needle: Möller–Trumbore's determinant was rounding), `hull/point_outside_hull_*` (needle clouds at
 /// 1e20..1e27: Quickhull's convexity repair swallowed a vertex, and the mid-edge vertex removal
 /// cut a needle's tip off), `raycast/hit_point_overflows_*` and `sweep/contact_point_overflows_*`
 /// (a hit whose point lies beyond `f32::MAX` is now `None`), `sat/sat_cached_disagrees_*` (the
