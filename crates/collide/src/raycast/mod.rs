@@ -206,18 +206,18 @@ pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     if (disc < -kernel::DISC_SLACK * r * r * a) | (t > f64::from(max_t)) {
         return None;
     }
-    // The outward normal q / |q| with q = f + t d. q is on the sphere to the rounding of c
-    // (|Δc| ≲ 1e-16 |f|²), so |q| / r - 1 ≲ 1e-16 |f|² / r², below f32 resolution while
-    // |f|² < 1e8 r²: there q / r is the unit normal as it stands. Farther (or for r = 0) q is
-    // normalised, scaled by 1/r first so that f32 neither overflows nor underflows; a point
-    // sphere gives +Z.
-    let q = f + t * d;
-    let n = if c < 1e8 * r * r {
-        (q * r.recip()).as_vec3()
-    } else if r > 0.0 {
-        (q * r.recip()).as_vec3().normalize_or(Vec3::Z)
+    // The outward normal q / |q| with q = f + t d. Usually q is on the sphere to the rounding
+    // of c and t (|q| / r - 1 far below f32 resolution), and q / r is the unit normal as it
+    // stands; but the rounding of t is multiplied by |d|, so for a long direction vector q can
+    // be far off the sphere (raycast fuzz: |q| = 170 r with |t d| ~ 1e22). So q / r (in f64:
+    // no overflow or underflow for any f32 radius) is renormalised whenever it is not unit to
+    // 1e-6; a point sphere (1/r = inf, q / r inf or NaN) gives +Z.
+    let m = f + t * d;
+    let m = m * r.recip();
+    let n = if (m.length_squared() - 1.0).abs() <= 1e-6 {
+        m.as_vec3()
     } else {
-        Vec3::Z
+        m.normalize_or(DVec3::Z).as_vec3()
     };
     hit(ray, t, n)
 }
