@@ -1342,7 +1342,7 @@ pub mod sat {
         // hulls are smaller than ~1e-9; there the verdict near touching carries no accuracy
         // promise (documented), only the shape checks above. Fuzzing found hulls of ~1e-19 and
         // ~1e-17 where SAT and GJK's f64 distance disagree by 1e-4 of the size.
-        if scale < 1e-9 {
+        if scale < 1e-30 {
             return;
         }
         let g = gjk::distance(&ConvexPoints(&wa), &ConvexPoints(&wb));

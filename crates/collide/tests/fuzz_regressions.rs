@@ -158,11 +158,10 @@ fn sweep_oracle_can_fail() {
 
 /// Inputs the fuzzers found that are NOT fixed yet (`tests/data/fuzz_open/<target>/`), replayed
 /// through the same checks; `#[ignore]`d so the suite stays green, run with `--ignored` to see
-/// them fail. Move a file to `tests/data/fuzz/<target>/` once its bug is fixed.
-/// - sat: on tiny hulls (gap 1e-15) `Separated` carries a plane normal of length 0.969 (f32
-///   underflow in the edge-axis cross product).
+/// them fail. Move a file to `tests/data/fuzz/<target>/` once its bug is fixed. None is open.
 ///
-/// Fixed and moved to `tests/data/fuzz/`: `raycast/needle_triangle_*` (a
+/// Fixed and moved to `tests/data/fuzz/`: `sat/tiny_hull_plane_not_unit_*` (the edge axis of
+/// tiny hulls is normalised in f64), `raycast/needle_triangle_*` (a
 /// grazing ray on a needle: Möller–Trumbore's determinant was rounding), `hull/point_outside_hull_*` (needle clouds at
 /// 1e20..1e27: Quickhull's convexity repair swallowed a vertex, and the mid-edge vertex removal
 /// cut a needle's tip off), `raycast/hit_point_overflows_*` and `sweep/contact_point_overflows_*`

@@ -348,13 +348,24 @@ fn pose_is_finite(p: &ConvexPolyhedron) -> bool {
 
 /// Unit axis perpendicular to edge directions `da` (A) and `db` (B, in A's frame), oriented
 /// out of A's edge (`axis · outward > 0`, `outward` the sum of the edge's face normals); `None`
-/// for (nearly) parallel edges, whose plane the face normals already cover, and for
-/// non-finite products.
+/// for (nearly) parallel edges, whose plane the face normals already cover, and for NaN.
+///
+/// The squared lengths are formed in f32 only while they stay normal and finite; tiny hulls
+/// (edges near 1e-15, cross products near 1e-30, squares in the subnormals) and huge ones
+/// (squares past f32::MAX) take the f64 path, so the axis is unit at every scale.
 #[inline]
 fn edge_axis(da: Vec3, db: Vec3, outward: Vec3) -> Option<Vec3> {
+    // 1e-30 keeps every square we add at least 1e-30 / 3 ≫ f32::MIN_POSITIVE (1.2e-38)
+    // for the dominant component, and 1e36 keeps the sum of three finite.
+    const SAFE: std::ops::Range<f32> = 1e-30..1e36;
     let axis = da.cross(db);
-    let len = axis.length();
-    if len <= 1e-5 * da.length() * db.length() || !len.is_finite() {
+    let len2 = axis.length_squared();
+    let (la2, lb2) = (da.length_squared(), db.length_squared());
+    if !(SAFE.contains(&len2) && SAFE.contains(&la2) && SAFE.contains(&lb2)) {
+        return edge_axis_f64(da, db, outward);
+    }
+    let len = len2.sqrt();
+    if len <= 1e-5 * la2.sqrt() * lb2.sqrt() {
         return None;
     }
     Some(if axis.dot(outward) < 0.0 {
@@ -362,6 +373,25 @@ fn edge_axis(da: Vec3, db: Vec3, outward: Vec3) -> Option<Vec3> {
     } else {
         axis / len
     })
+}
+
+/// [`edge_axis`] in f64, for products f32 squares would underflow or overflow: every finite
+/// f32 edge's cross product, squared, is a normal f64 (|x|² ≤ (2·3.4e38²)² ≈ 5e154 and a
+/// nonzero product is at least (1.4e-45)² ≈ 2e-90).
+#[cold]
+fn edge_axis_f64(da: Vec3, db: Vec3, outward: Vec3) -> Option<Vec3> {
+    let (da, db) = (da.as_dvec3(), db.as_dvec3());
+    let axis = da.cross(db);
+    let len = axis.length();
+    if !len.is_finite() || len <= 1e-5 * da.length() * db.length() {
+        return None;
+    }
+    let unit = if axis.dot(outward.as_dvec3()) < 0.0 {
+        -axis / len
+    } else {
+        axis / len
+    };
+    Some(unit.as_vec3())
 }
 
 /// World plane of an A-frame axis across a gap `s` whose A-side support value is `h_a` (max
@@ -1019,6 +1049,30 @@ mod tests {
             }
         }
         assert!(crossings > 10_000, "{crossings} crossings");
+    }
+
+    #[test]
+    fn edge_axis_is_unit_at_every_scale() {
+        // Two skew edges scaled from 1e-20 to 1e18: the f32 squares of the cross product
+        // underflow below ~1e-15 and overflow above ~1e9, and the axis must stay unit,
+        // oriented out of A's edge, and equal (in direction) the unscaled one.
+        let (da, db, out) = (Vec3::new(1.0, 0.2, 0.0), Vec3::new(0.1, 0.3, 1.0), Vec3::Z);
+        let unit = edge_axis(da, db, out).expect("skew edges have an axis");
+        for k in -20..=18 {
+            let s = 10f32.powi(k);
+            let axis = edge_axis(da * s, db * s, out).expect("skew edges have an axis");
+            assert!(
+                (axis.length() - 1.0).abs() < 1e-6,
+                "scale 1e{k}: |axis| {}",
+                axis.length()
+            );
+            assert!(axis.dot(unit) > 1.0 - 1e-5, "scale 1e{k}: {axis} vs {unit}");
+        }
+        // Parallel and NaN edges give no axis at any scale.
+        for s in [1e-20, 1.0, 1e18] {
+            assert_eq!(edge_axis(da * s, da * (2.0 * s), out), None);
+        }
+        assert_eq!(edge_axis(Vec3::NAN, db, out), None);
     }
 
     #[test]
