@@ -255,3 +255,35 @@ fn ray_and_box_queries_agree_with_brute_force() {
         }
     }
 }
+
+#[test]
+fn world_ray_hit_points_are_finite_near_f32_max() {
+    // A hull body at x = 3e38 seen from −3e38 with dir 3e38: the hit is at t ≈ 2, where the
+    // f32 `t · dir` (6e38) overflows although the point (3e38 − 1) does not. The world's hit
+    // point is formed in f64 like the crate's ray casts: finite and on the hull's face.
+    use collide::convex::ConvexHull;
+    use std::sync::Arc;
+    let corners: Vec<Vec3> = (0..8)
+        .map(|i| {
+            Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32) * 2.0 - 1.0
+        })
+        .collect();
+    let hull = Arc::new(ConvexHull::try_new(&corners).unwrap());
+    for kind in [BroadPhaseKind::SweepAndPrune, BroadPhaseKind::DynamicBvh] {
+        let mut world = World::new(WorldConfig {
+            broad_phase: kind,
+            ..WorldConfig::default()
+        });
+        let far = Vec3::new(3e38, 0.0, 0.0);
+        let id = world
+            .add_body(BodyDesc::new(Geometry::Hull(hull.clone())).at(far))
+            .unwrap();
+        world.update();
+        let ray = Ray::new(Vec3::new(-3e38, 0.0, 0.0), Vec3::new(3e38, 0.0, 0.0));
+        let hit = world.ray_cast(&ray, 10.0).expect("the far hull is hit");
+        assert_eq!(hit.body, id);
+        assert!(hit.point.is_finite(), "{hit:?}");
+        assert!((hit.point.x - 3e38).abs() <= 3e38 * 1e-6, "{hit:?}");
+        assert_eq!(hit.normal, Vec3::NEG_X);
+    }
+}

@@ -216,8 +216,17 @@ pub(crate) fn ray_box_entry(
             continue;
         }
         // origin + t·dir = min (resp. max) ⇒ t = (min − origin)/dir.
-        let ta = (aabb.min[k] - origin[k]) * inv_dir[k];
-        let tb = (aabb.max[k] - origin[k]) * inv_dir[k];
+        let (mut ta, mut tb) = (
+            (aabb.min[k] - origin[k]) * inv_dir[k],
+            (aabb.max[k] - origin[k]) * inv_dir[k],
+        );
+        if !(ta.is_finite() && tb.is_finite()) {
+            // `min − origin` overflowed (a box near f32::MAX seen from the far side of the
+            // origin): the same formula in f64, whose range holds every such difference.
+            let (o, d) = (f64::from(origin[k]), f64::from(dir[k]));
+            ta = ((f64::from(aabb.min[k]) - o) / d) as f32;
+            tb = ((f64::from(aabb.max[k]) - o) / d) as f32;
+        }
         let (near, far) = if ta <= tb { (ta, tb) } else { (tb, ta) };
         // A NaN `near`/`far` fails both comparisons and leaves the interval as it was.
         if near > t0 {

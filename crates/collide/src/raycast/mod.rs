@@ -118,7 +118,7 @@ fn valid_max_t(max_t: f32) -> bool {
 /// `±f32::MAX` the hit exists only outside the range of `f32`, and the cast reports no hit
 /// (module docs, "Representable hits").
 #[inline]
-fn hit(ray: &Ray, t: f64, normal: Vec3) -> Option<RayHit> {
+pub(crate) fn hit(ray: &Ray, t: f64, normal: Vec3) -> Option<RayHit> {
     let point = (ray.origin.as_dvec3() + t * ray.dir.as_dvec3()).as_vec3();
     finite_hit(t as f32, point, normal)
 }

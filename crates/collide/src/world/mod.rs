@@ -280,7 +280,8 @@ pub struct WorldRayHit {
     pub body: BodyId,
     /// Ray parameter (units of `|ray.dir|`); 0 when starting inside.
     pub t: f32,
-    /// `ray.origin + t · ray.dir`.
+    /// `ray.origin + t · ray.dir`, evaluated in f64 and rounded once; a hit whose point lies
+    /// beyond `±f32::MAX` is not reported.
     pub point: Vec3,
     /// Outward unit normal at the hit (`-dir/|dir|` when starting inside).
     pub normal: Vec3,
@@ -899,14 +900,15 @@ impl World {
             if let Some(Some(body)) = self.bodies.get(id as usize) {
                 body.parts(body.position, body.rotation, &mut parts);
                 for (part, _) in &parts {
-                    if let Some((t, normal)) = narrow::ray_part(ray, part, bound) {
+                    if let Some(hit) = narrow::ray_part(ray, part, bound) {
+                        let t = hit.t;
                         let better = best.is_none_or(|h| t < h.t || (t == h.t && id < h.body.0));
                         if better {
                             best = Some(WorldRayHit {
                                 body: BodyId(id),
                                 t,
-                                point: ray.at(t),
-                                normal,
+                                point: hit.point,
+                                normal: hit.normal,
                             });
                         }
                     }

@@ -6,6 +6,7 @@ use crate::convex::contact::contact_cached;
 use crate::convex::Posed;
 use crate::convex::{contact_manifold, gjk, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
 use crate::math::Vec3;
+use crate::raycast::RayHit;
 use crate::shapes::{Capsule, Obb, Ray, Sphere};
 use crate::sweep;
 use glam::DVec3;
@@ -358,30 +359,39 @@ fn advance(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact>
 }
 
 /// Ray against a part: `(t, normal)` of the first hit in `[0, max_t]`.
-pub(crate) fn ray_part(ray: &Ray, part: &Part, max_t: f32) -> Option<(f32, Vec3)> {
-    let hit = match part {
+pub(crate) fn ray_part(ray: &Ray, part: &Part, max_t: f32) -> Option<RayHit> {
+    match part {
         Part::Sphere(s) => crate::raycast::sphere(ray, s, max_t),
         Part::Capsule(c) => crate::raycast::capsule(ray, c, max_t),
         Part::Cuboid(o, _) => crate::raycast::obb(ray, o, max_t),
-        Part::Hull(p) => return ray_polyhedron(ray, p, max_t),
-    }?;
-    Some((hit.t, hit.normal))
+        Part::Hull(p) => {
+            let (t, normal) = ray_polyhedron(ray, p, max_t)?;
+            // The crate's rule for a hit's point: `origin + t·dir` in f64, rounded once,
+            // `None` when it lies beyond ±f32::MAX (the f32 `ray.at(t)` could overflow).
+            crate::raycast::hit(ray, f64::from(t), normal)
+        }
+    }
 }
 
 /// Ray against a convex polyhedron by clipping the ray to every face's half-space
 /// (Cyrus–Beck 1978; Ericson RTCD §5.3.8). Starting inside: `t = 0`, normal `-dir/|dir|`
 /// (the crate's raycast rule). NaN → `None`.
+///
+/// The clipping runs in f64: with a hull near `f32::MAX` seen from the other side of the
+/// origin, `n·origin + d` overflows f32 (3e38 + 3e38), and the hit would be lost.
 fn ray_polyhedron(ray: &Ray, p: &ConvexPolyhedron, max_t: f32) -> Option<(f32, Vec3)> {
     if !(ray.is_finite() && max_t >= 0.0) {
         return None;
     }
-    let (mut t0, mut t1) = (0.0f32, max_t);
+    let (o, dir) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+    let (mut t0, mut t1) = (0.0f64, f64::from(max_t));
     let mut normal = None;
     for f in 0..p.hull.faces().len() {
         let plane = p.face_plane(f);
+        let n = plane.normal.as_dvec3();
         // Inside the face's half-space: n·x + d <= 0. Along the ray: n·o + d + t n·dir.
-        let dist = plane.signed_distance(ray.origin);
-        let denom = plane.normal.dot(ray.dir);
+        let dist = n.dot(o) + f64::from(plane.d);
+        let denom = n.dot(dir);
         if denom == 0.0 {
             if dist > 0.0 {
                 return None;
@@ -412,7 +422,8 @@ fn ray_polyhedron(ray: &Ray, p: &ConvexPolyhedron, max_t: f32) -> Option<(f32, V
             u
         }
     });
-    Some((t0, n))
+    // t0 <= max_t (an f32), so it rounds to a finite f32.
+    Some((t0 as f32, n))
 }
 
 #[cfg(test)]
