@@ -23,9 +23,7 @@ use proptest::prelude::*;
 
 mod common;
 
-fn path(name: &str) -> String {
-    format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"))
-}
+use common::{mesh_path, REAL_MESHES};
 
 fn unit_hull(pts: &[Vec3]) -> Option<Arc<ConvexHull>> {
     let c = pts.iter().copied().sum::<Vec3>() / pts.len() as f32;
@@ -38,18 +36,8 @@ fn unit_hull(pts: &[Vec3]) -> Option<Arc<ConvexHull>> {
 /// include the piece with redundant vertices on nearly straight edge chains).
 fn hulls() -> Vec<Arc<ConvexHull>> {
     let mut out = Vec::new();
-    for name in [
-        "bunny.obj",
-        "torus.obj",
-        "concave_box.obj",
-        "cube.obj",
-        "jenga.obj",
-        "duck_vhacd.obj",
-        "teddy2_VHACD_CHs.obj",
-        "lego_vhacd.obj",
-        "racecar_chassis.stl",
-    ] {
-        let model = io::load(path(name)).unwrap();
+    for name in REAL_MESHES {
+        let model = io::load(mesh_path(name)).unwrap();
         out.extend(unit_hull(&model.merged().vertices));
         if name == "duck_vhacd.obj" || name == "teddy2_VHACD_CHs.obj" {
             for part in &model.parts {

@@ -178,37 +178,7 @@ pub fn point_triangle(p: Vec3, tri: &Triangle) -> Vec3 {
         tri.b.as_dvec3(),
         tri.c.as_dvec3(),
     );
-    // A needle narrower than 1e-10 of its longest edge (below f32 resolution, which is
-    // ~6e-8 of the coordinates) is the segment it is: even in f64 the barycentric weights of
-    // so thin a triangle are ill-conditioned (raycast fuzz oracle: a needle 3e-13 wide and
-    // 8.5 long put the closest point 0.0015 along it from a point on it).
-    let l2 = (b - a)
-        .length_squared()
-        .max((c - a).length_squared())
-        .max((c - b).length_squared());
-    let n2 = (b - a).cross(c - a).length_squared();
-    if n2 <= 1e-20 * l2 * l2 {
-        let on = |s: glam::DVec3, e: glam::DVec3| {
-            let se = e - s;
-            let mm = se.length_squared();
-            let t = if mm > 0.0 {
-                ((p - s).dot(se) / mm).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            s + se * t
-        };
-        let cands = [on(a, b), on(b, c), on(c, a)];
-        let best = cands
-            .into_iter()
-            .min_by(|x, y| {
-                (p - *x)
-                    .length_squared()
-                    .total_cmp(&(p - *y).length_squared())
-            })
-            .unwrap_or(a);
-        return best.as_vec3();
-    }
+    // Needles narrower than 1e-10 of their longest edge are answered as their edges there.
     crate::raycast::kernel::closest_point_triangle(p, a, b, c).as_vec3()
 }
 

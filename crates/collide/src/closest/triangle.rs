@@ -10,27 +10,34 @@
 
 use glam::DVec3;
 
-/// `(1e-14)²`: a triangle with `|ab × ac|² <= DEGENERATE2 · |ab|² |ac|²` has no usable normal
-/// and is answered as its edges.
-const DEGENERATE2: f64 = 1e-28;
+/// `(1e-10)²`: a triangle with `|ab × ac|² <= NEEDLE2 · L⁴` (`L` its longest edge), that is
+/// narrower than `1e-10 · L`, is answered as its edges.
+///
+/// Below f32 resolution (~6e-8 of the coordinates) such a needle is the segment it is, and
+/// even in f64 the barycentric weights of so thin a triangle are ill-conditioned (raycast fuzz
+/// oracle: a needle 3e-13 wide and 8.5 long put the closest point 0.0015 along it from a point
+/// on it). Collinear and coincident corners (`|ab × ac| = 0`) are the limit case.
+const NEEDLE2: f64 = 1e-20;
 
 /// The point of the closed, filled triangle `a, b, c` closest to `p`.
 ///
 /// Ericson's Voronoi-region walk (RTCD §5.1.5): vertex regions, then edge regions, then the
-/// face, with barycentric coordinates from dot products only. A degenerate triangle (cross
-/// product below `1e-14` relative to its edges: collinear to within `f64` resolution, which
-/// widened `f32` corners resolve exactly) is
-/// the segment or point it spans: the closest of its three edges' closest points. NaN input
-/// gives NaN.
+/// face, with barycentric coordinates from dot products only. A degenerate triangle
+/// (collinear or coincident corners, or a needle narrower than `1e-10` of its longest edge,
+/// see [`NEEDLE2`]) is the segment or point it spans: the closest of its three edges' closest
+/// points. NaN input gives NaN.
 pub(crate) fn point_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
     let ab = b - a;
     let ac = c - a;
 
-    // Degenerate: |ab × ac|² <= eps² |ab|² |ac|², compared squared to avoid two square roots.
-    // NaN fails `>` and takes this branch too, where it propagates.
+    // Needle: |ab × ac| (twice the area = width · L) <= 1e-10 · L², compared squared to avoid
+    // square roots. NaN fails `>` and takes this branch too, where it propagates.
     let n2 = ab.cross(ac).length_squared();
-    let scale2 = ab.length_squared() * ac.length_squared();
-    let has_area = n2 > DEGENERATE2 * scale2;
+    let l2 = ab
+        .length_squared()
+        .max(ac.length_squared())
+        .max((c - b).length_squared());
+    let has_area = n2 > NEEDLE2 * l2 * l2;
     if !has_area {
         return closest_on_edges(p, a, b, c);
     }

@@ -131,8 +131,9 @@ pub fn golden_min(f: impl Fn(f64) -> f64) -> (f64, f64) {
     best
 }
 
-/// Distance from a point to a segment in f64 (projection, clamped).
-pub fn point_segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+/// The point of segment `a`–`b` closest to `p` in f64 (projection, clamped; `a` for a
+/// zero-length segment).
+pub fn point_segment_closest(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
     let ab = b - a;
     let l2 = ab.length_squared();
     let u = if l2 > 0.0 {
@@ -140,7 +141,12 @@ pub fn point_segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
     } else {
         0.0
     };
-    (a + ab * u - p).length()
+    a + ab * u
+}
+
+/// Distance from a point to a segment in f64 (projection, clamped).
+pub fn point_segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
+    (point_segment_closest(p, a, b) - p).length()
 }
 
 /// Distance between two segments in f64 by golden-section search over the first segment's
@@ -269,14 +275,7 @@ pub fn triangle_closest(p: DVec3, t: [DVec3; 3]) -> DVec3 {
     }
     let mut best = t[0];
     for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-        let ab = b - a;
-        let l2 = ab.length_squared();
-        let u = if l2 > 0.0 {
-            ((p - a).dot(ab) / l2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        let c = a + ab * u;
+        let c = point_segment_closest(p, a, b);
         if (c - p).length_squared() < (best - p).length_squared() {
             best = c;
         }
