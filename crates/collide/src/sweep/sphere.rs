@@ -19,15 +19,7 @@ use glam::DVec3;
 /// Gomez 1999, listing 1: `d(u) = d0 + u (d1 - d0)`, solved for `d(u) = ±r`.
 #[must_use]
 pub fn sphere_plane(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Sweep> {
-    if !(s.is_finite() && motion.is_finite() && p.is_finite()) {
-        return None;
-    }
-    let n = p.normal.as_dvec3();
-    let c0 = s.center.as_dvec3();
-    let v = motion.as_dvec3();
-    let r = f64::from(s.radius.abs());
-    let d0 = n.dot(c0) + f64::from(p.d);
-    let w = n.dot(v);
+    let PlaneTrack { n, c0, v, r, d0, w } = PlaneTrack::new(s, motion, p)?;
     // |d0 + w u| <= r.
     let (lo, hi) = axis_interval(d0, w, r)?;
     let (enter, exit) = clip_to_frame(lo, hi)?;
@@ -48,15 +40,7 @@ pub fn sphere_plane(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Sweep> {
 /// the centre projected onto the plane at `enter`. NaN → `None`. Gomez 1999, listing 1.
 #[must_use]
 pub fn sphere_plane_halfspace(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Sweep> {
-    if !(s.is_finite() && motion.is_finite() && p.is_finite()) {
-        return None;
-    }
-    let n = p.normal.as_dvec3();
-    let c0 = s.center.as_dvec3();
-    let v = motion.as_dvec3();
-    let r = f64::from(s.radius.abs());
-    let d0 = n.dot(c0) + f64::from(p.d);
-    let w = n.dot(v);
+    let PlaneTrack { n, c0, v, r, d0, w } = PlaneTrack::new(s, motion, p)?;
     // d0 + w u <= r.
     let (lo, hi) = if w == 0.0 {
         if d0 > r {
@@ -72,6 +56,37 @@ pub fn sphere_plane_halfspace(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Swe
     let ce = c0 + v * enter;
     let de = d0 + w * enter;
     make(enter, exit, -n, ce - de * n)
+}
+
+/// A sphere moving against a plane, in f64: the plane's normal `n`, the start centre `c0`,
+/// the motion `v`, the radius `r`, and the centre's signed distance `d(u) = d0 + w u` over the
+/// frame. `None` for non-finite input.
+struct PlaneTrack {
+    n: DVec3,
+    c0: DVec3,
+    v: DVec3,
+    r: f64,
+    d0: f64,
+    w: f64,
+}
+
+impl PlaneTrack {
+    fn new(s: &Sphere, motion: Vec3, p: &Plane) -> Option<PlaneTrack> {
+        if !(s.is_finite() && motion.is_finite() && p.is_finite()) {
+            return None;
+        }
+        let n = p.normal.as_dvec3();
+        let c0 = s.center.as_dvec3();
+        let v = motion.as_dvec3();
+        Some(PlaneTrack {
+            n,
+            c0,
+            v,
+            r: f64::from(s.radius.abs()),
+            d0: n.dot(c0) + f64::from(p.d),
+            w: n.dot(v),
+        })
+    }
 }
 
 /// Spheres `a` and `b` moving by `motion_a` and `motion_b`: when is `|B(u) - A(u)| <= ra + rb`?
