@@ -72,6 +72,7 @@ impl SupportMap for Piece<'_> {
     }
 }
 
+#[cfg(test)]
 impl Piece<'_> {
     /// The piece moved by `offset`.
     fn translated(self, offset: Vec3) -> Self {
@@ -214,64 +215,19 @@ pub fn impact(a: &Body, b: &Body) -> Option<Impact> {
     let mut first: Option<Impact> = None;
     for x in &pa {
         for y in &pb {
-            if let Some(i) = advance(*x, va, *y, vb) {
-                if first.is_none_or(|f| i.toi < f.toi) {
-                    first = Some(i);
+            // Conservative advancement on GJK distances (the library's convex sweep).
+            if let Some(w) = collide::sweep::convex(x, va, y, vb) {
+                if first.is_none_or(|f| w.enter < f.toi) {
+                    first = Some(Impact {
+                        toi: w.enter,
+                        normal: w.normal,
+                        point: w.point,
+                    });
                 }
             }
         }
     }
     first
-}
-
-/// Translational conservative advancement (Mirtich 1996) of two convex pieces: the first `u`
-/// in `[0, 1]` at which they touch, to within a small gap.
-///
-/// With B moving by `v = vb - va` relative to A, the distance `d(u)` between the convex
-/// pieces is a convex function of `u` (the Minkowski difference translates linearly), so
-/// `d(u + Δ) >= d(u) - Δ (v · (-n))` where `n` is the unit normal from A to B at `u`: the
-/// step `Δ = d / (-v · n)` never passes the first contact. The loop stops when the gap is
-/// below `1e-4` of the pieces' size, or when B is not approaching (`-v · n <= 0`: by
-/// convexity the distance only grows from there).
-fn advance(a: Piece<'_>, va: Vec3, b: Piece<'_>, vb: Vec3) -> Option<Impact> {
-    let v = vb - va;
-    let size = (a.support(Vec3::X) - a.support(-Vec3::X)).length()
-        + (b.support(Vec3::X) - b.support(-Vec3::X)).length()
-        + (a.support(Vec3::Y) - a.support(-Vec3::Y)).length();
-    let gap = 1e-4 * size.max(1e-6);
-    let mut u = 0.0f32;
-    for _ in 0..64 {
-        // A stays put in A's moving frame; B is where the relative motion has taken it.
-        let bu = b.translated(v * u);
-        let r = gjk::distance(&a, &bu);
-        if !r.distance.is_finite() {
-            return None;
-        }
-        if r.intersecting || r.distance <= gap {
-            let normal = if r.intersecting {
-                (bu.interior_point() - a.interior_point())
-                    .try_normalize()
-                    .unwrap_or(Vec3::Y)
-            } else {
-                r.normal
-            };
-            return Some(Impact {
-                toi: u,
-                normal,
-                // In world space at time u, A has moved by va·u too.
-                point: 0.5 * (r.point_a + r.point_b) + va * u,
-            });
-        }
-        let closing = -v.dot(r.normal);
-        if closing <= 0.0 {
-            return None;
-        }
-        u += r.distance / closing;
-        if u > 1.0 {
-            return None;
-        }
-    }
-    None
 }
 
 #[cfg(test)]
@@ -535,11 +491,16 @@ mod tests {
             );
             let exact_sweep = impact(&a, &b);
             let (pa, pb) = (pieces(&a), pieces(&b));
-            let ca = advance(pa[0], a.velocity, pb[0], b.velocity);
+            let ca =
+                collide::sweep::convex(&pa[0], a.velocity, &pb[0], b.velocity).map(|w| Impact {
+                    toi: w.enter,
+                    normal: w.normal,
+                    point: w.point,
+                });
             match (exact_sweep, ca) {
                 (Some(s), Some(c)) => {
                     compared += 1;
-                    // Advancement stops within a 1e-4-relative gap, a little before contact.
+                    // Advancement stops within a 1e-5-relative gap, a little before contact.
                     assert!(
                         c.toi <= s.toi + 1e-3,
                         "case {case}: CA {} after sweep {}",

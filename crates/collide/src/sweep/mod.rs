@@ -24,14 +24,17 @@
 //! [`sphere_plane`], [`sphere_sphere`] and [`aabb_aabb`]; [`obb_obb`] extends listing 4's
 //! per-axis intervals to the 15 separating axes of listing 6; [`sphere_aabb`], [`sphere_obb`]
 //! and [`sphere_triangle`] cast the sphere's centre against the shape grown by the radius;
-//! [`obb_obb_rotating`] lets both boxes rotate as well.
+//! [`obb_obb_rotating`] lets both boxes rotate as well; [`convex`] sweeps any two convex
+//! shapes (hulls, capsules, point clouds) by conservative advancement.
 
 mod aabb;
+pub(crate) mod convex;
 mod obb;
 mod rotating;
 mod sphere;
 
 pub use aabb::aabb_aabb;
+pub use convex::convex;
 pub use obb::obb_obb;
 pub use rotating::{obb_obb_rotating, ROTATION_TOLERANCE};
 pub use sphere::{

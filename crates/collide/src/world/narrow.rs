@@ -3,8 +3,7 @@
 
 use crate::closest;
 use crate::convex::contact::contact_cached;
-use crate::convex::Posed;
-use crate::convex::{contact_manifold, gjk, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
+use crate::convex::{contact_manifold, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
 use crate::math::Vec3;
 use crate::raycast::RayHit;
 use crate::shapes::{Capsule, Obb, Ray, Sphere};
@@ -252,28 +251,8 @@ pub struct Impact {
 pub(crate) fn impact(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
     let i = impact_raw(a, motion_a, b, motion_b)?;
     // B approaches A along −(motion_b − motion_a): the A-to-B direction when nothing better.
-    let normal = unit_normal(i.normal, motion_a - motion_b, a, b);
+    let normal = sweep::convex::unit_normal(i.normal, motion_a - motion_b, a, b);
     Some(Impact { normal, ..i })
-}
-
-/// `n` when it is a unit vector; otherwise, in order of preference, `n` normalised,
-/// `fallback` normalised, the direction from A's interior point to B's, or `+Z`. A contact
-/// normal is always unit, also where the geometry cannot decide one: shapes touching at a
-/// point far from the origin, where GJK's closest direction underflows to zero, with no
-/// relative motion (fuzz target `world`).
-fn unit_normal(n: Vec3, fallback: Vec3, a: &Part, b: &Part) -> Vec3 {
-    if n.is_finite() && (n.length_squared() - 1.0).abs() <= 1e-4 {
-        return n;
-    }
-    // In f64 so that tiny and huge vectors normalise without underflow or overflow.
-    let unit = |d: DVec3| {
-        let len = d.length();
-        (len.is_finite() && len > 0.0).then(|| (d / len).as_vec3())
-    };
-    unit(n.as_dvec3())
-        .or_else(|| unit(fallback.as_dvec3()))
-        .or_else(|| unit(b.interior_point().as_dvec3() - a.interior_point().as_dvec3()))
-        .unwrap_or(Vec3::Z)
 }
 
 /// [`impact`] before its normal is made unit.
@@ -298,64 +277,13 @@ fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impa
         (Part::Cuboid(oa, _), Part::Cuboid(ob, _)) => {
             sweep::obb_obb(oa, motion_a, ob, motion_b).map(from)
         }
-        _ => advance(a, motion_a, b, motion_b),
+        // Conservative advancement on GJK distances, shared with `sweep::convex`.
+        _ => sweep::convex::first_contact(a, motion_a, b, motion_b).map(|c| Impact {
+            t: c.t,
+            normal: c.normal,
+            point: c.point,
+        }),
     }
-}
-
-/// Conservative advancement for translating convex shapes (Mirtich 1996; van den Bergen 2003
-/// §5.3): the distance `d(t)` of two convex sets under linear relative motion is convex in
-/// `t`, so `d(t + s) >= d(t) + s · d'(t)` with `d'(t) = n · (v_b − v_a)` (n the unit closest
-/// direction from A to B): stepping `s = d / (−d')` never passes the first contact. Stops
-/// when the distance is below a tolerance relative to the shapes' size, or when the shapes
-/// stop closing (`d' >= 0`: by convexity they never touch later) or `t > 1`.
-fn advance(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
-    let rel = motion_b - motion_a;
-    let scale = (a.support(Vec3::X) - a.support(-Vec3::X)).length()
-        + (b.support(Vec3::X) - b.support(-Vec3::X)).length()
-        + rel.length();
-    let tol = 1e-5 * scale.max(1e-6);
-    let mut t = 0.0f32;
-    let mut cache = GjkCache::default();
-    for _ in 0..128 {
-        let pa = Posed::translated(a, motion_a * t);
-        let pb = Posed::translated(b, motion_b * t);
-        let r = gjk::distance_cached(&pa, &pb, &mut cache);
-        if !r.distance.is_finite() {
-            return None;
-        }
-        if r.intersecting || r.distance <= tol {
-            let normal = if r.intersecting {
-                // Touching or overlapping at the current t (only at t = 0 can it be more than
-                // touching): the penetration normal.
-                contact_cached(&pa, &pb, 0.0, &mut GjkCache::default())
-                    .map_or(rel.normalize_or_zero(), |c| c.normal)
-            } else {
-                r.normal
-            };
-            return Some(Impact {
-                t,
-                normal,
-                point: r.point_a * 0.5 + r.point_b * 0.5,
-            });
-        }
-        let closing = -r.normal.dot(rel);
-        if closing.is_nan() || closing <= 0.0 {
-            return None;
-        }
-        t += r.distance / closing;
-        if t.is_nan() || t > 1.0 {
-            return None;
-        }
-    }
-    // Not converged (grazing approach): report the last, early, time (a conservative answer).
-    let pa = Posed::translated(a, motion_a * t);
-    let pb = Posed::translated(b, motion_b * t);
-    let r = gjk::distance(&pa, &pb);
-    Some(Impact {
-        t,
-        normal: r.normal,
-        point: r.point_a * 0.5 + r.point_b * 0.5,
-    })
 }
 
 /// Ray against a part: `(t, normal)` of the first hit in `[0, max_t]`.
@@ -509,6 +437,7 @@ mod tests {
 
     #[test]
     fn impact_normals_are_always_unit() {
+        use crate::sweep::convex::unit_normal;
         // A unit normal passes through; a tiny or long one is normalised; a zero one falls
         // back to the motion, then to the centres' direction, then to +Z.
         let (a, b) = (cube(Vec3::ZERO), cube(Vec3::new(0.0, 3.0, 0.0)));
