@@ -648,8 +648,11 @@ pub mod sweep {
     //! Every sweep on arbitrary f32 bit patterns. Asserts the shared contract of
     //! `collide::sweep`: never panics; a hit has `0 <= enter <= exit <= 1`, a finite point and a
     //! unit normal; NaN or infinite input anywhere gives `None`; sphere–sphere and AABB–AABB give
-    //! the same verdict with A and B swapped (both are exact interval computations).
+    //! the same verdict with A and B swapped (both are exact interval computations); on
+    //! moderate input every sweep agrees with frame sampling, and the convex sweep (GJK
+    //! conservative advancement) with the exact box and sphere–box sweeps.
     use super::check_sweep;
+    use collide::convex::{gjk, Posed, SupportMap};
     use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
     use collide::sweep as s;
     use collide::Vec3;
@@ -762,6 +765,28 @@ pub mod sweep {
                 assert!(hit.is_none(), "{name}: NaN/infinite input hit: {hit:?}");
             }
         }
+        // The convex sweep (conservative advancement on GJK), on the shapes that have an exact
+        // sweep to compare with below.
+        let convex = [
+            (
+                "convex obb/obb",
+                s::convex(&o1, m1, &o2, m2),
+                all[4].1,
+                fin_b(&o1) && fin_b(&o2) && fm,
+            ),
+            (
+                "convex sphere/obb",
+                s::convex(&s1, m1, &o1, m2),
+                all[6].1,
+                fin_s(&s1) && fin_b(&o1) && fm,
+            ),
+        ];
+        for (name, hit, _, finite) in &convex {
+            check_sweep(name, hit);
+            if !finite {
+                assert!(hit.is_none(), "{name}: NaN/infinite input hit: {hit:?}");
+            }
+        }
         // On moderate input, an oracle sampling the frame (see `oracle`).
         let mut pts = vec![s1.center, s2.center, m1, m2, a1.min, a1.max, a2.min, a2.max];
         pts.extend([o1.center, o1.half_extents, tri.a, tri.b, tri.c]);
@@ -802,7 +827,31 @@ pub mod sweep {
             let c = s1.center + m1 * u - m2 * u;
             r1 - (collide::closest::point_triangle(c, &tri) - c).length()
         });
-        let _ = Vec3::ZERO;
+        // The convex sweep against the exact one: every moment the exact sweep calls first or
+        // last contact lies in the convex sweep's interval (to the oracle's slack), unless GJK
+        // finds the shapes within `tol` of touching there (a graze the two resolve differently).
+        let slack = 1e-6 + if v > 0.0 { tol / v } else { 0.0 };
+        let gaps: [&dyn Fn(f32) -> f32; 2] = [&|u| gap_at(&o1, m1, &o2, m2, u), &|u| {
+            gap_at(&s1, m1, &o1, m2, u)
+        }];
+        for ((name, hit, exact, _), gap) in convex.iter().zip(gaps) {
+            let Some(e) = exact else { continue };
+            for u in [e.enter, e.exit] {
+                let covered = hit.is_some_and(|h| h.enter <= u + slack && h.exit >= u - slack);
+                if !covered {
+                    let d = gap(u);
+                    assert!(
+                        d <= tol,
+                        "{name}: {hit:?} misses u = {u} of the exact {e:?} (gap {d})"
+                    );
+                }
+            }
+        }
+    }
+
+    /// GJK distance of `a` and `b` moved to time `u`.
+    fn gap_at<A: SupportMap, B: SupportMap>(a: &A, ma: Vec3, b: &B, mb: Vec3, u: f32) -> f32 {
+        gjk::distance(&Posed::translated(a, ma * u), &Posed::translated(b, mb * u)).distance
     }
 
     /// Every coordinate within 1e3 (finite).
