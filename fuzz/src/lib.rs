@@ -789,7 +789,8 @@ pub mod sweep {
         }
         // On moderate input, an oracle sampling the frame (see `oracle`).
         let mut pts = vec![s1.center, s2.center, m1, m2, a1.min, a1.max, a2.min, a2.max];
-        pts.extend([o1.center, o1.half_extents, tri.a, tri.b, tri.c]);
+        pts.extend([o1.center, o1.half_extents, o2.center, o2.half_extents]);
+        pts.extend([tri.a, tri.b, tri.c]);
         let scalars = [s1.radius, s2.radius, pl.d];
         if !moderate(&pts, &scalars) {
             return;
@@ -842,7 +843,8 @@ pub mod sweep {
                     let d = gap(u);
                     assert!(
                         d <= tol,
-                        "{name}: {hit:?} misses u = {u} of the exact {e:?} (gap {d})"
+                        "{name}: {hit:?} misses u = {u} of the exact {e:?} (gap {d}); \
+                         {s1:?} {o1:?} {o2:?} {m1:?} {m2:?}"
                     );
                 }
             }

@@ -28,7 +28,8 @@ const TOUCH: f32 = 1e-5;
 /// otherwise: GJK's closest direction from A toward B at `enter`; point: midway between the
 /// closest points. Shapes that are not closing never touch later (the distance is convex in
 /// `u`): `None`. A grazing approach that has not converged after 128 steps is reported at
-/// the (early) time reached, a conservative answer. NaN or infinite input: `None`.
+/// the (early) time reached, a conservative answer. NaN or infinite input, and shapes whose
+/// support points overflow `f32` (coordinates plus extents beyond `±f32::MAX`): `None`.
 ///
 /// For two spheres, boxes or a sphere and a box the exact sweeps ([`super::sphere_sphere`],
 /// [`super::obb_obb`], [`super::sphere_obb`], ...) are faster and exact.
