@@ -541,3 +541,34 @@ fn box_casts_near_f32_limits_keep_their_hits() {
     let below = Ray::new(Vec3::new(0.0, -2.0, 0.0), Vec3::new(1.0, 1e-40, 0.0));
     assert_eq!(raycast::aabb(&below, &unit, 10.0), None);
 }
+
+#[test]
+fn epa_on_coincident_huge_boxes_does_not_break() {
+    // Two cubes of half-extent 2.5e17, one moved by ~200 (fuzz target `sweep`): rounding made
+    // EPA's horizon pass through a vertex twice, a fan face stayed unlinked and the next
+    // expansion indexed `usize::MAX`. EPA now stops at a fan it cannot close and answers from
+    // the nearest face found: finite, a unit normal and a depth no deeper than the true one
+    // (2 · 2.48e17 − 195 along x, y or z).
+    use collide::convex::contact::contact;
+    use collide::convex::Posed;
+    let c = Vec3::splat(2.481_041_8e17);
+    let o = Obb {
+        center: c,
+        axes: collide::Mat3::from_cols(Vec3::Y, Vec3::Z, Vec3::X),
+        half_extents: c,
+    };
+    let (m1, m2) = (
+        Vec3::new(6.177_107e-39, 0.0, 128.0),
+        Vec3::new(195.262_74, 195.262_74, 9.1835e-41),
+    );
+    let got = contact(&Posed::translated(&o, m1), &Posed::translated(&o, m2), 0.0)
+        .expect("the boxes overlap");
+    assert!((got.normal.length() - 1.0).abs() < 1e-6, "{got:?}");
+    assert!(got.depth > 0.0 && got.depth <= 4.962_084e17, "{got:?}");
+    assert!(
+        got.point_a.is_finite() && got.point_b.is_finite(),
+        "{got:?}"
+    );
+    let s = sweep::convex(&o, m1, &o, m2).expect("overlapping all frame");
+    assert_eq!((s.enter, s.exit), (0.0, 1.0));
+}

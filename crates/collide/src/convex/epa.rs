@@ -139,7 +139,9 @@ impl Polytope {
     /// contributes edge `e` to the horizon; a face it sees dies and its other two edges are
     /// walked, in order, so the horizon comes out as a closed loop.
     fn silhouette(&mut self, f: usize, e: usize, w: DVec3, horizon: &mut Vec<(usize, usize)>) {
-        if self.faces[f].dead {
+        // An unlinked edge (`usize::MAX`) cannot be reached through a consistent fan (the
+        // caller gives up on a fan it could not link), but the walk never indexes on trust.
+        if self.faces.get(f).is_none_or(|face| face.dead) {
             return;
         }
         if !self.sees(f, w) {
@@ -359,6 +361,17 @@ where
             poly.faces[i].adj_edge[1] = 2;
             poly.faces[j].adj[2] = i;
             poly.faces[j].adj_edge[2] = 1;
+        }
+        // Hardening (fuzz target `sweep`, two coincident boxes 5e17 across): rounding can make
+        // the horizon pass through a vertex twice, so two fan faces start at the same vertex,
+        // one face is never linked and its edge stays `usize::MAX` (the next walk indexed it).
+        // A fan that is not a closed loop means the topology is broken: keep the nearest face
+        // found so far, as for a short horizon.
+        if poly.faces[first_new..last]
+            .iter()
+            .any(|g| g.adj.contains(&usize::MAX))
+        {
+            return finish(&poly, f, hint);
         }
     }
     finish(&poly, best, hint)
