@@ -177,6 +177,9 @@ fn open_fuzz_findings() {
         ("sat", fuzz_checks::sat::run),
         ("raycast", fuzz_checks::raycast::run),
         ("sweep", fuzz_checks::sweep::run),
+        ("gjk_epa", fuzz_checks::gjk_epa::run),
+        ("overlap", fuzz_checks::overlap::run),
+        ("world", fuzz_checks::world::run),
     ] {
         // Every target stays listed: a new open finding only needs its file dropped in.
         let Ok(entries) = std::fs::read_dir(root.join(target)) else {

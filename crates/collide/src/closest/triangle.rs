@@ -30,15 +30,7 @@ pub(crate) fn point_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
     let ab = b - a;
     let ac = c - a;
 
-    // Needle: |ab × ac| (twice the area = width · L) <= 1e-10 · L², compared squared to avoid
-    // square roots. NaN fails `>` and takes this branch too, where it propagates.
-    let n2 = ab.cross(ac).length_squared();
-    let l2 = ab
-        .length_squared()
-        .max(ac.length_squared())
-        .max((c - b).length_squared());
-    let has_area = n2 > NEEDLE2 * l2 * l2;
-    if !has_area {
+    if !has_area(a, b, c) {
         return closest_on_edges(p, a, b, c);
     }
 
@@ -95,6 +87,22 @@ pub(crate) fn point_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
     let v = vb * denom;
     let w = vc * denom;
     a + ab * v + ac * w
+}
+
+/// `false` for a degenerate triangle, answered as its edges by [`point_triangle`] and by every
+/// kernel that grows a triangle (collinear or coincident corners, or a needle narrower than
+/// `1e-10` of its longest edge, see [`NEEDLE2`]); `false` for NaN too.
+#[inline]
+pub(crate) fn has_area(a: DVec3, b: DVec3, c: DVec3) -> bool {
+    let (ab, ac) = (b - a, c - a);
+    // Needle: |ab × ac| (twice the area = width · L) <= 1e-10 · L², compared squared to avoid
+    // square roots. NaN fails `>`.
+    let n2 = ab.cross(ac).length_squared();
+    let l2 = ab
+        .length_squared()
+        .max(ac.length_squared())
+        .max((c - b).length_squared());
+    n2 > NEEDLE2 * l2 * l2
 }
 
 /// The point of the segment `a`–`b` closest to `p`: the line parameter clamped to `[0, 1]`

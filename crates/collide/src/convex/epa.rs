@@ -312,7 +312,11 @@ where
     for _ in 0..MAX_ITERATIONS {
         // Nearest live face.
         let Some(f) = nearest_face(&poly.faces) else {
-            break;
+            // Every live face is degenerate: M is flat or thinner than f64 resolves its faces
+            // (fuzz target `gjk_epa`: a needle 8 long and 1e-29 thick, whose expansion left
+            // only sliver faces; the answer used to come from the last, dead, face: a normal
+            // along the needle with depth 0). The flat answer: depth 0 across what M spans.
+            return degenerate(flat_normal(&poly.verts, hint.as_dvec3()).as_dvec3());
         };
         best = f;
         let face = poly.faces[f];
@@ -421,7 +425,11 @@ fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
     let (va, vb, vc) = (poly.verts[i], poly.verts[j], poly.verts[k]);
     let pa = l[0] * va.a.as_dvec3() + l[1] * vb.a.as_dvec3() + l[2] * vc.a.as_dvec3();
     let pb = l[0] * va.b.as_dvec3() + l[1] * vb.b.as_dvec3() + l[2] * vc.b.as_dvec3();
-    let normal = unit_or(face.n, hint.as_dvec3());
+    let normal = if face.d.is_finite() {
+        unit_or(face.n, hint.as_dvec3())
+    } else {
+        flat_normal(&poly.verts, hint.as_dvec3())
+    };
     let depth = dist.max(0.0);
     // Hardening (issue 9, gjk_epa fuzz oracle): on a needle-shaped face the weights are
     // ill-conditioned, and their error moves each witness by that shape's spread among the
@@ -442,6 +450,47 @@ fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
         point_a: pa.as_vec3(),
         point_b: pb.as_vec3(),
     })
+}
+
+/// The normal of a polytope whose faces are all degenerate (a Minkowski difference flat or
+/// thin beyond `f64`'s resolution of its faces): perpendicular to what the vertices span, on
+/// the side of `hint`. A flat set gives its plane's normal; a segment gives `hint` without its
+/// component along the segment (or any perpendicular when `hint` lies along it).
+///
+/// Hardening (fuzz target `gjk_epa`): a degenerate polytope used to answer `hint` (or a stale
+/// face's normal), which for a segment-shaped difference 8 long and 1e-29 thick lay along the
+/// segment, so the shapes overlapped by 1.12 along a normal reported with depth 0.
+fn flat_normal(verts: &[Vertex], hint: DVec3) -> Vec3 {
+    let Some(w0) = verts.first().map(|v| v.w) else {
+        return unit_or(hint, DVec3::Z);
+    };
+    let far = |f: &dyn Fn(DVec3) -> f64| {
+        verts
+            .iter()
+            .map(|v| v.w)
+            .max_by(|x, y| f(*x).total_cmp(&f(*y)))
+            .unwrap_or(w0)
+    };
+    let e1 = far(&|w| (w - w0).length_squared()) - w0;
+    let len1 = e1.length();
+    if !(len1 > 0.0 && len1.is_finite()) {
+        return unit_or(hint, DVec3::Z);
+    }
+    let u1 = e1 / len1;
+    let w2 = far(&|w| (w - w0).cross(u1).length_squared());
+    let n = u1.cross(w2 - w0);
+    // Flat (off the line by more than the 1e-12 relative resolution of the faces): the plane.
+    let n = if n.length() > 1e-12 * len1 {
+        n
+    } else {
+        let perp = hint - u1 * hint.dot(u1);
+        if perp.length() > 1e-6 * hint.length() {
+            perp
+        } else {
+            u1.any_orthonormal_vector()
+        }
+    };
+    unit_or(if n.dot(hint) < 0.0 { -n } else { n }, DVec3::Z)
 }
 
 /// Barycentric weights of `p` in triangle `a b c` (Ericson RTCD §3.4), unclamped; a

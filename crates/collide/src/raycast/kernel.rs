@@ -62,7 +62,14 @@ pub(crate) fn sphere_interval(f: DVec3, d: DVec3, r: f64) -> Option<(f64, f64)> 
     if disc < -DISC_SLACK * r * r * a {
         return None;
     }
-    let sq = disc.max(0.0).sqrt();
+    if disc < 0.0 {
+        // A graze kept by the slack: the line's tangency time `-b/a`, as one double root.
+        // (With `disc` clamped to 0 the root `c / q` is `c / -b`, which is not the tangency
+        // when `b² ≪ |disc|`: both `b` and `c` are then rounding noise; see `ray_capsule`.)
+        let t = -b / a;
+        return Some((t, t));
+    }
+    let sq = disc.sqrt();
     let q = if b >= 0.0 { -(b + sq) } else { -b + sq };
     if q == 0.0 {
         // b = 0 and disc = 0: a double root at t = 0.
@@ -120,8 +127,16 @@ pub(crate) fn ray_capsule(
             let det = d.dot(m.cross(f));
             let disc = mm * (r * r * aa - det * det);
             if disc >= -DISC_SLACK * mm * r * r * aa {
-                let q = -bb + disc.max(0.0).sqrt();
-                let t = cc / q;
+                // Hardening (sweep fuzz oracle): a graze kept by the slack (`disc < 0`) is
+                // touched at the tangency time `-B/A`. The stable root `C / (-B + √disc)`
+                // with `disc` clamped to 0 is `C / -B`, a ratio of two rounding residues when
+                // the ray starts at the tangency (B, C ~ 1e-20 against A ~ 1e-9): it put the
+                // hit at t = 0.45, where the ray was 1.2e-4 outside a capsule of radius 0.011.
+                let t = if disc >= 0.0 {
+                    cc / (-bb + disc.sqrt())
+                } else {
+                    -bb / aa
+                };
                 let s = (f + t * d).dot(m) / mm;
                 if (0.0..=1.0).contains(&s) && t <= t_max {
                     best = best.min(t);
@@ -206,7 +221,8 @@ pub(crate) fn ray_rounded_box(p: DVec3, d: DVec3, e: DVec3, r: f64, t_max: f64) 
 /// The sum is the union of the prism `triangle × [-r, r]` along the normal and the three edge
 /// capsules (which contain the prism's side walls), so the first hit is the earliest of the
 /// two offset faces (where the hit projects inside the triangle) and the three capsules. A
-/// degenerate triangle is its capsules alone.
+/// degenerate triangle (collinear corners or a needle, as in `closest::triangle::has_area`)
+/// is its capsules alone.
 pub(crate) fn ray_rounded_triangle(
     p: DVec3,
     d: DVec3,
@@ -224,9 +240,12 @@ pub(crate) fn ray_rounded_triangle(
             best = best.min(t);
         }
     }
+    // The faces only where the closest-point walk sees a face too: a needle is its capsules
+    // (hardening, sweep fuzz oracle: on a needle 1e-14 wide and 0.0078 long the ill-posed
+    // face test reported contact 1.2e-4 before the sphere reached the needle).
     let n = (b - a).cross(c - a);
     let nn = n.length_squared();
-    if nn > 1e-28 * (b - a).length_squared() * (c - a).length_squared() && nn > 0.0 {
+    if crate::closest::triangle::has_area(a, b, c) && nn > 0.0 {
         let n = n / nn.sqrt();
         let h = n.dot(p - a);
         let w = n.dot(d);
@@ -294,5 +313,38 @@ mod tests {
         let t = ray_rounded_box(p, -dir, DVec3::ONE, 1.0, 100.0).unwrap();
         let expect = (p - DVec3::ONE).length() - 1.0;
         assert!((t - expect).abs() < 1e-12, "{t} vs {expect}");
+    }
+
+    #[test]
+    fn graze_kept_by_the_slack_touches_at_the_tangency() {
+        // The sweep fuzz case: a sphere centre starting on the (infinite) cylinder of a needle
+        // edge, beyond its end, moving tangentially. `B` and `C` are rounding residues; the
+        // old root `C / -B` put the hit at t = 0.45, 1.2e-4 outside the capsule. Any hit now
+        // lies on the capsule.
+        let v = |x: f32, y: f32, z: f32| glam::Vec3::new(x, y, z).as_dvec3();
+        let o = v(9.334_581e-15, 9.334_581e-15, 9.334_581e-15);
+        let (s, e) = (
+            v(5.6e-44, 7.105_427_4e-15, 9.334_581e-15) - o,
+            v(9.334_581e-15, 0.0, 0.007_812_52) - o,
+        );
+        let p = v(2.524_444_3e-29, 0.011_488_914_5, 0.011_488_97) - o;
+        let d =
+            v(0.011_488_97, 0.011_488_97, 2.1524e-41) - v(0.007_812_5, 0.011_488_97, 0.011_488_97);
+        let r = f64::from(0.011_488_914_5f32);
+        for (a, b) in [(s, e), (e, s)] {
+            if let Some(t) = ray_capsule(p, d, a, b, r, 1.0) {
+                let dist = dist2_point_segment(p + t * d, a, b).sqrt();
+                assert!(
+                    dist <= r * (1.0 + 1e-9),
+                    "hit at {t}: {dist} from the axis, r {r}"
+                );
+            }
+        }
+        // The same graze on a sphere: a start one ulp outside at the tangency, moving along
+        // the tangent (disc = -4.4e-16, within the slack; b = -1e-20). The old roots were
+        // `q / a` = 1e-20 and `c / q` = 44,000: a contact interval as long as the ray.
+        let f = DVec3::new(1.0 + f64::EPSILON, 1e-20, 0.0);
+        let (t0, t1) = sphere_interval(f, DVec3::NEG_Y, 1.0).expect("a graze within the slack");
+        assert!(t0.abs() < 1e-15 && t1.abs() < 1e-15, "({t0}, {t1})");
     }
 }

@@ -199,7 +199,13 @@ pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     let disc = r * r * a - f.cross(d).length_squared();
     // Entry t0 = (-b - √disc) / a = c / (-b + √disc) (the product of the roots is c / a), whose
     // denominator is a sum of two non-negative terms: no cancellation (Numerical Recipes §5.6).
-    let t = c / (disc.max(0.0).sqrt() - b);
+    // A graze kept by the slack (`disc < 0`) touches at the tangency time `-b/a` (as in
+    // `kernel::sphere_interval`; `c / -b` is a ratio of rounding residues when b ≈ 0).
+    let t = if disc >= 0.0 {
+        c / (disc.sqrt() - b)
+    } else {
+        -b / a
+    };
     // The line missing and the entry beyond max_t decided by one branch (`|`, not `||`): on
     // fresh rays either is a coin toss, and a mispredicted branch costs more than the square
     // root and division computed for nothing.
