@@ -546,11 +546,11 @@ fn box_casts_near_f32_limits_keep_their_hits() {
 fn epa_on_coincident_huge_boxes_does_not_break() {
     // Two cubes of half-extent 2.5e17, one moved by ~200 (fuzz target `sweep`): rounding made
     // EPA's horizon pass through a vertex twice, a fan face stayed unlinked and the next
-    // expansion indexed `usize::MAX`. EPA now stops at a fan it cannot close and answers from
-    // the nearest face found: finite, a unit normal and a depth no deeper than the true one
-    // (2 · 2.48e17 − 195 along x, y or z).
+    // expansion indexed `usize::MAX`. EPA now stops at a fan it cannot close and answers along
+    // the face it was expanding: finite, a unit normal, and a depth equal to the overlap of
+    // the boxes along that normal (never short of the true minimum, 2 · 2.48e17 − 195).
     use collide::convex::contact::contact;
-    use collide::convex::Posed;
+    use collide::convex::{Posed, SupportMap};
     let c = Vec3::splat(2.481_041_8e17);
     let o = Obb {
         center: c,
@@ -564,7 +564,14 @@ fn epa_on_coincident_huge_boxes_does_not_break() {
     let got = contact(&Posed::translated(&o, m1), &Posed::translated(&o, m2), 0.0)
         .expect("the boxes overlap");
     assert!((got.normal.length() - 1.0).abs() < 1e-6, "{got:?}");
-    assert!(got.depth > 0.0 && got.depth <= 4.962_084e17, "{got:?}");
+    let (pa, pb) = (Posed::translated(&o, m1), Posed::translated(&o, m2));
+    let n = got.normal;
+    let overlap = f64::from(n.dot(pa.support(n))) - f64::from(n.dot(pb.support(-n)));
+    assert!(
+        (f64::from(got.depth) - overlap).abs() <= 1e-6 * overlap,
+        "{got:?}: overlap along the normal {overlap}"
+    );
+    assert!(got.depth >= 4.962_083e17, "{got:?}");
     assert!(
         got.point_a.is_finite() && got.point_b.is_finite(),
         "{got:?}"

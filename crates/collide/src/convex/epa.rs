@@ -338,7 +338,8 @@ where
             poly.silhouette(g, ge, w.w, &mut horizon);
         }
         if horizon.len() < 3 {
-            break; // Rounding broke the topology; keep the nearest face found.
+            // Rounding broke the topology: answer along this face's normal.
+            return along_face(face.n, &w, hint);
         }
         let wi = poly.verts.len();
         poly.verts.push(w);
@@ -369,13 +370,13 @@ where
         // Hardening (fuzz target `sweep`, two coincident boxes 5e17 across): rounding can make
         // the horizon pass through a vertex twice, so two fan faces start at the same vertex,
         // one face is never linked and its edge stays `usize::MAX` (the next walk indexed it).
-        // A fan that is not a closed loop means the topology is broken: keep the nearest face
-        // found so far, as for a short horizon.
+        // A fan that is not a closed loop means the topology is broken: answer along the
+        // face being expanded, as for a short horizon.
         if poly.faces[first_new..last]
             .iter()
             .any(|g| g.adj.contains(&usize::MAX))
         {
-            return finish(&poly, f, hint);
+            return along_face(face.n, &w, hint);
         }
     }
     finish(&poly, best, hint)
@@ -449,6 +450,25 @@ fn finish(poly: &Polytope, f: usize, hint: Vec3) -> Option<Penetration> {
         depth: depth as f32,
         point_a: pa.as_vec3(),
         point_b: pb.as_vec3(),
+    })
+}
+
+/// The answer when the expansion cannot go on (rounding broke the polytope's topology) from
+/// the face being expanded, of unit normal `n`, and the support point `w` of `M` along it:
+/// depth `n · w`, the overlap of the shapes along `n` (moving B by that much along `n`
+/// separates them). Not the minimum over all directions, but never less than the overlap
+/// along the normal reported. Before (fuzz target `sweep`, two coincident boxes 5e17 across)
+/// the face's own plane distance was used, which the support point had just shown to be
+/// short (2.9e17 reported where the overlap along the normal was 5e17).
+fn along_face(n: DVec3, w: &Vertex, hint: Vec3) -> Option<Penetration> {
+    let normal = unit_or(n, hint.as_dvec3());
+    let depth = normal.as_dvec3().dot(w.w).max(0.0);
+    let point_a = w.a.as_dvec3();
+    Some(Penetration {
+        normal,
+        depth: depth as f32,
+        point_a: w.a,
+        point_b: (point_a - normal.as_dvec3() * depth).as_vec3(),
     })
 }
 
