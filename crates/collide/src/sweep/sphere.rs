@@ -95,8 +95,9 @@ impl PlaneTrack {
 /// 2.1). Contact outside the frame is no hit (ERRATA 2.2). The roots are found in the stable
 /// form (ERRATA 2.3), and an initial overlap keeps its exit time (ERRATA 2.4). Normal: the
 /// centre-to-centre direction at `enter`; for concentric spheres, the direction B came from
-/// (`-(motion_b - motion_a)`), else `+X`. Point: midway between the two surface points along
-/// the normal (the contact point when touching). NaN → `None`. Gomez 1999, listing 2.
+/// (`-(motion_b - motion_a)`), else `+X`. Point: the middle of the spheres' overlap along the
+/// centre line (the contact point when touching, a point of both when overlapping; the same
+/// for A and B swapped). NaN → `None`. Gomez 1999, listing 2.
 #[must_use]
 pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> Option<Sweep> {
     if !(a.is_finite() && b.is_finite() && motion_a.is_finite() && motion_b.is_finite()) {
@@ -110,9 +111,16 @@ pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> 
     let (lo, hi) = kernel::sphere_interval(f, v, ra + rb)?;
     let (enter, exit) = clip_to_frame(lo, hi)?;
     let n = unit_or(f + v * enter, -v);
-    let pa = ca + ma * enter + n * ra;
-    let pb = cb + mb * enter - n * rb;
-    make(enter, exit, n, (pa + pb) * 0.5)
+    // The spheres' overlap along the centre line at `enter`, in coordinates along `n` from A's
+    // centre: A covers [-ra, ra], B [s - rb, s + rb]. Its midpoint is the contact point when
+    // they touch and a point of both when they overlap, and it is the same point whichever
+    // sphere is A. (Hardening, sweep fuzz: the midpoint of the two surface points was neither
+    // for concentric spheres of different radii, and at radius 3.4e38 it overflowed in one
+    // order only, so swapping A and B changed the verdict.)
+    let a0 = ca + ma * enter;
+    let s = n.dot(cb + mb * enter - a0);
+    let (lo, hi) = ((-ra).max(s - rb), ra.min(s + rb));
+    make(enter, exit, n, a0 + n * (0.5 * (lo + hi)))
 }
 
 /// A point moving as `p + u d` (box frame) against the box `[-e, e]` grown by `r`: the contact
@@ -316,6 +324,23 @@ mod tests {
         // Moving out: leaves when d = r = 1, i.e. u = 0.6 with motion +10.
         let w = sphere_plane_halfspace(&s, Vec3::new(0.0, 10.0, 0.0), &p).unwrap();
         assert_near!(w.exit, 0.6);
+    }
+
+    #[test]
+    fn overlap_point_is_in_both_and_order_free() {
+        // Concentric r = 2 and r = 0.5: the point lies in both (here the common centre), in
+        // either order. B moved to x = 1: the overlap of A's [-2, 2] and B's [0.5, 1.5] along
+        // the centre line has its middle at x = 1.
+        let (a, b) = (Sphere::new(Vec3::ZERO, 2.0), Sphere::new(Vec3::ZERO, 0.5));
+        let ab = sphere_sphere(&a, Vec3::ZERO, &b, Vec3::ZERO).unwrap();
+        let ba = sphere_sphere(&b, Vec3::ZERO, &a, Vec3::ZERO).unwrap();
+        assert_eq!(ab.point, Vec3::ZERO);
+        assert_eq!(ba.point, Vec3::ZERO);
+        let b = Sphere::new(Vec3::X, 0.5);
+        let ab = sphere_sphere(&a, Vec3::ZERO, &b, Vec3::ZERO).unwrap();
+        let ba = sphere_sphere(&b, Vec3::ZERO, &a, Vec3::ZERO).unwrap();
+        assert_near!(ab.point, Vec3::X);
+        assert_near!(ba.point, Vec3::X);
     }
 
     #[test]
