@@ -2,14 +2,16 @@
 //!
 //! - `hull_intersection`: 1,000 frames of two hulls sliding slowly past each other: collide's
 //!   SAT with its per-pair `SepCache`, without it, and parry's `intersection_test`.
-//! - `hull_contact`: 100 overlapping hull pairs: collide's `contact_manifold` (up to 4 points)
-//!   and the SAT alone, parry's `contact` (one point, GJK + EPA).
+//! - `hull_contact`: 100 overlapping hull pairs: collide's `contact_manifold` (up to 4 points),
+//!   the SAT alone and collide's `contact` (one point, GJK + EPA), parry's `contact` (one
+//!   point, GJK + EPA).
 //! - `quickhull`: 64 and 100,000 random points in a ball: `ConvexHull::try_new` vs
 //!   `parry3d::transformation::convex_hull`.
 
 use std::hint::black_box;
 use std::sync::Arc;
 
+use collide::convex::contact::contact;
 use collide::convex::{contact_manifold, sat, sat_cached, ConvexHull, ConvexPolyhedron, SepCache};
 use collide::{Quat, Vec3};
 use collide_bench::{convert, inputs};
@@ -135,6 +137,16 @@ fn bench_contact(c: &mut Criterion) {
             let mut n = 0;
             for f in &pairs {
                 n += usize::from(sat(&f.a, &f.b).is_penetrating());
+            }
+            black_box(n)
+        })
+    });
+    g.bench_function("collide_contact_gjk_epa", |bench| {
+        // Like for like with parry's `contact`: one point, GJK + EPA.
+        bench.iter(|| {
+            let mut n = 0;
+            for f in &pairs {
+                n += usize::from(contact(&f.a, &f.b, 0.0).is_some());
             }
             black_box(n)
         })
