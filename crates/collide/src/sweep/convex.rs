@@ -33,6 +33,18 @@ const TOUCH: f32 = 1e-5;
 ///
 /// For two spheres, boxes or a sphere and a box the exact sweeps ([`super::sphere_sphere`],
 /// [`super::obb_obb`], [`super::sphere_obb`], ...) are faster and exact.
+///
+/// ```
+/// use collide::shapes::{Capsule, Sphere};
+/// use collide::{sweep, Vec3};
+///
+/// let pill = Capsule::new(Vec3::new(0.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0), 0.5);
+/// let ball = Sphere::new(Vec3::new(5.0, 0.0, 0.0), 0.5);
+/// // The ball flies through the capsule: its centre is 1 from the axis at u = 0.4 and 0.6.
+/// let s = sweep::convex(&pill, Vec3::ZERO, &ball, Vec3::new(-10.0, 0.0, 0.0)).unwrap();
+/// assert!((s.enter - 0.4).abs() < 1e-4 && (s.exit - 0.6).abs() < 1e-4);
+/// assert!((s.normal - Vec3::X).length() < 1e-4);
+/// ```
 #[must_use]
 pub fn convex<A, B>(a: &A, motion_a: Vec3, b: &B, motion_b: Vec3) -> Option<Sweep>
 where
