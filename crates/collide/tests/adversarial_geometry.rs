@@ -500,14 +500,17 @@ fn hits_beyond_f32_range_are_none() {
         (flat.enter - 0.8).abs() < 1e-6 && flat.point.is_finite(),
         "{flat:?}"
     );
-    // Overlapping at rest, but the contact point (midway between the surface points along
-    // the normal, x = 4.6e38) is beyond f32::MAX: no hit, even for an initial overlap.
+    // Overlapping at rest with the huge sphere reaching to 6e38: the point is the middle of
+    // the overlap along the centre line, which lies between the two (finite) centres, so it is
+    // representable: x = 3.2e38, in both spheres, in either order. (Before the sweep-fuzz fix
+    // the point was midway between the surface points, x = 4.6e38, and the answer was `None`.)
     let huge = Sphere::new(Vec3::new(big, 0.0, 0.0), big);
     let small = Sphere::new(Vec3::new(3.2e38, 0.0, 0.0), 1.0);
-    assert_eq!(
-        sweep::sphere_sphere(&huge, Vec3::ZERO, &small, Vec3::ZERO),
-        None
-    );
+    for (p, q) in [(&huge, &small), (&small, &huge)] {
+        let s = sweep::sphere_sphere(p, Vec3::ZERO, q, Vec3::ZERO).expect("overlap");
+        assert!(s.enter == 0.0 && s.point.is_finite(), "{s:?}");
+        assert!((s.point.x - 3.2e38).abs() <= 1.0e32, "{s:?}");
+    }
     // The same pair half as far out is an ordinary initial overlap.
     let huge = Sphere::new(Vec3::new(1.5e38, 0.0, 0.0), 1.5e38);
     let small = Sphere::new(Vec3::new(1.6e38, 0.0, 0.0), 1.0);
