@@ -1,0 +1,305 @@
+//! Whole-tree passes: the Morton-order rebuild (bulk load) and the refit that recomputes every
+//! box of an unchanged tree shape.
+
+use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NULL};
+use super::{half_area, DynamicBvh, Loc};
+
+/// Bits per axis of the Morton codes used by the rebuild (3 × 21 = 63 bits).
+const MORTON_BITS: u32 = 21;
+
+/// Spreads the low 21 bits of `v` so that two zero bits separate each (bit `k` moves to bit
+/// `3k`): the per-axis step of a 63-bit Morton code (the "magic bits" method; Baert,
+/// *Morton encoding/decoding through bit interleaving*, 2013).
+#[inline]
+fn spread_bits(v: u64) -> u64 {
+    let mut x = v & 0x1f_ffff;
+    x = (x | (x << 32)) & 0x001f_0000_0000_ffff;
+    x = (x | (x << 16)) & 0x001f_0000_ff00_00ff;
+    x = (x | (x << 8)) & 0x100f_00f0_0f00_f00f;
+    x = (x | (x << 4)) & 0x10c3_0c30_c30c_30c3;
+    x = (x | (x << 2)) & 0x1249_2492_4924_9249;
+    x
+}
+
+/// Sorts `(key, value)` items by key, least significant digit first (11-bit digits, stable
+/// counting passes through `scratch`), skipping the digits in which every key agrees. For the
+/// 63-bit Morton codes of `n` boxes that is at most six linear passes instead of
+/// `n log n` comparisons. Equal keys keep their input order.
+fn radix_sort(items: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u32)>) {
+    const BITS: u32 = 11;
+    const BUCKETS: usize = 1 << BITS;
+    if items.len() < 64 {
+        items.sort_by_key(|it| it.0);
+        return;
+    }
+    let (mut all_or, mut all_and) = (0u64, u64::MAX);
+    for &(k, _) in items.iter() {
+        all_or |= k;
+        all_and &= k;
+    }
+    // Bits that differ between some two keys.
+    let varying = all_or ^ all_and;
+    scratch.clear();
+    scratch.resize(items.len(), (0, 0));
+    let mut count = [0usize; BUCKETS];
+    let mut shift = 0;
+    while shift < 64 {
+        if varying & ((BUCKETS as u64 - 1) << shift) == 0 {
+            shift += BITS;
+            continue;
+        }
+        count.fill(0);
+        for &(k, _) in items.iter() {
+            count[((k >> shift) as usize) & (BUCKETS - 1)] += 1;
+        }
+        let mut sum = 0;
+        for c in count.iter_mut() {
+            let here = *c;
+            *c = sum;
+            sum += here;
+        }
+        for &it in items.iter() {
+            let d = ((it.0 >> shift) as usize) & (BUCKETS - 1);
+            scratch[count[d]] = it;
+            count[d] += 1;
+        }
+        std::mem::swap(items, scratch);
+        shift += BITS;
+    }
+}
+
+/// Where the sorted codes `items[f..e]` (at least two) split: at the highest bit in which the
+/// first and last codes differ (each side is one half of an octree cell, Karras 2012), or in
+/// the middle when they are all equal. Both sides are non-empty.
+fn split_at(items: &[(u64, u32)], f: usize, e: usize) -> usize {
+    let (a, b) = (items[f].0, items[e - 1].0);
+    if a == b {
+        return f + (e - f) / 2;
+    }
+    // Sorted codes sharing every bit above `bit`: those with `bit` clear come first (the
+    // first code has it clear, the last set).
+    let mask = 1u64 << (63 - (a ^ b).leading_zeros());
+    f + items[f..e].partition_point(|it| it.0 & mask == 0)
+}
+
+impl DynamicBvh {
+    /// Rebuilds the tree from the live proxies' fat boxes: Morton codes of the box centres
+    /// (quantised to 21 bits per axis over the centres' bounds, in `f64` so that any finite
+    /// box works), radix-sorted, then cut top-down at the highest differing bit, twice per
+    /// node (up to four children), until a run of at most [`BUCKET_SIZE`] proxies becomes a
+    /// bucket. Nodes and buckets are laid out in depth-first order, so buckets next to each
+    /// other in memory are next to each other in space. Boxes are filled by [`Self::refit`],
+    /// whose total becomes the base area that later refits are compared with.
+    #[inline(never)]
+    pub(super) fn rebuild(&mut self) {
+        let mut items = std::mem::take(&mut self.items);
+        items.clear();
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        let centre =
+            |b: &crate::shapes::Aabb, k: usize| 0.5 * (f64::from(b.min[k]) + f64::from(b.max[k]));
+        for (id, l) in self.loc.iter().enumerate() {
+            if l.bucket == NULL {
+                continue;
+            }
+            for k in 0..3 {
+                let c = centre(&self.fat[id], k);
+                lo[k] = lo[k].min(c);
+                hi[k] = hi[k].max(c);
+            }
+        }
+        let top = f64::from((1u32 << MORTON_BITS) - 1);
+        let mut scale = [0.0f64; 3];
+        for k in 0..3 {
+            if hi[k] > lo[k] {
+                scale[k] = top / (hi[k] - lo[k]);
+            }
+        }
+        for (id, l) in self.loc.iter().enumerate() {
+            if l.bucket == NULL {
+                continue;
+            }
+            let mut code = 0u64;
+            for k in 0..3 {
+                // `as` saturates: the result is in [0, 2^21 − 1].
+                let q = ((centre(&self.fat[id], k) - lo[k]) * scale[k]).clamp(0.0, top) as u64;
+                code |= spread_bits(q) << k;
+            }
+            items.push((code, id as u32));
+        }
+        let mut scratch = std::mem::take(&mut self.sort_scratch);
+        radix_sort(&mut items, &mut scratch);
+        self.sort_scratch = scratch;
+
+        self.nodes.clear();
+        self.buckets.clear();
+        self.free_nodes.clear();
+        self.free_buckets.clear();
+        self.root = NULL;
+        self.edits_since_build = 0;
+        if items.is_empty() {
+            self.base_area = 0.0;
+            self.grown_area = 0.0;
+            self.items = items;
+            return;
+        }
+        let r = self.alloc_node();
+        self.root = r;
+        self.build_stack.clear();
+        self.push_parts(&items, r, 0, items.len());
+        while let Some((f, e, parent, slot)) = self.build_stack.pop() {
+            let (f, e) = (f as usize, e as usize);
+            if e - f <= BUCKET_SIZE {
+                let k = self.alloc_bucket();
+                self.buckets[k as usize].parent = parent;
+                for &(_, id) in &items[f..e] {
+                    let fat = self.fat[id as usize];
+                    if let Some(l) = self.buckets[k as usize].push(id, &fat) {
+                        self.loc[id as usize] = Loc {
+                            bucket: k,
+                            lane: l as u32,
+                        };
+                    }
+                }
+                self.nodes[parent as usize].child[slot as usize] = BUCKET | k;
+            } else {
+                let i = self.alloc_node();
+                self.nodes[i as usize].parent = parent;
+                self.nodes[parent as usize].child[slot as usize] = i;
+                self.push_parts(&items, i, f, e);
+            }
+        }
+        self.items = items;
+        self.base_area = self.refit();
+    }
+
+    /// Gives node `i` the children of the run `items[f..e]`: the run itself when it fits in
+    /// a bucket (only at the root), else its halves, each halved again when it does not fit
+    /// in a bucket. The parts are pushed on `build_stack` in reverse, so the first is built
+    /// next (depth-first order).
+    fn push_parts(&mut self, items: &[(u64, u32)], i: u32, f: usize, e: usize) {
+        let mut parts = [(0usize, 0usize); 4];
+        let mut n = 0;
+        if e - f <= BUCKET_SIZE {
+            parts[0] = (f, e);
+            n = 1;
+        } else {
+            let m = split_at(items, f, e);
+            for (pf, pe) in [(f, m), (m, e)] {
+                if pe - pf > BUCKET_SIZE {
+                    let mm = split_at(items, pf, pe);
+                    parts[n] = (pf, mm);
+                    parts[n + 1] = (mm, pe);
+                    n += 2;
+                } else {
+                    parts[n] = (pf, pe);
+                    n += 1;
+                }
+            }
+        }
+        self.nodes[i as usize].count = n as u32;
+        for (s, &(pf, pe)) in parts[..n].iter().enumerate().rev() {
+            self.build_stack.push((pf as u32, pe as u32, i, s as u32));
+        }
+    }
+
+    /// Writes the proxies' fat boxes into their lanes: every proxy's when `all`, else only
+    /// the moved ones' (the others' lanes already hold their fat boxes).
+    pub(super) fn sync_lanes(&mut self, all: bool) {
+        if all {
+            for b in &mut self.buckets {
+                for l in 0..b.count as usize {
+                    let fat = self.fat[b.proxy[l] as usize];
+                    b.set_lane_box(l, &fat);
+                }
+            }
+            return;
+        }
+        for &m in &self.moved {
+            let Loc { bucket, lane } = self.loc[m as usize];
+            if bucket != NULL {
+                self.buckets[bucket as usize].set_lane_box(lane as usize, &self.fat[m as usize]);
+            }
+        }
+    }
+
+    /// Recomputes every box of the tree from its lanes, keeping its shape: each bucket's
+    /// bounds, then every node's slot boxes, children before parents; returns the total
+    /// half-area of the slot boxes. It undoes the loosening of in-place enlargements and
+    /// removals; the shape gets worse as bodies leave the neighbourhoods they were sorted
+    /// into, which the caller watches by the area.
+    pub(super) fn refit(&mut self) -> f64 {
+        for b in &mut self.buckets {
+            b.bounds = b.lanes_bounds();
+        }
+        // Nodes in depth-first pre-order; walked backwards, children come before parents.
+        let mut order = std::mem::take(&mut self.node_stack);
+        order.clear();
+        if self.root != NULL {
+            order.push(self.root);
+        }
+        let mut i = 0;
+        while i < order.len() {
+            let n = &self.nodes[order[i] as usize];
+            for &c in &n.child[..n.count as usize] {
+                if !is_bucket(c) {
+                    order.push(c);
+                }
+            }
+            i += 1;
+        }
+        let mut area = 0.0;
+        for &n in order.iter().rev() {
+            for s in 0..self.nodes[n as usize].count as usize {
+                let b = self.child_bounds(self.nodes[n as usize].child[s]);
+                self.nodes[n as usize].set_slot_box(s, &b);
+                area += half_area(&b);
+            }
+        }
+        self.node_stack = order;
+        self.grown_area = 0.0;
+        area
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn radix_sort_sorts_like_a_stable_sort() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for (n, mask) in [
+            (10, u64::MAX),
+            (1000, u64::MAX >> 1),
+            (5000, 0xff_0000_0000),
+            (300, 0),
+        ] {
+            let mut items: Vec<(u64, u32)> = (0..n).map(|i| (next() & mask, i)).collect();
+            let mut want = items.clone();
+            want.sort_by_key(|it| it.0);
+            let mut scratch = Vec::new();
+            radix_sort(&mut items, &mut scratch);
+            assert_eq!(items, want, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn split_at_cuts_at_the_highest_differing_bit() {
+        let items: Vec<(u64, u32)> = [0b0001u64, 0b0011, 0b0100, 0b0110, 0b0111]
+            .iter()
+            .map(|&c| (c, 0))
+            .collect();
+        // Codes below 0b0100 have bit 2 clear.
+        assert_eq!(split_at(&items, 0, 5), 2);
+        // Within 0b0100..0b0111 the highest differing bit is bit 1.
+        assert_eq!(split_at(&items, 2, 5), 3);
+        let same = vec![(7u64, 0u32); 6];
+        assert_eq!(split_at(&same, 0, 6), 3);
+    }
+}

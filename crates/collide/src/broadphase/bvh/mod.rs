@@ -1,0 +1,1068 @@
+//! Dynamic bounding-volume tree of fattened boxes: a four-wide tree whose leaves are buckets
+//! of up to eight proxies, boxes stored as `Vec4` lanes and tested four at a time, bulk-loaded
+//! in Morton order, refitted in place, edited between rebuilds as an R-tree, with a hash-free
+//! persistent pair list.
+
+mod build;
+mod edit;
+mod node;
+mod pairs;
+
+use super::{
+    boxes_touch, check_aabb, ray_box_entry, BroadPhase, BroadPhaseError, CollisionGroups, IdPool,
+    ProxyId,
+};
+use crate::math::{Vec3, Vec3A};
+use crate::shapes::{Aabb, Ray};
+use node::{is_bucket, Bucket, Node, Query, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
+
+/// How far ahead a proxy's fat box reaches along the last displacement (Box2D's
+/// `b2_aabbMultiplier`): a body moving steadily leaves its fat box every few frames, not
+/// every frame.
+const DISPLACEMENT_MULTIPLIER: f32 = 4.0;
+
+/// A full frame under sustained large motion uses the tight boxes as fat boxes, except when
+/// this many `update_pairs` calls have passed since the last fattened one: that one keeps the
+/// margins, to find out whether the motion has calmed down.
+const PROBE_PERIOD: u32 = 8;
+
+/// In-place enlargements grow the slot boxes above the moved proxies; once the slot boxes'
+/// total half-area has grown by this fraction of its value after the last rebuild, the tree
+/// is refitted (query cost is roughly proportional to that total, MacDonald and Booth 1990),
+/// and a refit that leaves it more than `1 + GROWTH_LIMIT` times that value is replaced by a
+/// rebuild.
+const GROWTH_LIMIT: f64 = 0.5;
+
+/// A refresh rebuilds instead of refitting once more than one proxy in this many was inserted
+/// or removed since the last rebuild (insertions into a bulk-loaded tree degrade it faster
+/// than motion does).
+const EDITS_PER_REBUILD: usize = 8;
+
+/// Where a proxy lives: a bucket and a lane in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Loc {
+    bucket: u32,
+    lane: u32,
+}
+
+impl Loc {
+    /// A dead (removed or never inserted) proxy.
+    const DEAD: Loc = Loc {
+        bucket: NULL,
+        lane: NULL,
+    };
+}
+
+/// `true` when `inner` lies inside `outer` (boundaries may touch). NaN gives `false`.
+#[inline]
+fn inside(inner: &Aabb, outer: &Aabb) -> bool {
+    outer.min.cmple(inner.min).all() && inner.max.cmple(outer.max).all()
+}
+
+/// [`boxes_touch`] without branches (the six comparisons are combined with `&`, not `&&`):
+/// in the pair passes whether two boxes touch is close to a coin flip, and a mispredicted
+/// early exit costs more than the comparisons it skips. NaN gives `false`.
+#[inline]
+fn touch(a: &Aabb, b: &Aabb) -> bool {
+    let (amin, amax) = (Vec3A::from(a.min), Vec3A::from(a.max));
+    let (bmin, bmax) = (Vec3A::from(b.min), Vec3A::from(b.max));
+    (amin.cmple(bmax) & bmin.cmple(amax)).all()
+}
+
+/// Half the surface area, in `f64` (differences included) so that boxes spanning
+/// `±f32::MAX` neither overflow nor lose the comparisons of the insertion cost; 0 for an
+/// empty box.
+#[inline]
+fn half_area(b: &Aabb) -> f64 {
+    let d = |k: usize| (f64::from(b.max[k]) - f64::from(b.min[k])).max(0.0);
+    let (x, y, z) = (d(0), d(1), d(2));
+    x * y + y * z + z * x
+}
+
+/// A small traversal stack: 64 entries inline (a tree of `2^31` proxies built by the rebuild
+/// is less than 16 levels deep, three entries per level at most), spilling to the heap only
+/// beyond that.
+struct Stack {
+    inline: [u32; 64],
+    len: usize,
+    spill: Vec<u32>,
+}
+
+impl Stack {
+    fn new(root: u32) -> Stack {
+        let mut s = Stack {
+            inline: [NULL; 64],
+            len: 0,
+            spill: Vec::new(),
+        };
+        if root != NULL {
+            s.push(root);
+        }
+        s
+    }
+
+    #[inline]
+    fn push(&mut self, v: u32) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = v;
+            self.len += 1;
+        } else {
+            self.spill.push(v);
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if let Some(v) = self.spill.pop() {
+            return Some(v);
+        }
+        if self.len == 0 {
+            return None;
+        }
+        self.len -= 1;
+        Some(self.inline[self.len])
+    }
+}
+
+/// A dynamic AABB tree: each proxy holds its box fattened by a margin and stretched along its
+/// last displacement, so most frames a moving body stays inside its fat box and neither the
+/// tree nor its pairs change.
+///
+/// Layout: inner nodes have up to four children and hold the children's boxes as `Vec4`
+/// lanes (one packed compare tests a box against all four); the leaves are buckets of up to
+/// eight proxies whose fat boxes are stored the same way. A rebuild bulk-loads the tree from
+/// the fat boxes' Morton order (radix-sorted 63-bit codes, cut at the highest differing bit;
+/// Karras 2012), so a bucket holds neighbours and nearby buckets sit nearby in memory.
+///
+/// Edits: an insertion descends into the child whose box grows least and joins a bucket,
+/// splitting a full bucket (and full nodes above it) in two as an R-tree does (Guttman 1984);
+/// a removal empties its lane and unlinks empty buckets and nodes. A proxy that leaves its fat
+/// box gets a new one *in place* — it keeps its lane and only the boxes above it that do not
+/// yet contain the new box grow — so a move costs a short walk up. The walks are deferred to
+/// [`BroadPhase::update_pairs`] and done in bucket order; until then box queries and ray casts
+/// answer the moved proxies from the list of moved proxies and the rest from the tree. Boxes
+/// never shrink on a move, so the tree slowly loosens; once the boxes' total area has grown by
+/// half, the tree is refitted (every box recomputed bottom-up, shape kept), and rebuilt when a
+/// refit is not enough or many proxies were inserted or removed since the last rebuild.
+///
+/// Pairs: the structure keeps the list of allowed pairs whose *fat* boxes touch. A fat pair
+/// can only appear or disappear when one of its proxies got a new fat box, so
+/// [`BroadPhase::update_pairs`] keeps the listed pairs of unmoved proxies as they are, drops
+/// those of moved (or removed) proxies, and finds the moved proxies' pairs again by one query
+/// per moved proxy (each pair of two moved proxies is recorded by one of the two queries, so
+/// no hashing or deduplication). When a cost model (fat pairs, moved proxies, neighbours per
+/// proxy) says that is dearer than starting over — large or dense motion — the tree is
+/// refitted (or rebuilt) and the list recomputed by one traversal of the tree against itself,
+/// four children against four and eight lanes against eight. Under sustained large motion
+/// those frames use the tight boxes as fat boxes (a margin would only add false pairs),
+/// keeping the margins one frame in eight to notice when the motion calms down. The reported
+/// pairs are the fat pairs whose *tight* boxes touch — exactly the set
+/// [`BruteForce`](super::BruteForce) reports.
+///
+/// Degenerate input: flat and point boxes are fine; boxes at `±f32::MAX` work (areas are
+/// computed in `f64`, Morton codes from `f64` centres; fat boxes are clamped to `±f32::MAX`).
+///
+/// Cost per frame: one containment test per updated proxy, one pass over the fat pairs, a
+/// walk up and a query per moved proxy — or, under large motion, a refit (`O(n)`) or an
+/// `O(n)` radix-sorted rebuild, and a traversal proportional to the pairs.
+#[derive(Clone, Debug)]
+pub struct DynamicBvh {
+    nodes: Vec<Node>,
+    buckets: Vec<Bucket>,
+    /// Nodes and buckets unlinked since the last rebuild, for reuse.
+    free_nodes: Vec<u32>,
+    free_buckets: Vec<u32>,
+    /// The root node, [`NULL`] when the tree is empty.
+    root: u32,
+    /// Per proxy id: the box last given.
+    tight: Vec<Aabb>,
+    /// Per proxy id: its fat box (its lane holds it, or the previous one while the proxy is
+    /// flagged moved).
+    fat: Vec<Aabb>,
+    /// Per proxy id: collision groups.
+    groups: Vec<CollisionGroups>,
+    /// Per proxy id: its bucket and lane, [`Loc::DEAD`] when the proxy is dead.
+    loc: Vec<Loc>,
+    /// Per proxy id: given a new fat box, inserted or removed since the last `update_pairs`.
+    moved_flag: Vec<bool>,
+    ids: IdPool,
+    live: usize,
+    margin: f32,
+    /// The proxies whose flag `moved_flag` is set.
+    moved: Vec<u32>,
+    /// Allowed pairs `(a, b)`, `a < b`, whose fat boxes touch (valid after `update_pairs`).
+    fat_pairs: Vec<(u32, u32)>,
+    /// Scratch: the nodes of the moved proxies' queries and of the refit's order.
+    node_stack: Vec<u32>,
+    /// Scratch: the reference pairs of the self-traversal.
+    pair_stack: Vec<(u32, u32)>,
+    /// Scratch: (Morton code, proxy) for the rebuild, (location, proxy) for the moved queries.
+    items: Vec<(u64, u32)>,
+    /// Scratch of the rebuild's radix sort.
+    sort_scratch: Vec<(u64, u32)>,
+    /// Scratch: (first item, end item, parent node, slot) for the rebuild.
+    build_stack: Vec<(u32, u32, u32, u32)>,
+    /// Any edit since the last `update_pairs`.
+    edited: bool,
+    /// Live proxies whose groups are not [`CollisionGroups::ALL`] (0: skip the group test).
+    filtered: usize,
+    /// `update_pairs` calls since the last full frame with fattened boxes (saturating).
+    since_probe: u32,
+    /// Pairs reported by the last `update_pairs`.
+    last_pairs: usize,
+    /// Set during a full frame that uses the tight boxes as fat boxes.
+    fat_is_tight: bool,
+    last_moved: usize,
+    last_rebuilt: bool,
+    last_refitted: bool,
+    last_full: bool,
+    /// Total half-area of the slot boxes after the last rebuild.
+    base_area: f64,
+    /// Half-area added to slot boxes by in-place growth since the last refit or rebuild.
+    grown_area: f64,
+    /// Insertions and removals since the last rebuild.
+    edits_since_build: usize,
+}
+
+impl Default for DynamicBvh {
+    /// [`DynamicBvh::new`].
+    fn default() -> Self {
+        DynamicBvh::new()
+    }
+}
+
+impl DynamicBvh {
+    /// An empty tree with a fat-box margin of `0.1` (Box2D's `b2_aabbExtension`; suited to
+    /// bodies of about unit size moving a fraction of their size per frame).
+    #[must_use]
+    pub fn new() -> DynamicBvh {
+        DynamicBvh::with_margin(0.1)
+    }
+
+    /// An empty tree whose proxies' boxes are fattened by `margin` on every side (negative,
+    /// NaN or infinite margins are taken as `0`).
+    #[must_use]
+    pub fn with_margin(margin: f32) -> DynamicBvh {
+        DynamicBvh {
+            nodes: Vec::new(),
+            buckets: Vec::new(),
+            free_nodes: Vec::new(),
+            free_buckets: Vec::new(),
+            root: NULL,
+            tight: Vec::new(),
+            fat: Vec::new(),
+            groups: Vec::new(),
+            loc: Vec::new(),
+            moved_flag: Vec::new(),
+            ids: IdPool::default(),
+            live: 0,
+            margin: if margin.is_finite() && margin > 0.0 {
+                margin
+            } else {
+                0.0
+            },
+            moved: Vec::new(),
+            fat_pairs: Vec::new(),
+            node_stack: Vec::new(),
+            pair_stack: Vec::new(),
+            items: Vec::new(),
+            sort_scratch: Vec::new(),
+            build_stack: Vec::new(),
+            edited: false,
+            filtered: 0,
+            since_probe: u32::MAX,
+            last_pairs: 0,
+            fat_is_tight: false,
+            last_moved: 0,
+            last_rebuilt: false,
+            last_refitted: false,
+            last_full: false,
+            base_area: 0.0,
+            grown_area: 0.0,
+            edits_since_build: 0,
+        }
+    }
+
+    /// The fat-box margin.
+    #[must_use]
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// Levels of the tree: 0 when empty, else the nodes on the longest path from the root to
+    /// a bucket plus one for the bucket.
+    #[must_use]
+    pub fn height(&self) -> u32 {
+        let mut deepest = 0;
+        let mut stack = vec![(self.root, 1u32)];
+        while let Some((c, depth)) = stack.pop() {
+            if c == NULL {
+                continue;
+            }
+            if is_bucket(c) {
+                deepest = deepest.max(depth);
+                continue;
+            }
+            let n = &self.nodes[c as usize];
+            for &child in &n.child[..n.count as usize] {
+                stack.push((child, depth + 1));
+            }
+        }
+        deepest
+    }
+
+    /// Proxies that got a new fat box (or were inserted) before the last
+    /// [`BroadPhase::update_pairs`].
+    #[must_use]
+    pub fn last_moved(&self) -> usize {
+        self.last_moved
+    }
+
+    /// `true` when the last [`BroadPhase::update_pairs`] rebuilt the tree from scratch.
+    #[must_use]
+    pub fn last_rebuilt(&self) -> bool {
+        self.last_rebuilt
+    }
+
+    /// `true` when the last [`BroadPhase::update_pairs`] recomputed every box of the tree in
+    /// place (a refit, keeping the tree's shape) and kept the result.
+    #[must_use]
+    pub fn last_refitted(&self) -> bool {
+        self.last_refitted
+    }
+
+    /// `true` when the last [`BroadPhase::update_pairs`] found every pair by one traversal
+    /// of the whole tree against itself rather than by querying the moved proxies.
+    #[must_use]
+    pub fn last_full(&self) -> bool {
+        self.last_full
+    }
+
+    /// Pairs whose fat boxes touch (a superset of the reported pairs).
+    #[must_use]
+    pub fn fat_pair_count(&self) -> usize {
+        self.fat_pairs.len()
+    }
+
+    /// The slot boxes' total half-area over the root's (the SAH quality measure; lower is
+    /// better, 0 for an empty tree).
+    #[must_use]
+    pub fn area_ratio(&self) -> f64 {
+        if self.root == NULL {
+            return 0.0;
+        }
+        let root = half_area(&self.nodes[self.root as usize].bounds());
+        if root <= 0.0 {
+            return 0.0;
+        }
+        let mut total = 0.0;
+        let mut stack = vec![self.root];
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n as usize];
+            for s in 0..node.count as usize {
+                total += half_area(&node.slot_box(s));
+                if !is_bucket(node.child[s]) {
+                    stack.push(node.child[s]);
+                }
+            }
+        }
+        total / root
+    }
+
+    /// The fat box of a proxy moved to `tight` after a displacement `d`: grown by the margin,
+    /// stretched by `4d` ahead (at most two margins per axis), clamped to finite values.
+    fn fat_box(&self, tight: &Aabb, d: Vec3) -> Aabb {
+        let mut fat = tight.expanded(self.margin);
+        // Stretched ahead by 4 displacements, but by no more than 2 margins per axis: a body
+        // jumping several box sizes per frame leaves its box every frame anyway, and a long
+        // stretch would only make many false fat pairs.
+        let reach = Vec3::splat(2.0 * self.margin);
+        let d = if d.is_finite() {
+            (d * DISPLACEMENT_MULTIPLIER).clamp(-reach, reach)
+        } else {
+            Vec3::ZERO
+        };
+        fat.min += d.min(Vec3::ZERO);
+        fat.max += d.max(Vec3::ZERO);
+        Aabb {
+            min: fat.min.max(Vec3::splat(-f32::MAX)),
+            max: fat.max.min(Vec3::splat(f32::MAX)),
+        }
+    }
+
+    /// Calls `f(proxy)` for every proxy whose lane box touches `aabb`, until `f` returns
+    /// false.
+    fn query_fat(&self, aabb: &Aabb, f: &mut dyn FnMut(u32) -> bool) {
+        let q = Query::new(aabb);
+        let mut stack = Stack::new(self.root);
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n as usize];
+            let mut hits = node.touching(&q);
+            while hits != 0 {
+                let c = node.child[hits.trailing_zeros() as usize];
+                hits &= hits - 1;
+                if !is_bucket(c) {
+                    stack.push(c);
+                    continue;
+                }
+                let b = &self.buckets[(c & !BUCKET) as usize];
+                let mut lanes = b.touching(&q);
+                while lanes != 0 {
+                    let l = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    if !f(b.proxy[l]) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `true` when rebuilding everything is expected to cost less than the incremental
+    /// update for `moved` moved proxies. A cost model in nanoseconds, fitted to measurements
+    /// at 100k proxies on the benchmark's scenes (only the comparison matters):
+    /// incremental ≈ 11 per listed fat pair (the pass over the list) + per moved proxy
+    /// 600 (a query from the root) + 100 per fat neighbour (2·fat pairs / proxies on
+    /// average); full ≈ 200 per proxy (Morton build and traversal) + 40 per reported pair.
+    fn full_is_cheaper(&self, moved: usize) -> bool {
+        if self.live == 0 {
+            return false;
+        }
+        let live = self.live as f64;
+        let fat = self.fat_pairs.len() as f64;
+        let neighbours = 2.0 * fat / live;
+        let incremental = 11.0 * fat + moved as f64 * (600.0 + 100.0 * neighbours);
+        let full = 200.0 * live + 40.0 * self.last_pairs as f64;
+        full < incremental
+    }
+
+    /// Brings every box of the tree up to date with the fat boxes: a refit when few proxies
+    /// were inserted or removed since the last rebuild and the refitted boxes' total area is
+    /// at most `1 + GROWTH_LIMIT` times that after the last rebuild; else a rebuild.
+    fn refresh(&mut self) {
+        if self.edits_since_build * EDITS_PER_REBUILD <= self.live {
+            self.sync_lanes(self.fat_is_tight);
+            let area = self.refit();
+            if area <= (1.0 + GROWTH_LIMIT) * self.base_area {
+                self.last_refitted = true;
+                return;
+            }
+        }
+        self.rebuild();
+        self.last_rebuilt = true;
+    }
+
+    /// Flags proxy `id` as moved (its pairs are re-derived at the next `update_pairs`).
+    fn mark_moved(&mut self, id: u32) {
+        let flag = &mut self.moved_flag[id as usize];
+        if !*flag {
+            *flag = true;
+            self.moved.push(id);
+        }
+    }
+}
+
+impl BroadPhase for DynamicBvh {
+    fn insert(&mut self, aabb: Aabb, groups: CollisionGroups) -> Result<ProxyId, BroadPhaseError> {
+        check_aabb(&aabb)?;
+        let id = self.ids.alloc()?;
+        let fat = self.fat_box(&aabb, Vec3::ZERO);
+        let i = id as usize;
+        if self.loc.len() <= i {
+            self.tight.resize(i + 1, Aabb::EMPTY);
+            self.fat.resize(i + 1, Aabb::EMPTY);
+            self.groups.resize(i + 1, CollisionGroups::NONE);
+            self.loc.resize(i + 1, Loc::DEAD);
+            self.moved_flag.resize(i + 1, false);
+        }
+        self.tight[i] = aabb;
+        self.fat[i] = fat;
+        self.groups[i] = groups;
+        if groups != CollisionGroups::ALL {
+            self.filtered += 1;
+        }
+        self.insert_proxy(id, &fat);
+        self.mark_moved(id);
+        self.live += 1;
+        self.edits_since_build += 1;
+        self.edited = true;
+        Ok(id)
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<(), BroadPhaseError> {
+        if self.loc.get(id as usize).is_none_or(|l| l.bucket == NULL) {
+            return Err(BroadPhaseError::UnknownProxy(id));
+        }
+        self.remove_proxy(id);
+        if self.groups[id as usize] != CollisionGroups::ALL {
+            self.filtered -= 1;
+        }
+        // Its listed pairs are dropped at the next `update_pairs`.
+        self.mark_moved(id);
+        self.ids.remove(id);
+        self.live -= 1;
+        self.edits_since_build += 1;
+        self.edited = true;
+        Ok(())
+    }
+
+    fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
+        let i = id as usize;
+        if self.loc.get(i).is_none_or(|l| l.bucket == NULL) {
+            return Err(BroadPhaseError::UnknownProxy(id));
+        }
+        check_aabb(&aabb)?;
+        self.edited = true;
+        let old = std::mem::replace(&mut self.tight[i], aabb);
+        let current = self.fat[i];
+        // Still inside its fat box: keep it, unless that box reaches more than five margins
+        // beyond the new box on some side (a body that moved fast and then slowed down, as
+        // Box2D does; a fresh fat box reaches at most three margins: one, plus two of
+        // stretch). Twelve packed comparisons; most updates of a slowly moving scene end here.
+        let (lo, hi) = (Vec3A::from(aabb.min), Vec3A::from(aabb.max));
+        let (fat_lo, fat_hi) = (Vec3A::from(current.min), Vec3A::from(current.max));
+        let reach = Vec3A::splat(5.0 * self.margin);
+        let kept = fat_lo.cmple(lo)
+            & hi.cmple(fat_hi)
+            & (lo - reach).cmple(fat_lo)
+            & fat_hi.cmple(hi + reach);
+        if kept.all() {
+            return Ok(());
+        }
+        // Displacement of the box, min corner to min corner (finite unless the box jumped
+        // across most of the f32 range, then taken as zero by `fat_box`). The proxy's lane
+        // keeps its old box until `update_pairs`, which refits or rebuilds the tree or
+        // enlarges the moved proxies in bucket order; queries meanwhile answer moved proxies
+        // from the list.
+        self.fat[i] = self.fat_box(&aabb, aabb.min - old.min);
+        self.mark_moved(id);
+        Ok(())
+    }
+
+    fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>) {
+        out.clear();
+        let loc = &self.loc;
+        let moved_live = self
+            .moved
+            .iter()
+            .filter(|&&m| loc[m as usize].bucket != NULL)
+            .count();
+        let full = self.full_is_cheaper(moved_live);
+        // Under sustained large motion nearly every proxy leaves its fat box every frame, so
+        // the margin buys nothing and only adds false fat pairs: full frames use the tight
+        // boxes as fat boxes, except once every `PROBE_PERIOD` calls, when the fattened
+        // boxes are kept to find out whether the motion has calmed down (the next frame then
+        // moves few proxies and goes incremental).
+        self.fat_is_tight = full && self.since_probe < PROBE_PERIOD;
+        if full && !self.fat_is_tight {
+            self.since_probe = 0;
+        }
+        self.since_probe = self.since_probe.saturating_add(1);
+        if self.fat_is_tight {
+            for (i, l) in self.loc.iter().enumerate() {
+                if l.bucket != NULL {
+                    self.fat[i] = self.tight[i];
+                }
+            }
+        }
+        self.last_rebuilt = false;
+        self.last_refitted = false;
+        self.last_full = full;
+        if full || self.grown_area > GROWTH_LIMIT * self.base_area {
+            self.refresh();
+        }
+        if full {
+            // Every pair from scratch: one traversal of the whole tree.
+            self.fat_pairs.clear();
+            self.self_traverse();
+            self.report_tight(0, out);
+            self.fat_is_tight = false;
+        } else {
+            // Pairs of two unmoved proxies keep touching fat boxes: keep them, report those
+            // whose tight boxes touch. Pairs with a moved or removed proxy are dropped here
+            // and found again (if they still touch) by the queries.
+            let (moved_flag, tight) = (&self.moved_flag, &self.tight);
+            self.fat_pairs.retain(|&(a, b)| {
+                let (ia, ib) = (a as usize, b as usize);
+                if moved_flag[ia] || moved_flag[ib] {
+                    return false;
+                }
+                if touch(&tight[ia], &tight[ib]) {
+                    out.push((a, b));
+                }
+                true
+            });
+            let from = self.fat_pairs.len();
+            self.query_moved();
+            self.report_tight(from, out);
+        }
+        for &m in &self.moved {
+            self.moved_flag[m as usize] = false;
+        }
+        self.moved.clear();
+        self.last_moved = moved_live;
+        self.last_pairs = out.len();
+        self.ids.release_pending();
+        self.edited = false;
+    }
+
+    fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> bool) {
+        // Proxies moved since the last `update_pairs` may still have their old lane box:
+        // they are answered from the moved list, the others from the tree.
+        let mut go = true;
+        self.query_fat(aabb, &mut |p| {
+            let i = p as usize;
+            if !self.moved_flag[i] && boxes_touch(&self.tight[i], aabb) {
+                go = f(p);
+            }
+            go
+        });
+        if !go {
+            return;
+        }
+        for &m in &self.moved {
+            let i = m as usize;
+            if self.loc[i].bucket != NULL && boxes_touch(&self.tight[i], aabb) && !f(m) {
+                return;
+            }
+        }
+    }
+
+    fn ray_cast(&self, ray: &Ray, max_t: f32, f: &mut dyn FnMut(ProxyId, f32) -> f32) {
+        let inv = ray.dir.recip();
+        let mut max_t = max_t;
+        // Proxies moved since the last `update_pairs` (their lane box may be old) first,
+        // from the moved list; then the others from the tree.
+        for &m in &self.moved {
+            let i = m as usize;
+            if self.loc[i].bucket == NULL {
+                continue;
+            }
+            if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, &self.tight[i], max_t) {
+                max_t = f(m, t);
+                if max_t.is_nan() || max_t < 0.0 {
+                    return;
+                }
+            }
+        }
+        let mut stack = Stack::new(self.root);
+        while let Some(n) = stack.pop() {
+            let node = &self.nodes[n as usize];
+            for s in 0..node.count as usize {
+                // Slots entered beyond the current bound are skipped (the bound only shrinks).
+                let sb = node.slot_box(s);
+                if ray_box_entry(ray.origin, ray.dir, inv, &sb, max_t).is_none() {
+                    continue;
+                }
+                let c = node.child[s];
+                if !is_bucket(c) {
+                    stack.push(c);
+                    continue;
+                }
+                let b = &self.buckets[(c & !BUCKET) as usize];
+                for &p in &b.proxy[..b.count as usize] {
+                    if self.moved_flag[p as usize] {
+                        continue;
+                    }
+                    let tight = &self.tight[p as usize];
+                    if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, tight, max_t) {
+                        max_t = f(p, t);
+                        if max_t.is_nan() || max_t < 0.0 {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn aabb(&self, id: ProxyId) -> Option<Aabb> {
+        let i = id as usize;
+        (self.loc.get(i)?.bucket != NULL).then(|| self.tight[i])
+    }
+
+    fn len(&self) -> usize {
+        self.live
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        self.validate_tree()?;
+        let filtered = (0..self.loc.len())
+            .filter(|&i| self.loc[i].bucket != NULL && self.groups[i] != CollisionGroups::ALL)
+            .count();
+        if filtered != self.filtered {
+            return Err(format!(
+                "{filtered} live proxies with groups, counted {}",
+                self.filtered
+            ));
+        }
+        let flagged = self.moved_flag.iter().filter(|&&m| m).count();
+        if flagged != self.moved.len() {
+            return Err(format!(
+                "{flagged} proxies flagged moved, {} listed",
+                self.moved.len()
+            ));
+        }
+        if self.edited {
+            return Ok(());
+        }
+        // Fat pair list: ordered, distinct, members live, touching and allowed; as many as
+        // a per-proxy tree query finds.
+        let mut sorted = self.fat_pairs.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
+            return Err("fat pair listed twice".into());
+        }
+        let live = |p: u32| self.loc.get(p as usize).is_some_and(|l| l.bucket != NULL);
+        for &(a, b) in &sorted {
+            if a >= b || !live(a) || !live(b) {
+                return Err(format!(
+                    "fat pair ({a}, {b}) unordered or names a dead proxy"
+                ));
+            }
+            let (ia, ib) = (a as usize, b as usize);
+            if !boxes_touch(&self.fat[ia], &self.fat[ib])
+                || !self.groups[ia].allows(self.groups[ib])
+            {
+                return Err(format!("fat pair ({a}, {b}) does not touch or is filtered"));
+            }
+        }
+        let mut count = 0usize;
+        for (a, l) in self.loc.iter().enumerate() {
+            if l.bucket == NULL {
+                continue;
+            }
+            self.query_fat(&self.fat[a], &mut |b| {
+                if (b as usize) > a && self.groups[a].allows(self.groups[b as usize]) {
+                    count += 1;
+                }
+                true
+            });
+        }
+        if count != sorted.len() {
+            return Err(format!(
+                "fat pair list has {} pairs, the tree finds {count}",
+                sorted.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl DynamicBvh {
+    /// The tree's invariants: links both ways, slot boxes containing what is below them,
+    /// empty slots and lanes empty, every live proxy in exactly one lane (its recorded one)
+    /// holding its fat box (unless flagged moved), nodes and buckets either reachable or
+    /// free.
+    fn validate_tree(&self) -> Result<(), String> {
+        let mut seen_nodes = vec![false; self.nodes.len()];
+        let mut seen_buckets = vec![false; self.buckets.len()];
+        let mut proxies = 0usize;
+        if self.root != NULL {
+            if is_bucket(self.root) || self.root as usize >= self.nodes.len() {
+                return Err(format!("root {} is not a node", self.root));
+            }
+            if self.nodes[self.root as usize].parent != NULL {
+                return Err("root has a parent".into());
+            }
+        }
+        let mut stack = vec![self.root];
+        while let Some(n) = stack.pop() {
+            if n == NULL {
+                continue;
+            }
+            let k = n as usize;
+            if std::mem::replace(&mut seen_nodes[k], true) {
+                return Err(format!("node {n} is reached twice"));
+            }
+            let node = &self.nodes[k];
+            let count = node.count as usize;
+            if count == 0 || count > NODE_WIDTH {
+                return Err(format!("node {n} has {count} children"));
+            }
+            for s in 0..NODE_WIDTH {
+                let (c, sb) = (node.child[s], node.slot_box(s));
+                if s >= count {
+                    if c != NULL || sb != Aabb::EMPTY {
+                        return Err(format!("node {n}: empty slot {s} is not empty"));
+                    }
+                    continue;
+                }
+                if c == NULL {
+                    return Err(format!("node {n}: slot {s} is null"));
+                }
+                if !is_bucket(c) {
+                    let ci = c as usize;
+                    if ci >= self.nodes.len() || self.nodes[ci].parent != n {
+                        return Err(format!("node {n}: child node {c} links back wrongly"));
+                    }
+                    if !inside(&self.nodes[ci].bounds(), &sb) {
+                        return Err(format!("node {n}: slot {s} does not contain node {c}"));
+                    }
+                    stack.push(c);
+                    continue;
+                }
+                let bi = (c & !BUCKET) as usize;
+                if bi >= self.buckets.len() || self.buckets[bi].parent != n {
+                    return Err(format!("node {n}: bucket {bi} links back wrongly"));
+                }
+                if std::mem::replace(&mut seen_buckets[bi], true) {
+                    return Err(format!("bucket {bi} is reached twice"));
+                }
+                let b = &self.buckets[bi];
+                if !inside(&b.bounds, &sb) {
+                    return Err(format!("node {n}: slot {s} does not contain bucket {bi}"));
+                }
+                let lanes = b.count as usize;
+                if lanes == 0 || lanes > BUCKET_SIZE {
+                    return Err(format!("bucket {bi} has {lanes} proxies"));
+                }
+                for l in 0..BUCKET_SIZE {
+                    let (p, lb) = (b.proxy[l], b.lane_box(l));
+                    if l >= lanes {
+                        if p != NULL || lb != Aabb::EMPTY {
+                            return Err(format!("bucket {bi}: empty lane {l} is not empty"));
+                        }
+                        continue;
+                    }
+                    let want = Loc {
+                        bucket: bi as u32,
+                        lane: l as u32,
+                    };
+                    if self.loc.get(p as usize) != Some(&want) {
+                        return Err(format!(
+                            "bucket {bi} lane {l}: proxy {p} is recorded elsewhere"
+                        ));
+                    }
+                    let pi = p as usize;
+                    if !inside(&lb, &b.bounds) {
+                        return Err(format!("bucket {bi}: bounds do not contain lane {l}"));
+                    }
+                    if !self.moved_flag[pi] && lb != self.fat[pi] {
+                        return Err(format!("proxy {p}: lane box is not its fat box"));
+                    }
+                    if !inside(&self.tight[pi], &self.fat[pi]) {
+                        return Err(format!("proxy {p}: tight box is outside its fat box"));
+                    }
+                    proxies += 1;
+                }
+            }
+        }
+        if proxies != self.live {
+            return Err(format!(
+                "{proxies} proxies in the tree for {} live",
+                self.live
+            ));
+        }
+        let live_locs = self.loc.iter().filter(|l| l.bucket != NULL).count();
+        if live_locs != self.live {
+            return Err(format!(
+                "{live_locs} located proxies for {} live",
+                self.live
+            ));
+        }
+        for (what, seen, free) in [
+            ("node", &seen_nodes, &self.free_nodes),
+            ("bucket", &seen_buckets, &self.free_buckets),
+        ] {
+            for &f in free.iter() {
+                if seen.get(f as usize) != Some(&false) {
+                    return Err(format!("free {what} {f} is in use or out of range"));
+                }
+            }
+            let used = seen.iter().filter(|&&s| s).count();
+            if used + free.len() != seen.len() {
+                return Err(format!(
+                    "{} {what}s: {used} in the tree and {} free",
+                    seen.len(),
+                    free.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sorted_insertion_stays_balanced() {
+        // 4096 boxes inserted in sorted order (a degenerate order for a binary tree without
+        // rotations): splits keep every bucket at the same depth.
+        let mut t = DynamicBvh::new();
+        for i in 0..4096 {
+            let c = Vec3::new(i as f32, 0.0, 0.0);
+            t.insert(
+                Aabb::from_center_half_extents(c, Vec3::splat(0.25)),
+                CollisionGroups::ALL,
+            )
+            .unwrap();
+        }
+        t.validate().unwrap();
+        // 4096 proxies in full buckets of 8 under full nodes of 4: 1 + log4(512) = 5.5
+        // levels; splits leave buckets and nodes between a third and all full.
+        assert!(t.height() <= 10, "height {}", t.height());
+        // A rebuild (the first full frame) bulk-loads it.
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        assert!(t.last_rebuilt());
+        assert!(t.height() <= 8, "height {}", t.height());
+        t.validate().unwrap();
+    }
+
+    #[test]
+    fn insertions_and_removals_split_and_unlink() {
+        // Boxes on a jittered grid inserted one by one, then removed in a scrambled order:
+        // every step keeps the tree valid and the last removal leaves it empty.
+        let mut t = DynamicBvh::new();
+        let mut ids = Vec::new();
+        for i in 0..600u32 {
+            let c = Vec3::new((i % 10) as f32, ((i / 10) % 10) as f32, (i / 100) as f32)
+                + Vec3::splat((i.wrapping_mul(2_654_435_761) % 97) as f32 * 0.003);
+            ids.push(
+                t.insert(
+                    Aabb::from_center_half_extents(c, Vec3::splat(0.3)),
+                    CollisionGroups::ALL,
+                )
+                .unwrap(),
+            );
+            if i % 50 == 0 {
+                t.validate().unwrap();
+            }
+        }
+        t.validate().unwrap();
+        let mut order: Vec<usize> = (0..ids.len()).collect();
+        order.sort_by_key(|&i| (i as u32).wrapping_mul(2_246_822_519) % 1009);
+        for (n, &i) in order.iter().enumerate() {
+            t.remove(ids[i]).unwrap();
+            if n % 25 == 0 {
+                t.validate().unwrap();
+            }
+        }
+        t.validate().unwrap();
+        assert_eq!((t.len(), t.height(), t.root), (0, 0, NULL));
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        assert!(out.is_empty());
+        t.validate().unwrap();
+    }
+
+    #[test]
+    fn small_motion_keeps_the_fat_box_large_motion_moves() {
+        // A unit box moving 0.05 stays inside its fat box (margin 0.1); moving 1 does not.
+        let mut t = DynamicBvh::new();
+        let b = Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(0.5));
+        let id = t.insert(b, CollisionGroups::ALL).unwrap();
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        assert_eq!(t.last_moved(), 1);
+        t.update(
+            id,
+            b.expanded(0.0)
+                .transformed(&crate::Affine3A::from_translation(Vec3::X * 0.05)),
+        )
+        .unwrap();
+        t.update_pairs(&mut out);
+        assert_eq!(t.last_moved(), 0);
+        t.update(
+            id,
+            b.transformed(&crate::Affine3A::from_translation(Vec3::X)),
+        )
+        .unwrap();
+        t.update_pairs(&mut out);
+        assert_eq!(t.last_moved(), 1);
+        t.validate().unwrap();
+        assert_eq!(t.margin(), 0.1);
+        assert_eq!(DynamicBvh::with_margin(f32::NAN).margin(), 0.0);
+    }
+
+    /// A row of `n` unit boxes 1.5 apart along x, shifted by `dx`.
+    fn row(n: usize, dx: f32) -> Vec<Aabb> {
+        (0..n)
+            .map(|i| {
+                let c = Vec3::new(i as f32 * 1.5 + dx, 0.0, 0.0);
+                Aabb::from_center_half_extents(c, Vec3::splat(0.5))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn large_motion_goes_full_and_tight_and_probes_every_8th_frame() {
+        // 100 boxes in a row jump by 0.8 (more than any fat box) every frame: queries before
+        // `update_pairs` stay exact, every frame traverses the whole (refitted) tree, frames
+        // after the first use the tight boxes, every 8th keeps fat ones.
+        let mut t = DynamicBvh::new();
+        for b in row(100, 0.0) {
+            t.insert(b, CollisionGroups::ALL).unwrap();
+        }
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        for frame in 1..=17 {
+            let boxes = row(100, 0.8 * frame as f32);
+            for (i, b) in boxes.iter().enumerate() {
+                t.update(i as u32, *b).unwrap();
+            }
+            // Before `update_pairs` the moved proxies are answered from the moved list.
+            let q = Aabb::new(Vec3::new(10.0, -1.0, -1.0), Vec3::new(20.0, 1.0, 1.0));
+            let mut got = Vec::new();
+            t.query_aabb(&q, &mut |id| {
+                got.push(id);
+                true
+            });
+            got.sort_unstable();
+            let want: Vec<u32> = (0..100u32)
+                .filter(|&i| boxes_touch(&boxes[i as usize], &q))
+                .collect();
+            assert_eq!(got, want);
+            t.update_pairs(&mut out);
+            assert!(t.last_full());
+            // The row moves as one: the refitted tree is as tight as a rebuilt one.
+            assert!(t.last_refitted() && !t.last_rebuilt());
+            // Neighbours 1.5 apart with half-size 0.5 never touch.
+            assert!(out.is_empty());
+            t.validate().unwrap();
+            let tight = (0..100).all(|i| t.fat[i] == t.tight[i]);
+            // The bulk insertion's full frame (frame 0) kept the margins; then tight frames,
+            // fattened again every 8th.
+            assert_eq!(tight, frame % 8 != 0, "frame {frame}");
+        }
+        // Motion stops: one more full frame (every box moved last time), then nothing moves.
+        for _ in 0..2 {
+            t.update_pairs(&mut out);
+        }
+        assert!(!t.last_rebuilt() && !t.last_full());
+        assert_eq!(t.last_moved(), 0);
+    }
+
+    #[test]
+    fn small_moves_enlarge_in_place_then_refresh_when_grown() {
+        // 64 boxes drift 0.15 per frame (past the margin): proxies get new fat boxes in
+        // place, the boxes above them only grow, and once they have grown by half the tree is
+        // refitted (or rebuilt, if a refit is not tight enough).
+        let mut t = DynamicBvh::new();
+        for b in row(64, 0.0) {
+            t.insert(b, CollisionGroups::ALL).unwrap();
+        }
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        let mut rebuilt = 0;
+        for frame in 1..40 {
+            // Only the first 10 boxes move, up in y (below the full-rebuild fraction), so
+            // the thin nodes along the row grow in area.
+            let lift = Vec3::new(0.0, 0.15 * frame as f32, 0.0);
+            for (i, b) in row(10, 0.0).iter().enumerate() {
+                t.update(i as u32, Aabb::new(b.min + lift, b.max + lift))
+                    .unwrap();
+                t.validate().unwrap();
+            }
+            t.update_pairs(&mut out);
+            t.validate().unwrap();
+            rebuilt += usize::from(t.last_rebuilt() || t.last_refitted());
+            assert!(t.last_moved() <= 10);
+            assert!(out.is_empty(), "boxes 1.5 apart never touch");
+        }
+        assert!(rebuilt >= 1, "the grown tree was never refitted or rebuilt");
+    }
+}

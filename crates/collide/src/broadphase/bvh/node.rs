@@ -1,0 +1,391 @@
+//! The two kinds of tree element: inner nodes of up to four children and buckets of up to
+//! eight proxies, both holding their entries' boxes as structure-of-arrays `Vec4` lanes so
+//! that one packed compare tests a query box against four entries.
+
+use crate::math::Vec3;
+use crate::shapes::Aabb;
+use glam::{BVec4A, Vec4};
+
+/// The null index (no node, no bucket, no proxy).
+pub(super) const NULL: u32 = u32::MAX;
+
+/// Tag of a child reference naming a bucket (the rest is its index); untagged, a node.
+pub(super) const BUCKET: u32 = 1 << 31;
+
+/// Children per inner node (one `Vec4` lane each).
+pub(super) const NODE_WIDTH: usize = 4;
+
+/// Proxies per bucket (two `Vec4` lanes per coordinate).
+pub(super) const BUCKET_SIZE: usize = 8;
+
+/// `true` when the child reference `c` names a bucket.
+#[inline(always)]
+pub(super) fn is_bucket(c: u32) -> bool {
+    c != NULL && c & BUCKET != 0
+}
+
+/// The bits of a lane mask for the first `n` lanes.
+#[inline(always)]
+pub(super) fn first_lanes(n: u32) -> u32 {
+    (1u32 << n) - 1
+}
+
+/// A query box splatted across four lanes per coordinate, built once per query.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Query {
+    lo: [Vec4; 3],
+    hi: [Vec4; 3],
+}
+
+impl Query {
+    /// The splatted box. A NaN coordinate matches nothing (every comparison with it is false).
+    #[inline(always)]
+    pub(super) fn new(b: &Aabb) -> Query {
+        Query {
+            lo: [
+                Vec4::splat(b.min.x),
+                Vec4::splat(b.min.y),
+                Vec4::splat(b.min.z),
+            ],
+            hi: [
+                Vec4::splat(b.max.x),
+                Vec4::splat(b.max.y),
+                Vec4::splat(b.max.z),
+            ],
+        }
+    }
+
+    /// Lane bits of the boxes `lo`/`hi` (one per lane) that touch the query:
+    /// `q.min <= b.max && b.min <= q.max` on every axis (Gomez 1999, listing 3, in min/max
+    /// form; touching counts). Six packed compares and one `movmskps`.
+    #[inline(always)]
+    fn touching(&self, lo: [Vec4; 3], hi: [Vec4; 3]) -> u32 {
+        let m: BVec4A = self.lo[0].cmple(hi[0])
+            & lo[0].cmple(self.hi[0])
+            & self.lo[1].cmple(hi[1])
+            & lo[1].cmple(self.hi[1])
+            & self.lo[2].cmple(hi[2])
+            & lo[2].cmple(self.hi[2]);
+        m.bitmask()
+    }
+}
+
+/// Reads lane `l` of three `Vec4`s as a point.
+#[inline(always)]
+fn lane3(v: &[Vec4; 3], l: usize) -> Vec3 {
+    Vec3::new(v[0][l], v[1][l], v[2][l])
+}
+
+/// Writes a point into lane `l` of three `Vec4`s.
+#[inline(always)]
+fn set_lane3(v: &mut [Vec4; 3], l: usize, p: Vec3) {
+    v[0][l] = p.x;
+    v[1][l] = p.y;
+    v[2][l] = p.z;
+}
+
+/// An inner node: up to four children (nodes or buckets) in slots `0..count`, each with the
+/// box that contains everything below it. Empty slots hold [`NULL`] and the empty box
+/// (`+inf`/`-inf`), so unions over all four lanes ignore them. 128 bytes, two cache lines.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(super) struct Node {
+    /// Per axis, the children's box minima (one lane per slot).
+    pub(super) lo: [Vec4; 3],
+    /// Per axis, the children's box maxima.
+    pub(super) hi: [Vec4; 3],
+    /// Child references: a node index, or [`BUCKET`]` | bucket index`; [`NULL`] when empty.
+    pub(super) child: [u32; NODE_WIDTH],
+    /// The parent node, [`NULL`] for the root (and for a free node).
+    pub(super) parent: u32,
+    /// Slots in use (`0..count`); 0 only for a free node.
+    pub(super) count: u32,
+}
+
+impl Node {
+    /// No children.
+    pub(super) const EMPTY: Node = Node {
+        lo: [Vec4::INFINITY; 3],
+        hi: [Vec4::NEG_INFINITY; 3],
+        child: [NULL; NODE_WIDTH],
+        parent: NULL,
+        count: 0,
+    };
+
+    /// Slot bits whose boxes touch the query.
+    #[inline(always)]
+    pub(super) fn touching(&self, q: &Query) -> u32 {
+        q.touching(self.lo, self.hi) & first_lanes(self.count)
+    }
+
+    /// Slot `s`'s box splatted as a query.
+    #[inline(always)]
+    pub(super) fn slot_query(&self, s: usize) -> Query {
+        let splat = |v: &[Vec4; 3]| {
+            [
+                Vec4::splat(v[0][s]),
+                Vec4::splat(v[1][s]),
+                Vec4::splat(v[2][s]),
+            ]
+        };
+        Query {
+            lo: splat(&self.lo),
+            hi: splat(&self.hi),
+        }
+    }
+
+    /// The box of slot `s`.
+    #[inline(always)]
+    pub(super) fn slot_box(&self, s: usize) -> Aabb {
+        Aabb {
+            min: lane3(&self.lo, s),
+            max: lane3(&self.hi, s),
+        }
+    }
+
+    /// Sets slot `s` (its box too).
+    #[inline]
+    pub(super) fn set_slot(&mut self, s: usize, child: u32, b: &Aabb) {
+        self.child[s] = child;
+        self.set_slot_box(s, b);
+    }
+
+    /// Sets the box of slot `s`.
+    #[inline]
+    pub(super) fn set_slot_box(&mut self, s: usize, b: &Aabb) {
+        set_lane3(&mut self.lo, s, b.min);
+        set_lane3(&mut self.hi, s, b.max);
+    }
+
+    /// The slot holding `child`, if any.
+    #[inline]
+    pub(super) fn find(&self, child: u32) -> Option<usize> {
+        self.child[..self.count as usize]
+            .iter()
+            .position(|&c| c == child)
+    }
+
+    /// Appends a child; `false` (nothing changed) when the node is full.
+    pub(super) fn push(&mut self, child: u32, b: &Aabb) -> bool {
+        let s = self.count as usize;
+        if s >= NODE_WIDTH {
+            return false;
+        }
+        self.set_slot(s, child, b);
+        self.count += 1;
+        true
+    }
+
+    /// Removes slot `s`, moving the last slot into its place.
+    pub(super) fn remove_slot(&mut self, s: usize) {
+        let last = self.count as usize - 1;
+        if s != last {
+            let (c, b) = (self.child[last], self.slot_box(last));
+            self.set_slot(s, c, &b);
+        }
+        self.set_slot(last, NULL, &Aabb::EMPTY);
+        self.count -= 1;
+    }
+
+    /// The union of the children's boxes (empty for no children).
+    #[inline]
+    pub(super) fn bounds(&self) -> Aabb {
+        Aabb {
+            min: Vec3::new(
+                self.lo[0].min_element(),
+                self.lo[1].min_element(),
+                self.lo[2].min_element(),
+            ),
+            max: Vec3::new(
+                self.hi[0].max_element(),
+                self.hi[1].max_element(),
+                self.hi[2].max_element(),
+            ),
+        }
+    }
+}
+
+/// A bucket: up to eight proxies in lanes `0..count` with their fat boxes, and the union of
+/// those boxes (`bounds`, which may be larger after removals). Empty lanes hold [`NULL`] and
+/// the empty box. 256 bytes, four cache lines.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(super) struct Bucket {
+    /// Per axis, the fat box minima of lanes 0–3 and 4–7.
+    lo: [[Vec4; 3]; 2],
+    /// Per axis, the fat box maxima of lanes 0–3 and 4–7.
+    hi: [[Vec4; 3]; 2],
+    /// The proxy in each lane; [`NULL`] when empty.
+    pub(super) proxy: [u32; BUCKET_SIZE],
+    /// A box containing every lane's box.
+    pub(super) bounds: Aabb,
+    /// The node holding this bucket; [`NULL`] for a free bucket.
+    pub(super) parent: u32,
+    /// Lanes in use (`0..count`).
+    pub(super) count: u32,
+}
+
+impl Bucket {
+    /// No proxies.
+    pub(super) const EMPTY: Bucket = Bucket {
+        lo: [[Vec4::INFINITY; 3]; 2],
+        hi: [[Vec4::NEG_INFINITY; 3]; 2],
+        proxy: [NULL; BUCKET_SIZE],
+        bounds: Aabb::EMPTY,
+        parent: NULL,
+        count: 0,
+    };
+
+    /// Lane bits (eight) whose boxes touch the query.
+    #[inline(always)]
+    pub(super) fn touching(&self, q: &Query) -> u32 {
+        let bits = q.touching(self.lo[0], self.hi[0]) | (q.touching(self.lo[1], self.hi[1]) << 4);
+        bits & first_lanes(self.count)
+    }
+
+    /// The box of lane `l`.
+    #[inline(always)]
+    pub(super) fn lane_box(&self, l: usize) -> Aabb {
+        let (h, k) = (l / 4, l % 4);
+        Aabb {
+            min: lane3(&self.lo[h], k),
+            max: lane3(&self.hi[h], k),
+        }
+    }
+
+    /// Lane `l` splatted as a query.
+    #[inline(always)]
+    pub(super) fn lane_query(&self, l: usize) -> Query {
+        let (h, k) = (l / 4, l % 4);
+        let splat = |v: &[Vec4; 3]| {
+            [
+                Vec4::splat(v[0][k]),
+                Vec4::splat(v[1][k]),
+                Vec4::splat(v[2][k]),
+            ]
+        };
+        Query {
+            lo: splat(&self.lo[h]),
+            hi: splat(&self.hi[h]),
+        }
+    }
+
+    /// Sets the box of lane `l` (not `bounds`).
+    #[inline]
+    pub(super) fn set_lane_box(&mut self, l: usize, b: &Aabb) {
+        let (h, k) = (l / 4, l % 4);
+        set_lane3(&mut self.lo[h], k, b.min);
+        set_lane3(&mut self.hi[h], k, b.max);
+    }
+
+    /// Appends a proxy with its box, growing `bounds`; `None` when full, else its lane.
+    pub(super) fn push(&mut self, proxy: u32, b: &Aabb) -> Option<usize> {
+        let l = self.count as usize;
+        if l >= BUCKET_SIZE {
+            return None;
+        }
+        self.proxy[l] = proxy;
+        self.set_lane_box(l, b);
+        self.bounds = self.bounds.union(b);
+        self.count += 1;
+        Some(l)
+    }
+
+    /// Removes lane `l`, moving the last lane into its place; returns the proxy moved into
+    /// lane `l` (`None` when `l` was the last). `bounds` is left as it was.
+    pub(super) fn remove_lane(&mut self, l: usize) -> Option<u32> {
+        let last = self.count as usize - 1;
+        let moved = (l != last).then(|| {
+            let (p, b) = (self.proxy[last], self.lane_box(last));
+            self.proxy[l] = p;
+            self.set_lane_box(l, &b);
+            p
+        });
+        self.proxy[last] = NULL;
+        self.set_lane_box(last, &Aabb::EMPTY);
+        self.count -= 1;
+        moved
+    }
+
+    /// The union of the lanes' boxes (empty for no proxies).
+    #[inline]
+    pub(super) fn lanes_bounds(&self) -> Aabb {
+        let lo = |a: usize| self.lo[0][a].min(self.lo[1][a]).min_element();
+        let hi = |a: usize| self.hi[0][a].max(self.hi[1][a]).max_element();
+        Aabb {
+            min: Vec3::new(lo(0), lo(1), lo(2)),
+            max: Vec3::new(hi(0), hi(1), hi(2)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(c: Vec3) -> Aabb {
+        Aabb::from_center_half_extents(c, Vec3::splat(0.5))
+    }
+
+    fn scalar_touch(a: &Aabb, b: &Aabb) -> bool {
+        a.min.cmple(b.max).all() && b.min.cmple(a.max).all()
+    }
+
+    #[test]
+    fn node_slots_push_remove_and_touch() {
+        let mut n = Node::EMPTY;
+        let boxes: Vec<Aabb> = (0..4).map(|i| unit(Vec3::X * i as f32)).collect();
+        for (i, b) in boxes.iter().enumerate() {
+            assert!(n.push(i as u32, b));
+        }
+        assert!(!n.push(9, &boxes[0]), "a fifth child does not fit");
+        assert_eq!(n.bounds(), boxes[0].union(&boxes[3]));
+        // A point at x = 1.5 touches slots 1 and 2 (boundaries count).
+        let q = Aabb::new(Vec3::new(1.5, 0.0, 0.0), Vec3::new(1.5, 0.0, 0.0));
+        assert_eq!(n.touching(&Query::new(&q)), 0b0110);
+        n.remove_slot(1);
+        assert_eq!((n.count, n.child), (3, [0, 3, 2, NULL]));
+        assert_eq!(n.slot_box(1), boxes[3]);
+        assert_eq!(n.slot_box(3), Aabb::EMPTY);
+        assert_eq!(n.find(2), Some(2));
+        assert_eq!(n.find(1), None);
+        // NaN queries touch nothing.
+        let nan = Aabb::new(Vec3::NAN, Vec3::NAN);
+        assert_eq!(n.touching(&Query::new(&nan)), 0);
+    }
+
+    #[test]
+    fn bucket_lanes_match_the_scalar_test() {
+        let mut b = Bucket::EMPTY;
+        let boxes: Vec<Aabb> = (0..8)
+            .map(|i| unit(Vec3::new(i as f32 * 0.8, (i % 2) as f32, 0.0)))
+            .collect();
+        for (i, x) in boxes.iter().enumerate() {
+            assert_eq!(b.push(10 + i as u32, x), Some(i));
+        }
+        assert_eq!(b.push(99, &boxes[0]), None);
+        assert_eq!(b.lanes_bounds(), b.bounds);
+        for q in &boxes {
+            let want = boxes
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| scalar_touch(q, x))
+                .fold(0u32, |m, (i, _)| m | 1 << i);
+            assert_eq!(b.touching(&Query::new(q)), want);
+        }
+        for (l, x) in boxes.iter().enumerate() {
+            assert_eq!(b.lane_box(l), *x);
+            let splat = b.lane_query(l);
+            assert_eq!(b.touching(&splat), b.touching(&Query::new(x)));
+        }
+        // Removing lane 2 moves lane 7 there.
+        assert_eq!(b.remove_lane(2), Some(17));
+        assert_eq!((b.count, b.proxy[2], b.proxy[7]), (7, 17, NULL));
+        assert_eq!(b.lane_box(2), boxes[7]);
+        assert_eq!(b.remove_lane(6), None);
+        assert_eq!(b.count, 6);
+        // An empty lane never touches, even an infinite query.
+        let all = Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY);
+        assert_eq!(b.touching(&Query::new(&all)), 0b11_1111);
+    }
+}

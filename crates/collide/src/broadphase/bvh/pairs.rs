@@ -1,0 +1,191 @@
+//! Finding the fat pairs: the whole tree against itself (full frames), or one query per
+//! moved proxy (incremental frames); and reporting those whose tight boxes touch.
+
+use super::node::{first_lanes, is_bucket, Bucket, Query, BUCKET, NULL};
+use super::{touch, DynamicBvh, Loc};
+use crate::broadphase::{CollisionGroups, ProxyId};
+
+/// Records fat pairs: ordered `(smaller, larger)`, dropped when the groups forbid them.
+struct Emit<'a> {
+    groups: &'a [CollisionGroups],
+    /// Some live proxy has groups other than [`CollisionGroups::ALL`].
+    filtered: bool,
+    pairs: &'a mut Vec<(u32, u32)>,
+}
+
+impl Emit<'_> {
+    #[inline(always)]
+    fn pair(&mut self, a: u32, b: u32) {
+        let (a, b) = if a < b { (a, b) } else { (b, a) };
+        if self.filtered && !self.groups[a as usize].allows(self.groups[b as usize]) {
+            return;
+        }
+        self.pairs.push((a, b));
+    }
+}
+
+/// Calls `f` with the index of every set bit of `bits`, lowest first.
+#[inline(always)]
+fn for_bits(mut bits: u32, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
+/// Every pair of lanes of one bucket whose boxes touch.
+#[inline(always)]
+fn bucket_self(b: &Bucket, emit: &mut Emit<'_>) {
+    for i in 0..b.count.saturating_sub(1) as usize {
+        let hits = b.touching(&b.lane_query(i)) & !first_lanes(i as u32 + 1);
+        for_bits(hits, |j| emit.pair(b.proxy[i], b.proxy[j]));
+    }
+}
+
+/// Every pair of a lane of `a` and a lane of `b` whose boxes touch. Only the lanes of `a`
+/// that touch `b`'s bounds are tried (in a sparse scene, one or two of the eight).
+#[inline(always)]
+fn bucket_pair(a: &Bucket, b: &Bucket, emit: &mut Emit<'_>) {
+    let near = a.touching(&Query::new(&b.bounds));
+    for_bits(near, |i| {
+        let hits = b.touching(&a.lane_query(i));
+        for_bits(hits, |j| emit.pair(a.proxy[i], b.proxy[j]));
+    });
+}
+
+impl DynamicBvh {
+    /// Appends to `out` the fat pairs from index `from` on whose tight boxes touch (all of
+    /// them when the fat boxes are the tight boxes).
+    pub(super) fn report_tight(&self, from: usize, out: &mut Vec<(ProxyId, ProxyId)>) {
+        let new = self.fat_pairs.get(from..).unwrap_or(&[]);
+        if self.fat_is_tight {
+            out.extend_from_slice(new);
+            return;
+        }
+        let tight = &self.tight;
+        out.extend(
+            new.iter()
+                .filter(|&&(a, b)| touch(&tight[a as usize], &tight[b as usize])),
+        );
+    }
+
+    /// The tree against itself: appends to `fat_pairs` every allowed pair of proxies whose
+    /// fat boxes touch, exactly once. A pair of references is either one subtree with itself
+    /// (each child with itself, and each two children whose slot boxes touch) or two
+    /// different subtrees whose boxes touch: two nodes pair their children four against
+    /// four (one packed test per child of the first), a node and a bucket pair the node's
+    /// children with the bucket, two buckets pair their lanes (Ericson, RTCD §6.3.3, with
+    /// both sides descended at once as in parry's `traverse_bvtt_single_tree`).
+    #[inline(never)]
+    pub(super) fn self_traverse(&mut self) {
+        let mut stack = std::mem::take(&mut self.pair_stack);
+        let mut pairs = std::mem::take(&mut self.fat_pairs);
+        stack.clear();
+        if self.root != NULL {
+            stack.push((self.root, self.root));
+        }
+        let mut emit = Emit {
+            groups: &self.groups,
+            filtered: self.filtered > 0,
+            pairs: &mut pairs,
+        };
+        let (nodes, buckets) = (&self.nodes, &self.buckets);
+        while let Some((a, b)) = stack.pop() {
+            match (is_bucket(a), is_bucket(b)) {
+                (false, false) => {
+                    let na = &nodes[a as usize];
+                    if a == b {
+                        for s in 0..na.count as usize {
+                            let cs = na.child[s];
+                            stack.push((cs, cs));
+                            let later = na.touching(&na.slot_query(s)) & !first_lanes(s as u32 + 1);
+                            for_bits(later, |t| stack.push((cs, na.child[t])));
+                        }
+                    } else {
+                        let nb = &nodes[b as usize];
+                        for s in 0..na.count as usize {
+                            let hits = nb.touching(&na.slot_query(s));
+                            for_bits(hits, |t| stack.push((na.child[s], nb.child[t])));
+                        }
+                    }
+                }
+                (false, true) | (true, false) => {
+                    let (n, k) = if is_bucket(b) { (a, b) } else { (b, a) };
+                    let node = &nodes[n as usize];
+                    let q = Query::new(&buckets[(k & !BUCKET) as usize].bounds);
+                    for_bits(node.touching(&q), |s| stack.push((node.child[s], k)));
+                }
+                (true, true) => {
+                    let ba = &buckets[(a & !BUCKET) as usize];
+                    if a == b {
+                        bucket_self(ba, &mut emit);
+                    } else {
+                        bucket_pair(ba, &buckets[(b & !BUCKET) as usize], &mut emit);
+                    }
+                }
+            }
+        }
+        self.pair_stack = stack;
+        self.fat_pairs = pairs;
+    }
+
+    /// For every moved live proxy in bucket order (neighbouring buckets share cached
+    /// ancestors): gives it its new fat box in place, then appends its fat pairs to
+    /// `fat_pairs` by a query of that box from the root, and clears its moved flag. A pair
+    /// of two moved proxies is recorded by the query of the one whose turn comes second (the
+    /// first's lane is up to date by then; the second's old lane box, still in the tree
+    /// during the first's query, is skipped because its flag is still set).
+    #[inline(never)]
+    pub(super) fn query_moved(&mut self) {
+        let mut turns = std::mem::take(&mut self.items);
+        turns.clear();
+        for &m in &self.moved {
+            let Loc { bucket, lane } = self.loc[m as usize];
+            if bucket != NULL {
+                turns.push((u64::from(bucket) << 3 | u64::from(lane), m));
+            }
+        }
+        turns.sort_unstable();
+        let mut stack = std::mem::take(&mut self.node_stack);
+        let mut pairs = std::mem::take(&mut self.fat_pairs);
+        for &(_, m) in &turns {
+            let fat = self.fat[m as usize];
+            // The walk up leaves this bucket's ancestors in cache for the query's walk down.
+            self.enlarge(m, &fat);
+            let mut emit = Emit {
+                groups: &self.groups,
+                filtered: self.filtered > 0,
+                pairs: &mut pairs,
+            };
+            let (nodes, buckets, flags) = (&self.nodes, &self.buckets, &self.moved_flag);
+            let q = Query::new(&fat);
+            stack.clear();
+            if self.root != NULL {
+                stack.push(self.root);
+            }
+            while let Some(n) = stack.pop() {
+                let node = &nodes[n as usize];
+                for_bits(node.touching(&q), |s| {
+                    let c = node.child[s];
+                    if !is_bucket(c) {
+                        stack.push(c);
+                        return;
+                    }
+                    let b = &buckets[(c & !BUCKET) as usize];
+                    // A moved proxy still flagged has not had its turn: its lane may hold
+                    // its old box, and its own query will meet this one (already done).
+                    for_bits(b.touching(&q), |l| {
+                        let o = b.proxy[l];
+                        if o != m && !flags[o as usize] {
+                            emit.pair(m, o);
+                        }
+                    });
+                });
+            }
+            self.moved_flag[m as usize] = false;
+        }
+        self.fat_pairs = pairs;
+        self.node_stack = stack;
+        self.items = turns;
+    }
+}
