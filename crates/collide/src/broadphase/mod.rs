@@ -31,7 +31,7 @@ pub use brute::BruteForce;
 pub use bvh::DynamicBvh;
 pub use sap::SweepAndPrune;
 
-use crate::math::Vec3;
+use crate::math::{Vec3, Vec3A};
 use crate::shapes::{Aabb, Ray};
 use std::collections::HashSet;
 use std::fmt;
@@ -176,7 +176,8 @@ pub trait BroadPhase {
 /// `true` when the box is acceptable to a broad phase: finite corners, `min <= max`.
 #[inline]
 pub(crate) fn check_aabb(aabb: &Aabb) -> Result<(), BroadPhaseError> {
-    if aabb.min.is_finite() && aabb.max.is_finite() && aabb.min.cmple(aabb.max).all() {
+    let (lo, hi) = (Vec3A::from(aabb.min), Vec3A::from(aabb.max));
+    if (lo.is_finite_mask() & hi.is_finite_mask() & lo.cmple(hi)).all() {
         Ok(())
     } else {
         Err(BroadPhaseError::InvalidAabb)

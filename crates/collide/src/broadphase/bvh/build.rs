@@ -1,8 +1,10 @@
 //! Whole-tree passes: the Morton-order rebuild (bulk load) and the refit that recomputes every
 //! box of an unchanged tree shape.
 
-use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NULL};
+use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
 use super::{half_area, DynamicBvh, Loc};
+use crate::math::Vec3A;
+use crate::shapes::Aabb;
 
 /// Bits per axis of the Morton codes used by the rebuild (3 × 21 = 63 bits).
 const MORTON_BITS: u32 = 21;
@@ -21,50 +23,47 @@ fn spread_bits(v: u64) -> u64 {
     x
 }
 
-/// Sorts `(key, value)` items by key, least significant digit first (11-bit digits, stable
-/// counting passes through `scratch`), skipping the digits in which every key agrees. For the
-/// 63-bit Morton codes of `n` boxes that is at most six linear passes instead of
-/// `n log n` comparisons. Equal keys keep their input order.
+/// Sorts `(key, value)` items by key, least significant digit first: 11-bit digits, all six
+/// digit histograms counted in one pass, then one stable counting pass through `scratch` per
+/// digit in which the keys differ. For the 63-bit Morton codes of `n` boxes that is at most
+/// seven linear passes instead of `n log n` comparisons. Equal keys keep their input order.
 fn radix_sort(items: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u32)>) {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
+    const DIGITS: usize = 64usize.div_ceil(BITS as usize);
     if items.len() < 64 {
         items.sort_by_key(|it| it.0);
         return;
     }
-    let (mut all_or, mut all_and) = (0u64, u64::MAX);
+    let digit = |k: u64, d: usize| ((k >> (d as u32 * BITS)) as usize) & (BUCKETS - 1);
+    let mut count = [[0u32; BUCKETS]; DIGITS];
     for &(k, _) in items.iter() {
-        all_or |= k;
-        all_and &= k;
+        for (d, c) in count.iter_mut().enumerate() {
+            c[digit(k, d)] += 1;
+        }
     }
-    // Bits that differ between some two keys.
-    let varying = all_or ^ all_and;
     scratch.clear();
     scratch.resize(items.len(), (0, 0));
-    let mut count = [0usize; BUCKETS];
-    let mut shift = 0;
-    while shift < 64 {
-        if varying & ((BUCKETS as u64 - 1) << shift) == 0 {
-            shift += BITS;
+    let n = items.len() as u32;
+    for (d, c) in count.iter_mut().enumerate() {
+        // A digit every key shares changes nothing.
+        if c.contains(&n) {
             continue;
         }
-        count.fill(0);
-        for &(k, _) in items.iter() {
-            count[((k >> shift) as usize) & (BUCKETS - 1)] += 1;
-        }
         let mut sum = 0;
-        for c in count.iter_mut() {
-            let here = *c;
-            *c = sum;
+        for x in c.iter_mut() {
+            let here = *x;
+            *x = sum;
             sum += here;
         }
         for &it in items.iter() {
-            let d = ((it.0 >> shift) as usize) & (BUCKETS - 1);
-            scratch[count[d]] = it;
-            count[d] += 1;
+            let slot = &mut c[digit(it.0, d)];
+            if let Some(dst) = scratch.get_mut(*slot as usize) {
+                *dst = it;
+            }
+            *slot += 1;
         }
         std::mem::swap(items, scratch);
-        shift += BITS;
     }
 }
 
@@ -94,36 +93,44 @@ impl DynamicBvh {
     pub(super) fn rebuild(&mut self) {
         let mut items = std::mem::take(&mut self.items);
         items.clear();
-        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-        let centre =
-            |b: &crate::shapes::Aabb, k: usize| 0.5 * (f64::from(b.min[k]) + f64::from(b.max[k]));
+        // Box centres as min/2 + max/2, which cannot overflow, and their bounds.
+        let centre = |b: &Aabb| Vec3A::from(b.min) * 0.5 + Vec3A::from(b.max) * 0.5;
+        let (mut lo, mut hi) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY);
+        for (id, l) in self.loc.iter().enumerate() {
+            if l.bucket != NULL {
+                let c = centre(&self.fat[id]);
+                lo = lo.min(c);
+                hi = hi.max(c);
+            }
+        }
+        // Quantisation: (c − lo) · top / (hi − lo) per axis, the scale computed in f64 (the
+        // spread can exceed f32::MAX); an axis without spread gets scale 0.
+        let top = ((1u32 << MORTON_BITS) - 1) as f32;
+        let spread = |k: usize| f64::from(hi[k]) - f64::from(lo[k]);
+        let scale = Vec3A::from_array(std::array::from_fn(|k| {
+            if spread(k) > 0.0 {
+                (f64::from(top) / spread(k)) as f32
+            } else {
+                0.0
+            }
+        }));
         for (id, l) in self.loc.iter().enumerate() {
             if l.bucket == NULL {
                 continue;
             }
-            for k in 0..3 {
-                let c = centre(&self.fat[id], k);
-                lo[k] = lo[k].min(c);
-                hi[k] = hi[k].max(c);
+            let c = centre(&self.fat[id]);
+            let mut q = (c - lo) * scale;
+            if !q.is_finite() {
+                // c − lo overflowed f32: the same in f64.
+                q = Vec3A::from_array(std::array::from_fn(|k| {
+                    ((f64::from(c[k]) - f64::from(lo[k])) * f64::from(scale[k])) as f32
+                }));
             }
-        }
-        let top = f64::from((1u32 << MORTON_BITS) - 1);
-        let mut scale = [0.0f64; 3];
-        for k in 0..3 {
-            if hi[k] > lo[k] {
-                scale[k] = top / (hi[k] - lo[k]);
-            }
-        }
-        for (id, l) in self.loc.iter().enumerate() {
-            if l.bucket == NULL {
-                continue;
-            }
-            let mut code = 0u64;
-            for k in 0..3 {
-                // `as` saturates: the result is in [0, 2^21 − 1].
-                let q = ((centre(&self.fat[id], k) - lo[k]) * scale[k]).clamp(0.0, top) as u64;
-                code |= spread_bits(q) << k;
-            }
+            // `as` saturates (NaN to 0): each is in [0, 2^21 − 1].
+            let q = q.clamp(Vec3A::ZERO, Vec3A::splat(top));
+            let code = spread_bits(q.x as u64)
+                | spread_bits(q.y as u64) << 1
+                | spread_bits(q.z as u64) << 2;
             items.push((code, id as u32));
         }
         let mut scratch = std::mem::take(&mut self.sort_scratch);
@@ -172,16 +179,21 @@ impl DynamicBvh {
         self.base_area = self.refit();
     }
 
-    /// Gives node `i` the children of the run `items[f..e]`: the run itself when it fits in
-    /// a bucket (only at the root), else its halves, each halved again when it does not fit
-    /// in a bucket. The parts are pushed on `build_stack` in reverse, so the first is built
-    /// next (depth-first order).
+    /// Gives node `i` the children of the run `items[f..e]`: a run that fits in four buckets
+    /// is cut into as few buckets as hold it, of equal size (consecutive Morton codes are
+    /// neighbours, and full buckets make fewer, denser leaves than cuts at octree cells);
+    /// a longer run into its halves at the highest differing bit, each halved again when it
+    /// does not fit in a bucket. The parts are pushed on `build_stack` in reverse, so the
+    /// first is built next (depth-first order).
     fn push_parts(&mut self, items: &[(u64, u32)], i: u32, f: usize, e: usize) {
         let mut parts = [(0usize, 0usize); 4];
         let mut n = 0;
-        if e - f <= BUCKET_SIZE {
-            parts[0] = (f, e);
-            n = 1;
+        if e - f <= NODE_WIDTH * BUCKET_SIZE {
+            let k = (e - f).div_ceil(BUCKET_SIZE);
+            for (j, part) in parts.iter_mut().take(k).enumerate() {
+                *part = (f + (e - f) * j / k, f + (e - f) * (j + 1) / k);
+            }
+            n = k;
         } else {
             let m = split_at(items, f, e);
             for (pf, pe) in [(f, m), (m, e)] {

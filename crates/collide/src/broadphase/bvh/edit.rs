@@ -218,10 +218,8 @@ impl DynamicBvh {
             e[4] = (c, b);
             let m = split_entries(&mut e);
             let n2 = self.alloc_node();
-            self.nodes[n as usize] = Node {
-                parent: old.parent,
-                ..Node::EMPTY
-            };
+            self.nodes[n as usize] = Node::EMPTY;
+            self.nodes[n as usize].parent = old.parent;
             self.nodes[n2 as usize].parent = old.parent;
             for (i, &(x, xb)) in e.iter().enumerate() {
                 let owner = if i < m { n } else { n2 };

@@ -1,6 +1,6 @@
 //! The two kinds of tree element: inner nodes of up to four children and buckets of up to
-//! eight proxies, both holding their entries' boxes as structure-of-arrays `Vec4` lanes so
-//! that one packed compare tests a query box against four entries.
+//! eight proxies, both holding their entries' boxes as structure-of-arrays lanes so that one
+//! packed compare (a glam `Vec4`) tests a query box against four entries.
 
 use crate::math::Vec3;
 use crate::shapes::Aabb;
@@ -70,30 +70,70 @@ impl Query {
     }
 }
 
-/// Reads lane `l` of three `Vec4`s as a point.
+/// Four lanes of one coordinate, aligned for a packed load.
+type Lanes = [f32; 4];
+
+/// The empty lane value: every comparison with NaN is false, so an empty slot or lane never
+/// touches anything (not even an infinite query box) and needs no mask.
+const EMPTY_LANES: Lanes = [f32::NAN; 4];
+
+/// Reads lane `l` of three coordinate arrays as a point.
 #[inline(always)]
-fn lane3(v: &[Vec4; 3], l: usize) -> Vec3 {
+fn lane3(v: &[Lanes; 3], l: usize) -> Vec3 {
     Vec3::new(v[0][l], v[1][l], v[2][l])
 }
 
-/// Writes a point into lane `l` of three `Vec4`s.
+/// Writes a point into lane `l` of three coordinate arrays.
 #[inline(always)]
-fn set_lane3(v: &mut [Vec4; 3], l: usize, p: Vec3) {
+fn set_lane3(v: &mut [Lanes; 3], l: usize, p: Vec3) {
     v[0][l] = p.x;
     v[1][l] = p.y;
     v[2][l] = p.z;
 }
 
+/// Loads three coordinate arrays into `Vec4`s.
+#[inline(always)]
+fn load3(v: &[Lanes; 3]) -> [Vec4; 3] {
+    [
+        Vec4::from_array(v[0]),
+        Vec4::from_array(v[1]),
+        Vec4::from_array(v[2]),
+    ]
+}
+
+/// Lane `l` of three coordinate arrays, each coordinate splatted across four lanes.
+#[inline(always)]
+fn splat3(v: &[Lanes; 3], l: usize) -> [Vec4; 3] {
+    [
+        Vec4::splat(v[0][l]),
+        Vec4::splat(v[1][l]),
+        Vec4::splat(v[2][l]),
+    ]
+}
+
+/// The union of the boxes in lanes `0..n` (the empty box for none).
+#[inline]
+fn union_of(lo: &[Lanes; 3], hi: &[Lanes; 3], n: usize) -> Aabb {
+    let mut u = Aabb::EMPTY;
+    for l in 0..n {
+        u = u.union(&Aabb {
+            min: lane3(lo, l),
+            max: lane3(hi, l),
+        });
+    }
+    u
+}
+
 /// An inner node: up to four children (nodes or buckets) in slots `0..count`, each with the
-/// box that contains everything below it. Empty slots hold [`NULL`] and the empty box
-/// (`+inf`/`-inf`), so unions over all four lanes ignore them. 128 bytes, two cache lines.
+/// box that contains everything below it. Empty slots hold [`NULL`] and NaN boxes. 128
+/// bytes, two cache lines.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(super) struct Node {
     /// Per axis, the children's box minima (one lane per slot).
-    pub(super) lo: [Vec4; 3],
+    lo: [Lanes; 3],
     /// Per axis, the children's box maxima.
-    pub(super) hi: [Vec4; 3],
+    hi: [Lanes; 3],
     /// Child references: a node index, or [`BUCKET`]` | bucket index`; [`NULL`] when empty.
     pub(super) child: [u32; NODE_WIDTH],
     /// The parent node, [`NULL`] for the root (and for a free node).
@@ -105,36 +145,29 @@ pub(super) struct Node {
 impl Node {
     /// No children.
     pub(super) const EMPTY: Node = Node {
-        lo: [Vec4::INFINITY; 3],
-        hi: [Vec4::NEG_INFINITY; 3],
+        lo: [EMPTY_LANES; 3],
+        hi: [EMPTY_LANES; 3],
         child: [NULL; NODE_WIDTH],
         parent: NULL,
         count: 0,
     };
 
-    /// Slot bits whose boxes touch the query.
+    /// Slot bits whose boxes touch the query (empty slots never do).
     #[inline(always)]
     pub(super) fn touching(&self, q: &Query) -> u32 {
-        q.touching(self.lo, self.hi) & first_lanes(self.count)
+        q.touching(load3(&self.lo), load3(&self.hi))
     }
 
     /// Slot `s`'s box splatted as a query.
     #[inline(always)]
     pub(super) fn slot_query(&self, s: usize) -> Query {
-        let splat = |v: &[Vec4; 3]| {
-            [
-                Vec4::splat(v[0][s]),
-                Vec4::splat(v[1][s]),
-                Vec4::splat(v[2][s]),
-            ]
-        };
         Query {
-            lo: splat(&self.lo),
-            hi: splat(&self.hi),
+            lo: splat3(&self.lo, s),
+            hi: splat3(&self.hi, s),
         }
     }
 
-    /// The box of slot `s`.
+    /// The box of slot `s` (NaN for an empty slot).
     #[inline(always)]
     pub(super) fn slot_box(&self, s: usize) -> Aabb {
         Aabb {
@@ -155,6 +188,12 @@ impl Node {
     pub(super) fn set_slot_box(&mut self, s: usize, b: &Aabb) {
         set_lane3(&mut self.lo, s, b.min);
         set_lane3(&mut self.hi, s, b.max);
+    }
+
+    /// `true` when slot `s` is empty: a null child and a NaN box.
+    pub(super) fn slot_is_empty(&self, s: usize) -> bool {
+        let b = self.slot_box(s);
+        self.child[s] == NULL && b.min.is_nan() && b.max.is_nan()
     }
 
     /// The slot holding `child`, if any.
@@ -183,38 +222,28 @@ impl Node {
             let (c, b) = (self.child[last], self.slot_box(last));
             self.set_slot(s, c, &b);
         }
-        self.set_slot(last, NULL, &Aabb::EMPTY);
+        let nan = Vec3::NAN;
+        self.set_slot(last, NULL, &Aabb { min: nan, max: nan });
         self.count -= 1;
     }
 
     /// The union of the children's boxes (empty for no children).
     #[inline]
     pub(super) fn bounds(&self) -> Aabb {
-        Aabb {
-            min: Vec3::new(
-                self.lo[0].min_element(),
-                self.lo[1].min_element(),
-                self.lo[2].min_element(),
-            ),
-            max: Vec3::new(
-                self.hi[0].max_element(),
-                self.hi[1].max_element(),
-                self.hi[2].max_element(),
-            ),
-        }
+        union_of(&self.lo, &self.hi, self.count as usize)
     }
 }
 
 /// A bucket: up to eight proxies in lanes `0..count` with their fat boxes, and the union of
 /// those boxes (`bounds`, which may be larger after removals). Empty lanes hold [`NULL`] and
-/// the empty box. 256 bytes, four cache lines.
+/// NaN boxes. 256 bytes, four cache lines.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 pub(super) struct Bucket {
-    /// Per axis, the fat box minima of lanes 0–3 and 4–7.
-    lo: [[Vec4; 3]; 2],
-    /// Per axis, the fat box maxima of lanes 0–3 and 4–7.
-    hi: [[Vec4; 3]; 2],
+    /// Per half (lanes 0–3, 4–7) and axis, the fat box minima.
+    lo: [[Lanes; 3]; 2],
+    /// Per half and axis, the fat box maxima.
+    hi: [[Lanes; 3]; 2],
     /// The proxy in each lane; [`NULL`] when empty.
     pub(super) proxy: [u32; BUCKET_SIZE],
     /// A box containing every lane's box.
@@ -228,25 +257,26 @@ pub(super) struct Bucket {
 impl Bucket {
     /// No proxies.
     pub(super) const EMPTY: Bucket = Bucket {
-        lo: [[Vec4::INFINITY; 3]; 2],
-        hi: [[Vec4::NEG_INFINITY; 3]; 2],
+        lo: [[EMPTY_LANES; 3]; 2],
+        hi: [[EMPTY_LANES; 3]; 2],
         proxy: [NULL; BUCKET_SIZE],
         bounds: Aabb::EMPTY,
         parent: NULL,
         count: 0,
     };
 
-    /// Lane bits (eight) whose boxes touch the query.
+    /// Lane bits (eight) whose boxes touch the query (empty lanes never do).
     #[inline(always)]
     pub(super) fn touching(&self, q: &Query) -> u32 {
-        let bits = q.touching(self.lo[0], self.hi[0]) | (q.touching(self.lo[1], self.hi[1]) << 4);
-        bits & first_lanes(self.count)
+        let low = q.touching(load3(&self.lo[0]), load3(&self.hi[0]));
+        let high = q.touching(load3(&self.lo[1]), load3(&self.hi[1]));
+        low | high << 4
     }
 
-    /// The box of lane `l`.
+    /// The box of lane `l` (NaN for an empty lane).
     #[inline(always)]
     pub(super) fn lane_box(&self, l: usize) -> Aabb {
-        let (h, k) = (l / 4, l % 4);
+        let (h, k) = (l / 4 % 2, l % 4);
         Aabb {
             min: lane3(&self.lo[h], k),
             max: lane3(&self.hi[h], k),
@@ -256,26 +286,25 @@ impl Bucket {
     /// Lane `l` splatted as a query.
     #[inline(always)]
     pub(super) fn lane_query(&self, l: usize) -> Query {
-        let (h, k) = (l / 4, l % 4);
-        let splat = |v: &[Vec4; 3]| {
-            [
-                Vec4::splat(v[0][k]),
-                Vec4::splat(v[1][k]),
-                Vec4::splat(v[2][k]),
-            ]
-        };
+        let (h, k) = (l / 4 % 2, l % 4);
         Query {
-            lo: splat(&self.lo[h]),
-            hi: splat(&self.hi[h]),
+            lo: splat3(&self.lo[h], k),
+            hi: splat3(&self.hi[h], k),
         }
     }
 
     /// Sets the box of lane `l` (not `bounds`).
     #[inline]
     pub(super) fn set_lane_box(&mut self, l: usize, b: &Aabb) {
-        let (h, k) = (l / 4, l % 4);
+        let (h, k) = (l / 4 % 2, l % 4);
         set_lane3(&mut self.lo[h], k, b.min);
         set_lane3(&mut self.hi[h], k, b.max);
+    }
+
+    /// `true` when lane `l` is empty: no proxy and a NaN box.
+    pub(super) fn lane_is_empty(&self, l: usize) -> bool {
+        let b = self.lane_box(l);
+        self.proxy[l] == NULL && b.min.is_nan() && b.max.is_nan()
     }
 
     /// Appends a proxy with its box, growing `bounds`; `None` when full, else its lane.
@@ -302,7 +331,8 @@ impl Bucket {
             p
         });
         self.proxy[last] = NULL;
-        self.set_lane_box(last, &Aabb::EMPTY);
+        let nan = Vec3::NAN;
+        self.set_lane_box(last, &Aabb { min: nan, max: nan });
         self.count -= 1;
         moved
     }
@@ -310,12 +340,12 @@ impl Bucket {
     /// The union of the lanes' boxes (empty for no proxies).
     #[inline]
     pub(super) fn lanes_bounds(&self) -> Aabb {
-        let lo = |a: usize| self.lo[0][a].min(self.lo[1][a]).min_element();
-        let hi = |a: usize| self.hi[0][a].max(self.hi[1][a]).max_element();
-        Aabb {
-            min: Vec3::new(lo(0), lo(1), lo(2)),
-            max: Vec3::new(hi(0), hi(1), hi(2)),
-        }
+        let n = self.count as usize;
+        union_of(&self.lo[0], &self.hi[0], n.min(4)).union(&union_of(
+            &self.lo[1],
+            &self.hi[1],
+            n.saturating_sub(4),
+        ))
     }
 }
 
@@ -346,7 +376,7 @@ mod tests {
         n.remove_slot(1);
         assert_eq!((n.count, n.child), (3, [0, 3, 2, NULL]));
         assert_eq!(n.slot_box(1), boxes[3]);
-        assert_eq!(n.slot_box(3), Aabb::EMPTY);
+        assert!(n.slot_is_empty(3));
         assert_eq!(n.find(2), Some(2));
         assert_eq!(n.find(1), None);
         // NaN queries touch nothing.
@@ -384,6 +414,7 @@ mod tests {
         assert_eq!(b.lane_box(2), boxes[7]);
         assert_eq!(b.remove_lane(6), None);
         assert_eq!(b.count, 6);
+        assert!(b.lane_is_empty(6) && b.lane_is_empty(7));
         // An empty lane never touches, even an infinite query.
         let all = Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY);
         assert_eq!(b.touching(&Query::new(&all)), 0b11_1111);

@@ -90,6 +90,18 @@ impl DynamicBvh {
             pairs: &mut pairs,
         };
         let (nodes, buckets) = (&self.nodes, &self.buckets);
+        let bucket = |c: u32| &buckets[(c & !BUCKET) as usize];
+        // Two children found touching: two buckets are paired at once (most pairs of a
+        // traversal are), anything else waits on the stack.
+        let meet = |stack: &mut Vec<(u32, u32)>, emit: &mut Emit<'_>, a: u32, b: u32| {
+            if !(is_bucket(a) && is_bucket(b)) {
+                stack.push((a, b));
+            } else if a == b {
+                bucket_self(bucket(a), emit);
+            } else {
+                bucket_pair(bucket(a), bucket(b), emit);
+            }
+        };
         while let Some((a, b)) = stack.pop() {
             match (is_bucket(a), is_bucket(b)) {
                 (false, false) => {
@@ -97,32 +109,28 @@ impl DynamicBvh {
                     if a == b {
                         for s in 0..na.count as usize {
                             let cs = na.child[s];
-                            stack.push((cs, cs));
+                            meet(&mut stack, &mut emit, cs, cs);
                             let later = na.touching(&na.slot_query(s)) & !first_lanes(s as u32 + 1);
-                            for_bits(later, |t| stack.push((cs, na.child[t])));
+                            for_bits(later, |t| meet(&mut stack, &mut emit, cs, na.child[t]));
                         }
                     } else {
                         let nb = &nodes[b as usize];
                         for s in 0..na.count as usize {
                             let hits = nb.touching(&na.slot_query(s));
-                            for_bits(hits, |t| stack.push((na.child[s], nb.child[t])));
+                            let cs = na.child[s];
+                            for_bits(hits, |t| meet(&mut stack, &mut emit, cs, nb.child[t]));
                         }
                     }
                 }
                 (false, true) | (true, false) => {
                     let (n, k) = if is_bucket(b) { (a, b) } else { (b, a) };
                     let node = &nodes[n as usize];
-                    let q = Query::new(&buckets[(k & !BUCKET) as usize].bounds);
-                    for_bits(node.touching(&q), |s| stack.push((node.child[s], k)));
+                    let q = Query::new(&bucket(k).bounds);
+                    for_bits(node.touching(&q), |s| {
+                        meet(&mut stack, &mut emit, node.child[s], k);
+                    });
                 }
-                (true, true) => {
-                    let ba = &buckets[(a & !BUCKET) as usize];
-                    if a == b {
-                        bucket_self(ba, &mut emit);
-                    } else {
-                        bucket_pair(ba, &buckets[(b & !BUCKET) as usize], &mut emit);
-                    }
-                }
+                (true, true) => meet(&mut stack, &mut emit, a, b),
             }
         }
         self.pair_stack = stack;
