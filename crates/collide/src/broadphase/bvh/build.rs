@@ -228,7 +228,7 @@ impl DynamicBvh {
         }
         for &m in &self.moved {
             let Loc { bucket, lane } = self.loc[m as usize];
-            if bucket != NULL {
+            if self.loc[m as usize].in_tree() {
                 self.buckets[bucket as usize].set_lane_box(lane as usize, &self.fat[m as usize]);
             }
         }

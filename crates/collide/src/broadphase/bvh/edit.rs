@@ -250,10 +250,11 @@ impl DynamicBvh {
     /// emptied node from its parent, and a root left with a single node child is replaced by
     /// it. Boxes above are left as they were (possibly larger than needed until a refit).
     pub(super) fn remove_proxy(&mut self, p: u32) {
-        let Loc { bucket: k, lane } = self.loc[p as usize];
-        if k == NULL {
+        let loc = self.loc[p as usize];
+        if !loc.in_tree() {
             return;
         }
+        let Loc { bucket: k, lane } = loc;
         if let Some(q) = self.buckets[k as usize].remove_lane(lane as usize) {
             self.loc[q as usize] = Loc { bucket: k, lane };
         }
@@ -293,10 +294,11 @@ impl DynamicBvh {
     /// Gives proxy `p` the box `fat` in place: its lane takes the box, the bucket's bounds
     /// and the slots above grow to contain it (no shrinking, no moving between buckets).
     pub(super) fn enlarge(&mut self, p: u32, fat: &Aabb) {
-        let Loc { bucket: k, lane } = self.loc[p as usize];
-        if k == NULL {
+        let loc = self.loc[p as usize];
+        if !loc.in_tree() {
             return;
         }
+        let Loc { bucket: k, lane } = loc;
         let bucket = &mut self.buckets[k as usize];
         bucket.set_lane_box(lane as usize, fat);
         if !inside(fat, &bucket.bounds) {

@@ -149,7 +149,7 @@ impl DynamicBvh {
         turns.clear();
         for &m in &self.moved {
             let Loc { bucket, lane } = self.loc[m as usize];
-            if bucket != NULL {
+            if self.loc[m as usize].in_tree() {
                 turns.push((u64::from(bucket) << 3 | u64::from(lane), m));
             }
         }
