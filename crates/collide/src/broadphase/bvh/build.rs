@@ -4,7 +4,6 @@
 use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
 use super::{half_area, DynamicBvh, Loc};
 use crate::math::Vec3A;
-use crate::shapes::Aabb;
 
 /// Bits per axis of the Morton codes used by the rebuild (3 × 21 = 63 bits).
 const MORTON_BITS: u32 = 21;
@@ -94,11 +93,14 @@ impl DynamicBvh {
         let mut items = std::mem::take(&mut self.items);
         items.clear();
         // Box centres as min/2 + max/2, which cannot overflow, and their bounds.
-        let centre = |b: &Aabb| Vec3A::from(b.min) * 0.5 + Vec3A::from(b.max) * 0.5;
+        let centre = |id: usize| {
+            let b = &self.boxes[id].fat;
+            b.min * 0.5 + b.max * 0.5
+        };
         let (mut lo, mut hi) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY);
         for (id, l) in self.loc.iter().enumerate() {
             if l.bucket != NULL {
-                let c = centre(&self.fat[id]);
+                let c = centre(id);
                 lo = lo.min(c);
                 hi = hi.max(c);
             }
@@ -118,7 +120,7 @@ impl DynamicBvh {
             if l.bucket == NULL {
                 continue;
             }
-            let c = centre(&self.fat[id]);
+            let c = centre(id);
             let mut q = (c - lo) * scale;
             if !q.is_finite() {
                 // c − lo overflowed f32: the same in f64.
@@ -159,7 +161,7 @@ impl DynamicBvh {
                 let k = self.alloc_bucket();
                 self.buckets[k as usize].parent = parent;
                 for &(_, id) in &items[f..e] {
-                    let fat = self.fat[id as usize];
+                    let fat = self.boxes[id as usize].fat.aabb();
                     if let Some(l) = self.buckets[k as usize].push(id, &fat) {
                         self.loc[id as usize] = Loc {
                             bucket: k,
@@ -220,7 +222,7 @@ impl DynamicBvh {
         if all {
             for b in &mut self.buckets {
                 for l in 0..b.count as usize {
-                    let fat = self.fat[b.proxy[l] as usize];
+                    let fat = self.boxes[b.proxy[l] as usize].fat.aabb();
                     b.set_lane_box(l, &fat);
                 }
             }
@@ -229,7 +231,8 @@ impl DynamicBvh {
         for &m in &self.moved {
             let Loc { bucket, lane } = self.loc[m as usize];
             if self.loc[m as usize].in_tree() {
-                self.buckets[bucket as usize].set_lane_box(lane as usize, &self.fat[m as usize]);
+                let fat = self.boxes[m as usize].fat.aabb();
+                self.buckets[bucket as usize].set_lane_box(lane as usize, &fat);
             }
         }
     }

@@ -9,8 +9,7 @@ mod node;
 mod pairs;
 
 use super::{
-    boxes_touch, check_aabb, ray_box_entry, BroadPhase, BroadPhaseError, CollisionGroups, IdPool,
-    ProxyId,
+    check_aabb, ray_box_entry, BroadPhase, BroadPhaseError, CollisionGroups, IdPool, ProxyId,
 };
 use crate::math::Vec3A;
 use crate::shapes::{Aabb, Ray};
@@ -81,14 +80,55 @@ fn inside(inner: &Aabb, outer: &Aabb) -> bool {
     outer.min.cmple(inner.min).all() && inner.max.cmple(outer.max).all()
 }
 
-/// [`boxes_touch`] without branches (the six comparisons are combined with `&`, not `&&`):
-/// in the pair passes whether two boxes touch is close to a coin flip, and a mispredicted
-/// early exit costs more than the comparisons it skips. NaN gives `false`.
-#[inline]
-fn touch(a: &Aabb, b: &Aabb) -> bool {
-    let (amin, amax) = (Vec3A::from(a.min), Vec3A::from(a.max));
-    let (bmin, bmax) = (Vec3A::from(b.min), Vec3A::from(b.max));
-    (amin.cmple(bmax) & bmin.cmple(amax)).all()
+/// A box as two aligned `Vec3A` corners (32 bytes): each corner one packed load, where an
+/// [`Aabb`]'s 12-byte `Vec3` corners take a load and a shuffle each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Box3A {
+    min: Vec3A,
+    max: Vec3A,
+}
+
+impl Box3A {
+    #[inline]
+    fn new(b: &Aabb) -> Box3A {
+        Box3A {
+            min: b.min.into(),
+            max: b.max.into(),
+        }
+    }
+
+    #[inline]
+    fn aabb(&self) -> Aabb {
+        Aabb {
+            min: self.min.into(),
+            max: self.max.into(),
+        }
+    }
+
+    /// [`boxes_touch`](super::boxes_touch) without branches (the six comparisons are combined with `&`, not
+    /// `&&`): in the pair passes whether two boxes touch is close to a coin flip, and a
+    /// mispredicted early exit costs more than the comparisons it skips. NaN gives `false`.
+    #[inline]
+    fn touches(&self, o: &Box3A) -> bool {
+        (self.min.cmple(o.max) & o.min.cmple(self.max)).all()
+    }
+
+    /// `true` when `self` lies inside `outer` (boundaries may touch). NaN gives `false`.
+    #[inline]
+    fn inside(&self, outer: &Box3A) -> bool {
+        (outer.min.cmple(self.min) & self.max.cmple(outer.max)).all()
+    }
+}
+
+/// A proxy's two boxes side by side in one cache line: an update reads and writes one line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+struct ProxyBoxes {
+    /// The box last given.
+    tight: Box3A,
+    /// Its fat box (its lane holds it, or the previous one while the proxy is flagged
+    /// moved).
+    fat: Box3A,
 }
 
 /// Half the surface area, in `f64` (differences included) so that boxes spanning
@@ -196,11 +236,8 @@ pub struct DynamicBvh {
     free_buckets: Vec<u32>,
     /// The root node, [`NULL`] when the tree is empty.
     root: u32,
-    /// Per proxy id: the box last given.
-    tight: Vec<Aabb>,
-    /// Per proxy id: its fat box (its lane holds it, or the previous one while the proxy is
-    /// flagged moved).
-    fat: Vec<Aabb>,
+    /// Per proxy id: its tight and fat boxes.
+    boxes: Vec<ProxyBoxes>,
     /// Per proxy id: collision groups.
     groups: Vec<CollisionGroups>,
     /// Per proxy id: its bucket and lane, [`Loc::DEAD`] when the proxy is dead.
@@ -283,8 +320,7 @@ impl DynamicBvh {
             free_nodes: Vec::new(),
             free_buckets: Vec::new(),
             root: NULL,
-            tight: Vec::new(),
-            fat: Vec::new(),
+            boxes: Vec::new(),
             groups: Vec::new(),
             loc: Vec::new(),
             moved_flag: Vec::new(),
@@ -410,7 +446,7 @@ impl DynamicBvh {
     /// The fat box of a proxy moved to `tight` after a displacement `d`: grown by the margin,
     /// stretched by `8d` ahead (at most two margins per axis), clamped to finite values.
     #[inline]
-    fn fat_box(&self, tight: &Aabb, d: Vec3A) -> Aabb {
+    fn fat_box(&self, tight: &Box3A, d: Vec3A) -> Box3A {
         let margin = Vec3A::splat(self.margin);
         // Stretched ahead by 8 displacements, but by no more than 2 margins per axis: a body
         // jumping several box sizes per frame leaves its box every frame anyway, and a long
@@ -421,12 +457,12 @@ impl DynamicBvh {
         } else {
             Vec3A::ZERO
         };
-        let lo = Vec3A::from(tight.min) - margin + d.min(Vec3A::ZERO);
-        let hi = Vec3A::from(tight.max) + margin + d.max(Vec3A::ZERO);
+        let lo = tight.min - margin + d.min(Vec3A::ZERO);
+        let hi = tight.max + margin + d.max(Vec3A::ZERO);
         let big = Vec3A::splat(f32::MAX);
-        Aabb {
-            min: lo.max(-big).into(),
-            max: hi.min(big).into(),
+        Box3A {
+            min: lo.max(-big),
+            max: hi.min(big),
         }
     }
 
@@ -518,17 +554,23 @@ impl BroadPhase for DynamicBvh {
     fn insert(&mut self, aabb: Aabb, groups: CollisionGroups) -> Result<ProxyId, BroadPhaseError> {
         check_aabb(&aabb)?;
         let id = self.ids.alloc()?;
-        let fat = self.fat_box(&aabb, Vec3A::ZERO);
+        let tight = Box3A::new(&aabb);
+        let fat = self.fat_box(&tight, Vec3A::ZERO);
         let i = id as usize;
         if self.loc.len() <= i {
-            self.tight.resize(i + 1, Aabb::EMPTY);
-            self.fat.resize(i + 1, Aabb::EMPTY);
+            let empty = Box3A::new(&Aabb::EMPTY);
+            self.boxes.resize(
+                i + 1,
+                ProxyBoxes {
+                    tight: empty,
+                    fat: empty,
+                },
+            );
             self.groups.resize(i + 1, CollisionGroups::NONE);
             self.loc.resize(i + 1, Loc::DEAD);
             self.moved_flag.resize(i + 1, false);
         }
-        self.tight[i] = aabb;
-        self.fat[i] = fat;
+        self.boxes[i] = ProxyBoxes { tight, fat };
         self.groups[i] = groups;
         if groups != CollisionGroups::ALL {
             self.filtered += 1;
@@ -566,6 +608,7 @@ impl BroadPhase for DynamicBvh {
         Ok(())
     }
 
+    #[inline]
     fn update(&mut self, id: ProxyId, aabb: Aabb) -> Result<(), BroadPhaseError> {
         let i = id as usize;
         if self.loc.get(i).is_none_or(|l| !l.is_live()) {
@@ -573,30 +616,30 @@ impl BroadPhase for DynamicBvh {
         }
         check_aabb(&aabb)?;
         self.edited = true;
-        let old = std::mem::replace(&mut self.tight[i], aabb);
-        let current = self.fat[i];
-        let (lo, hi) = (Vec3A::from(aabb.min), Vec3A::from(aabb.max));
+        let new = Box3A::new(&aabb);
+        let b = &mut self.boxes[i];
+        let old = std::mem::replace(&mut b.tight, new);
         // Displacement of the box, min corner to min corner (finite unless the box jumped
         // across most of the f32 range, then taken as zero by `fat_box`).
-        let d = lo - Vec3A::from(old.min);
+        let d = new.min - old.min;
         self.fast += usize::from(d.abs().max_element() > 0.5 * self.margin);
         // Still inside its fat box: keep it, unless that box reaches more than five margins
         // beyond the new box on some side (a body that moved fast and then slowed down, as
         // Box2D does; a fresh fat box reaches at most three margins: one, plus two of
         // stretch). Twelve packed comparisons; most updates of a slowly moving scene end here.
-        let (fat_lo, fat_hi) = (Vec3A::from(current.min), Vec3A::from(current.max));
         let reach = Vec3A::splat(5.0 * self.margin);
-        let kept = fat_lo.cmple(lo)
-            & hi.cmple(fat_hi)
-            & (lo - reach).cmple(fat_lo)
-            & fat_hi.cmple(hi + reach);
-        if kept.all() {
+        let far = Box3A {
+            min: new.min - reach,
+            max: new.max + reach,
+        };
+        if new.inside(&b.fat) && b.fat.inside(&far) {
             return Ok(());
         }
         // The proxy's lane keeps its old box until `update_pairs`, which refits or rebuilds
         // the tree or enlarges the moved proxies in bucket order; queries meanwhile answer
         // moved proxies from the list.
-        self.fat[i] = self.fat_box(&aabb, d);
+        let fat = self.fat_box(&new, d);
+        self.boxes[i].fat = fat;
         self.mark_moved(id);
         Ok(())
     }
@@ -620,9 +663,9 @@ impl BroadPhase for DynamicBvh {
         self.fat_is_tight = full && self.full_is_cheaper(fast);
         let dbg_tight = self.fat_is_tight;
         if self.fat_is_tight {
-            for (i, l) in self.loc.iter().enumerate() {
-                if l.bucket != NULL {
-                    self.fat[i] = self.tight[i];
+            for (b, l) in self.boxes.iter_mut().zip(&self.loc) {
+                if l.is_live() {
+                    b.fat = b.tight;
                 }
             }
         }
@@ -642,7 +685,7 @@ impl BroadPhase for DynamicBvh {
                 for k in 0..self.moved.len() {
                     let m = self.moved[k];
                     if self.loc[m as usize] == Loc::PENDING {
-                        let fat = self.fat[m as usize];
+                        let fat = self.boxes[m as usize].fat.aabb();
                         self.insert_proxy(m, &fat);
                     }
                 }
@@ -662,13 +705,13 @@ impl BroadPhase for DynamicBvh {
             // Pairs of two unmoved proxies keep touching fat boxes: keep them, report those
             // whose tight boxes touch. Pairs with a moved or removed proxy are dropped here
             // and found again (if they still touch) by the queries.
-            let (moved_flag, tight) = (&self.moved_flag, &self.tight);
+            let (moved_flag, boxes) = (&self.moved_flag, &self.boxes);
             self.fat_pairs.retain(|&(a, b)| {
                 let (ia, ib) = (a as usize, b as usize);
                 if moved_flag[ia] || moved_flag[ib] {
                     return false;
                 }
-                if touch(&tight[ia], &tight[ib]) {
+                if boxes[ia].tight.touches(&boxes[ib].tight) {
                     out.push((a, b));
                 }
                 true
@@ -708,9 +751,10 @@ impl BroadPhase for DynamicBvh {
         // Proxies moved since the last `update_pairs` may still have their old lane box:
         // they are answered from the moved list, the others from the tree.
         let mut go = true;
+        let q = Box3A::new(aabb);
         self.query_fat(aabb, &mut |p| {
             let i = p as usize;
-            if !self.moved_flag[i] && boxes_touch(&self.tight[i], aabb) {
+            if !self.moved_flag[i] && self.boxes[i].tight.touches(&q) {
                 go = f(p);
             }
             go
@@ -720,7 +764,7 @@ impl BroadPhase for DynamicBvh {
         }
         for &m in &self.moved {
             let i = m as usize;
-            if self.loc[i].bucket != NULL && boxes_touch(&self.tight[i], aabb) && !f(m) {
+            if self.loc[i].is_live() && self.boxes[i].tight.touches(&q) && !f(m) {
                 return;
             }
         }
@@ -736,7 +780,8 @@ impl BroadPhase for DynamicBvh {
             if self.loc[i].bucket == NULL {
                 continue;
             }
-            if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, &self.tight[i], max_t) {
+            let tight = self.boxes[i].tight.aabb();
+            if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, &tight, max_t) {
                 max_t = f(m, t);
                 if max_t.is_nan() || max_t < 0.0 {
                     return;
@@ -762,8 +807,8 @@ impl BroadPhase for DynamicBvh {
                     if self.moved_flag[p as usize] {
                         continue;
                     }
-                    let tight = &self.tight[p as usize];
-                    if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, tight, max_t) {
+                    let tight = self.boxes[p as usize].tight.aabb();
+                    if let Some(t) = ray_box_entry(ray.origin, ray.dir, inv, &tight, max_t) {
                         max_t = f(p, t);
                         if max_t.is_nan() || max_t < 0.0 {
                             return;
@@ -776,7 +821,7 @@ impl BroadPhase for DynamicBvh {
 
     fn aabb(&self, id: ProxyId) -> Option<Aabb> {
         let i = id as usize;
-        (self.loc.get(i)?.bucket != NULL).then(|| self.tight[i])
+        (self.loc.get(i)?.is_live()).then(|| self.boxes[i].tight.aabb())
     }
 
     fn len(&self) -> usize {
@@ -819,7 +864,7 @@ impl BroadPhase for DynamicBvh {
                 ));
             }
             let (ia, ib) = (a as usize, b as usize);
-            if !boxes_touch(&self.fat[ia], &self.fat[ib])
+            if !self.boxes[ia].fat.touches(&self.boxes[ib].fat)
                 || !self.groups[ia].allows(self.groups[ib])
             {
                 return Err(format!("fat pair ({a}, {b}) does not touch or is filtered"));
@@ -830,7 +875,7 @@ impl BroadPhase for DynamicBvh {
             if l.bucket == NULL {
                 continue;
             }
-            self.query_fat(&self.fat[a], &mut |b| {
+            self.query_fat(&self.boxes[a].fat.aabb(), &mut |b| {
                 if (b as usize) > a && self.groups[a].allows(self.groups[b as usize]) {
                     count += 1;
                 }
@@ -936,10 +981,11 @@ impl DynamicBvh {
                     if !inside(&lb, &b.bounds) {
                         return Err(format!("bucket {bi}: bounds do not contain lane {l}"));
                     }
-                    if !self.moved_flag[pi] && lb != self.fat[pi] {
+                    let pb = &self.boxes[pi];
+                    if !self.moved_flag[pi] && lb != pb.fat.aabb() {
                         return Err(format!("proxy {p}: lane box is not its fat box"));
                     }
-                    if !inside(&self.tight[pi], &self.fat[pi]) {
+                    if !pb.tight.inside(&pb.fat) {
                         return Err(format!("proxy {p}: tight box is outside its fat box"));
                     }
                     proxies += 1;
@@ -994,6 +1040,7 @@ impl DynamicBvh {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::broadphase::boxes_touch;
     use crate::math::Vec3;
 
     #[test]
@@ -1138,7 +1185,7 @@ mod tests {
         }
         let mut out = Vec::new();
         t.update_pairs(&mut out);
-        let all_tight = |t: &DynamicBvh| (0..100).all(|i| t.fat[i] == t.tight[i]);
+        let all_tight = |t: &DynamicBvh| t.boxes.iter().all(|b| b.fat == b.tight);
         let mut x = 0.0;
         for frame in 1..=30 {
             x += if frame <= 17 { 0.8 } else { 0.01 };

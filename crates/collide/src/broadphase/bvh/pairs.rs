@@ -2,7 +2,7 @@
 //! moved proxy (incremental frames); and reporting those whose tight boxes touch.
 
 use super::node::{first_lanes, is_bucket, Bucket, Query, BUCKET, NULL};
-use super::{touch, DynamicBvh, Loc};
+use super::{DynamicBvh, Loc};
 use crate::broadphase::{CollisionGroups, ProxyId};
 
 /// Records fat pairs: ordered `(smaller, larger)`, dropped when the groups forbid them.
@@ -62,11 +62,12 @@ impl DynamicBvh {
             out.extend_from_slice(new);
             return;
         }
-        let tight = &self.tight;
-        out.extend(
-            new.iter()
-                .filter(|&&(a, b)| touch(&tight[a as usize], &tight[b as usize])),
-        );
+        let boxes = &self.boxes;
+        for &(a, b) in new {
+            if boxes[a as usize].tight.touches(&boxes[b as usize].tight) {
+                out.push((a, b));
+            }
+        }
     }
 
     /// The tree against itself: appends to `fat_pairs` every allowed pair of proxies whose
@@ -157,7 +158,7 @@ impl DynamicBvh {
         let mut stack = std::mem::take(&mut self.node_stack);
         let mut pairs = std::mem::take(&mut self.fat_pairs);
         for &(_, m) in &turns {
-            let fat = self.fat[m as usize];
+            let fat = self.boxes[m as usize].fat.aabb();
             // The walk up leaves this bucket's ancestors in cache for the query's walk down.
             self.enlarge(m, &fat);
             let mut emit = Emit {
