@@ -26,7 +26,7 @@ fn spread_bits(v: u64) -> u64 {
 /// digit histograms counted in one pass, then one stable counting pass through `scratch` per
 /// digit in which the keys differ. For the 63-bit Morton codes of `n` boxes that is at most
 /// seven linear passes instead of `n log n` comparisons. Equal keys keep their input order.
-fn radix_sort(items: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u32)>) {
+pub(super) fn radix_sort(items: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u32)>) {
     const BITS: u32 = 11;
     const BUCKETS: usize = 1 << BITS;
     const DIGITS: usize = 64usize.div_ceil(BITS as usize);

@@ -661,7 +661,6 @@ impl BroadPhase for DynamicBvh {
         let fast = self.fast.min(self.live);
         self.fast = 0;
         self.fat_is_tight = full && self.full_is_cheaper(fast);
-        let dbg_tight = self.fat_is_tight;
         if self.fat_is_tight {
             for (b, l) in self.boxes.iter_mut().zip(&self.loc) {
                 if l.is_live() {
@@ -708,7 +707,7 @@ impl BroadPhase for DynamicBvh {
             let (moved_flag, boxes) = (&self.moved_flag, &self.boxes);
             self.fat_pairs.retain(|&(a, b)| {
                 let (ia, ib) = (a as usize, b as usize);
-                if moved_flag[ia] || moved_flag[ib] {
+                if moved_flag[ia] | moved_flag[ib] {
                     return false;
                 }
                 if boxes[ia].tight.touches(&boxes[ib].tight) {
@@ -724,23 +723,6 @@ impl BroadPhase for DynamicBvh {
             self.moved_flag[m as usize] = false;
         }
         self.moved.clear();
-        if std::env::var("BVH_T").is_ok() {
-            eprint!(
-                "[{}{}{} m{} p{} a{:.2}] ",
-                if full { "F" } else { "i" },
-                if self.last_rebuilt {
-                    "R"
-                } else if self.last_refitted {
-                    "r"
-                } else {
-                    ""
-                },
-                if full && !dbg_tight { "P" } else { "" },
-                moved_live,
-                out.len(),
-                self.area_ratio()
-            );
-        }
         self.last_moved = moved_live;
         self.last_pairs = out.len();
         self.ids.release_pending();

@@ -1,6 +1,7 @@
 //! Finding the fat pairs: the whole tree against itself (full frames), or one query per
 //! moved proxy (incremental frames); and reporting those whose tight boxes touch.
 
+use super::build::radix_sort;
 use super::node::{first_lanes, is_bucket, Bucket, Query, BUCKET, NULL};
 use super::{DynamicBvh, Loc};
 use crate::broadphase::{CollisionGroups, ProxyId};
@@ -154,7 +155,9 @@ impl DynamicBvh {
                 turns.push((u64::from(bucket) << 3 | u64::from(lane), m));
             }
         }
-        turns.sort_unstable();
+        let mut scratch = std::mem::take(&mut self.sort_scratch);
+        radix_sort(&mut turns, &mut scratch);
+        self.sort_scratch = scratch;
         let mut stack = std::mem::take(&mut self.node_stack);
         let mut pairs = std::mem::take(&mut self.fat_pairs);
         for &(_, m) in &turns {
