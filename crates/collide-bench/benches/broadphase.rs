@@ -1,7 +1,8 @@
 //! collide's broad phases against parry3d's `Bvh` on the same moving scenes.
 //!
-//! `cargo bench -p collide-bench --bench broadphase` runs the criterion benchmarks (build,
-//! one frame at 1k/10k/100k boxes). `BROADPHASE_TABLE=1 cargo bench -p collide-bench --bench
+//! `cargo bench -p collide-bench --bench broadphase` runs the criterion benchmarks (build:
+//! every box inserted and the first pair set found, on both sides; one frame at 1k/10k/100k
+//! boxes). `BROADPHASE_TABLE=1 cargo bench -p collide-bench --bench
 //! broadphase` prints instead the per-frame table: ms per frame (update every box + the exact
 //! pair set) for each variant, motion and size, and the ratio of parry's best to collide's best.
 //! Single-threaded on both sides; CPU time of the timing thread (wall time in brackets).
@@ -15,7 +16,7 @@ use collide::shapes::Aabb;
 use collide_testkit::scene::{Motion, MovingScene};
 use criterion::{criterion_group, BenchmarkId, Criterion};
 use frame::{ours_bvh, ours_sap, Frame, ParryFull, ParryIncremental};
-use parry3d::partitioning::{Bvh, BvhBuildStrategy};
+use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
 use std::time::{Duration, Instant};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
@@ -56,8 +57,10 @@ fn bench_build(c: &mut Criterion) {
                 })
             },
         );
+        // Like for like with collide's rows, which insert every box and find the pairs: the
+        // tree from the leaves, then one traversal of it against itself.
         g.bench_with_input(
-            BenchmarkId::new("parry from_leaves", n),
+            BenchmarkId::new("parry from_leaves + pairs", n),
             &scene.boxes,
             |b, boxes| {
                 b.iter(|| {
@@ -65,7 +68,16 @@ fn bench_build(c: &mut Criterion) {
                         .iter()
                         .map(|a: &Aabb| parry3d::bounding_volume::Aabb::new(a.min, a.max))
                         .collect();
-                    Bvh::from_leaves(BvhBuildStrategy::default(), &leaves)
+                    let bvh = Bvh::from_leaves(BvhBuildStrategy::default(), &leaves);
+                    let mut ws = BvhWorkspace::default();
+                    let mut pairs = Vec::new();
+                    bvh.traverse_bvtt_single_tree::<false>(&mut ws, &mut |a, b| {
+                        let (x, y) = (&boxes[a as usize], &boxes[b as usize]);
+                        if x.min.cmple(y.max).all() && y.min.cmple(x.max).all() {
+                            pairs.push((a.min(b), a.max(b)));
+                        }
+                    });
+                    pairs
                 })
             },
         );
