@@ -1458,23 +1458,66 @@ pub mod broadphase {
                         },
                         _ => CollisionGroups::default(),
                     };
-                    let res: Vec<_> = phases
-                        .iter_mut()
-                        .map(|(_, p)| p.insert(aabb, groups))
-                        .collect();
-                    assert!(
-                        res.windows(2).all(|w| w[0] == w[1]),
-                        "insert {aabb:?} disagrees: {res:?}"
-                    );
-                    if let Ok(id) = res[0] {
-                        live.push(id);
+                    // One box, or (1 in 8) a batch of up to 48 copies on a grid with a fuzzed
+                    // spacing: enough proxies, at once or a few at a time, to fill buckets,
+                    // split buckets and nodes, and cross the bulk-load threshold.
+                    let batch = if b.byte() % 8 == 0 {
+                        1 + usize::from(b.byte()) % 48
+                    } else {
+                        1
+                    };
+                    let step = f32::from(b.byte()) / 32.0;
+                    for k in 0..batch {
+                        if live.len() >= 400 {
+                            break;
+                        }
+                        let shift =
+                            Vec3::new((k % 4) as f32, ((k / 4) % 4) as f32, (k / 16) as f32) * step;
+                        let aabb = Aabb {
+                            min: aabb.min + shift,
+                            max: aabb.max + shift,
+                        };
+                        let res: Vec<_> = phases
+                            .iter_mut()
+                            .map(|(_, p)| p.insert(aabb, groups))
+                            .collect();
+                        assert!(
+                            res.windows(2).all(|w| w[0] == w[1]),
+                            "insert {aabb:?} disagrees: {res:?}"
+                        );
+                        if let Ok(id) = res[0] {
+                            live.push(id);
+                        }
                     }
                 }
                 3 | 4 => {
                     if live.is_empty() {
                         continue;
                     }
-                    let id = live[usize::from(b.byte()) % live.len()];
+                    let pick = b.byte();
+                    if pick % 16 == 15 {
+                        // Every live box moves by the same fuzzed offset (a frame of motion:
+                        // the full-traversal, refit and rebuild paths).
+                        let d = b.vec3();
+                        for &id in &live {
+                            let old = phases[0].1.aabb(id).unwrap_or(Aabb {
+                                min: Vec3::ZERO,
+                                max: Vec3::ZERO,
+                            });
+                            let aabb = Aabb {
+                                min: old.min + d,
+                                max: old.max + d,
+                            };
+                            let res: Vec<_> =
+                                phases.iter_mut().map(|(_, p)| p.update(id, aabb)).collect();
+                            assert!(
+                                res.windows(2).all(|w| w[0] == w[1]),
+                                "update {id} {aabb:?} disagrees: {res:?}"
+                            );
+                        }
+                        continue;
+                    }
+                    let id = live[usize::from(pick) % live.len()];
                     let aabb = if b.byte() % 2 == 0 {
                         Aabb {
                             min: b.vec3(),

@@ -4,11 +4,14 @@
 //! - [`SweepAndPrune`]: sorted endpoint lists on three axes, re-sorted each frame by insertion
 //!   sort, with the pair set maintained by the endpoint swaps (Baraff 1992; Cohen, Lin, Manocha
 //!   and Ponamgi, *I-COLLIDE*, 1995). Best when bodies move a little each frame.
-//! - [`DynamicBvh`]: a tree of fattened boxes with surface-area-heuristic insertion and tree
-//!   rotations (Box2D's `b2DynamicTree`, Catto 2009–2024), leaves enlarged in place, Morton-order
-//!   rebuilds, ray and box queries, and a persistent list of fat-box pairs updated from the
-//!   proxies that left their fat boxes (or rebuilt by one self-traversal under large motion).
-//!   The fastest of the three from a few thousand bodies up.
+//! - [`DynamicBvh`]: a four-wide tree of fattened boxes whose leaves are buckets of up to eight
+//!   proxies, every box stored as `Vec4` lanes and tested four at a time; bulk-loaded in Morton
+//!   order (radix sort), refitted in place, edited between rebuilds as an R-tree (Guttman 1984:
+//!   least-growth descent, splits of full buckets and nodes), proxies enlarged in place when
+//!   they leave their fat boxes (Box2D's `b2DynamicTree` idea, Catto), ray and box queries, and a
+//!   persistent list of fat-box pairs updated from the proxies that left their fat boxes (or
+//!   recomputed by one self-traversal under large motion). The fastest of the three at every
+//!   size measured (1k to 100k boxes).
 //! - [`BruteForce`]: every pair, every frame; the reference the tests compare against.
 //!
 //! The three agree exactly: after [`BroadPhase::update_pairs`], the pair set is every
