@@ -191,7 +191,20 @@ where
     // the segment made a "tetrahedron" and EPA answered a normal along the segment.
     let eps = || tol * scale.get().max(f64::MIN_POSITIVE);
     let s: &Simplex = &run.simplex;
-    let mut verts: Vec<Vertex> = s.v[..s.n].to_vec();
+    // GJK's simplex goes through the same tests as the support points added below: a vertex
+    // is kept only if it is more than `eps` from the previous one, off their line, off their
+    // plane. Hardening (fuzz target `gjk_epa`): GJK ended on a triangle two of whose vertices
+    // were 2.5e-29 apart on a Minkowski difference 200 across; the two tetrahedron faces on
+    // that edge had no normal f64 could resolve, were never seen from any point and never
+    // removed, and the fans attached to them left the polytope non-convex. EPA then cycled
+    // through the same three support points until the face budget ran out and answered depth
+    // 0 along a normal the shapes overlapped by 0.088.
+    let mut verts: Vec<Vertex> = Vec::with_capacity(4);
+    for v in &s.v[..s.n] {
+        if spans_new_dimension(&verts, v.w, eps()) {
+            verts.push(*v);
+        }
+    }
     // The touching/common point GJK found, used by the degenerate answers.
     let (pa0, pb0) = s.witnesses();
     let degenerate = |normal: DVec3| -> Option<Penetration> {
@@ -380,6 +393,25 @@ where
         }
     }
     finish(&poly, best, hint)
+}
+
+/// `true` when `w` is more than `eps` from what `verts` (0 to 3 points, each already more than
+/// `eps` off the span of those before it) span: from the point, the line, the plane. With 4
+/// points there is nothing left to span.
+fn spans_new_dimension(verts: &[Vertex], w: DVec3, eps: f64) -> bool {
+    match verts {
+        [] => true,
+        [p] => (w - p.w).length() > eps,
+        [p, q] => {
+            let dir = q.w - p.w;
+            (w - p.w).cross(dir).length() / dir.length() > eps
+        }
+        [p, q, r] => {
+            let n = (q.w - p.w).cross(r.w - p.w);
+            n.dot(w - p.w).abs() / n.length() > eps
+        }
+        _ => false,
+    }
 }
 
 /// The penetration answer from face `f` of the polytope: the origin's projection on the face,
