@@ -16,6 +16,7 @@ use collide::convex::{gjk, sat, sat_cached, ConvexHull, ConvexPolyhedron, SatRes
 use collide::shapes::Obb;
 use collide::{io, overlap, Quat, Vec3};
 use collide_testkit::Gen;
+use glam::DVec3;
 
 mod common;
 
@@ -303,4 +304,85 @@ fn nan_poses_never_panic() {
     let b = posed(&hulls[1], Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Vec3::ZERO);
     assert!(!sat(&a, &b).is_penetrating());
     let _ = Obb::new(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE);
+}
+
+/// A thin plate's rim edge (its two faces' normals 6e-6 from opposite, A below) against a
+/// wedge just past the rim: the separating axis is an edge pair whose axis lies 0.16° from
+/// one of the plate's face normals. Orienting that axis by the sum of the edge's face normals
+/// (a vector 6e-6 long, its direction rounding) pointed it into A, the pair did not separate,
+/// and `sat(a, b)` said `Penetrating` while `sat(b, a)` found the gap (fuzz target `sat`, at
+/// 1e-20 scale; the same shapes at unit scale, found by scaling the input by 2^66, failed the
+/// same way). The gap, measured in f64 over the world vertices, is 5.75e-4.
+#[test]
+fn thin_plate_rim_edge_axis_points_out_of_a() {
+    let plate = ConvexPolyhedron::from_points(&[
+        Vec3::ZERO,
+        Vec3::new(-1.2392461, 0.0, 0.0),
+        Vec3::new(-1.2392156, -1.2392156, -1.2392156),
+        Vec3::new(0.0, -1.2392156, -1.2392156),
+        Vec3::new(0.0, -1.2392015, -1.2392156),
+    ])
+    .unwrap();
+    let wedge = ConvexPolyhedron::from_points(&[
+        Vec3::new(-1.2392156, 0.0019531618, 0.0023514093),
+        Vec3::new(0.0, 0.0, -1.2391977),
+        Vec3::new(-1.2392156, -0.9242953, -1.2392156),
+        Vec3::new(0.0023514093, 0.0023514093, 0.002366668),
+        Vec3::new(-1.2392156, -1.2392156, -1.2392156),
+        Vec3::new(-1.2391969, -1.2392156, -1.2392156),
+        Vec3::new(0.0023514093, 0.0023514093, 0.0),
+    ])
+    .unwrap();
+    let a = plate.with_pose(
+        Quat::from_xyzw(-1.2392156, -1.2392156, 0.0, -1.2391969),
+        Vec3::splat(-1.2392156),
+    );
+    let b = wedge.with_pose(
+        Quat::from_xyzw(-1.2392156, -1.2392156, 0.0, -1.2344055),
+        Vec3::new(0.0, -1.2391975, -1.2393682),
+    );
+    // The true gap: the best of the Minkowski difference's face normals, in f64.
+    let (wa, wb) = (a.world_vertices(), b.world_vertices());
+    let gap_along = |n: DVec3| {
+        let max_a = wa
+            .iter()
+            .map(|v| n.dot(common::dv(*v)))
+            .fold(f64::MIN, f64::max);
+        let min_b = wb
+            .iter()
+            .map(|v| n.dot(common::dv(*v)))
+            .fold(f64::MAX, f64::min);
+        min_b - max_a
+    };
+    let diff: Vec<DVec3> = wa
+        .iter()
+        .flat_map(|x| wb.iter().map(move |y| common::dv(*y - *x)))
+        .collect();
+    let mut exact = f64::MIN;
+    for (i, p) in diff.iter().enumerate() {
+        for (j, q) in diff.iter().enumerate().skip(i + 1) {
+            for r in &diff[j + 1..] {
+                let n = (*q - *p).cross(*r - *p).normalize_or_zero();
+                for n in [n, -n] {
+                    if n != DVec3::ZERO && diff.iter().all(|w| n.dot(*w - *p) >= -1e-12) {
+                        exact = exact.max(gap_along(n));
+                    }
+                }
+            }
+        }
+    }
+    assert!((exact - 5.75e-4).abs() < 1e-6, "exact gap {exact}");
+    for (x, y, below, above) in [(&a, &b, &wa, &wb), (&b, &a, &wb, &wa)] {
+        let r = sat(x, y);
+        let SatResult::Separated { plane, distance } = r else {
+            panic!("a gap of {exact} reported as {r:?}");
+        };
+        assert!(
+            (f64::from(distance) - exact).abs() < 1e-6,
+            "gap {distance}, exact {exact}"
+        );
+        // The plane separates: the first shape below it, the second above (f64).
+        let s = |v: &Vec3| common::dv(plane.normal).dot(common::dv(*v)) + f64::from(plane.d);
+        assert!(below.iter().all(|v| s(v) <= 1e-6) && above.iter().all(|v| s(v) >= -1e-6));
+    }
 }

@@ -5,8 +5,14 @@
 //! Why not an `f32` walk: its barycentric weights `va, vb, vc` are differences of products that
 //! cancel on slivers, so for a triangle whose angle has a sine of 1e-9..1e-5 the `f32` walk
 //! picked the wrong Voronoi region and answered up to 0.65 too far on unit-size triangles
-//! (farther than the nearest edge); see `f32_answer_is_never_farther_than_an_edge` below. In
-//! `f64` the widened `f32` corners are resolved exactly enough that no such sliver exists.
+//! (farther than the nearest edge); see `f32_answer_is_never_farther_than_an_edge` below.
+//!
+//! Even in `f64` those differences cancel on needles: each product is ~L⁴ and the weight
+//! ~(L² sin)², so its error is ~ε / sin² of it (raycast fuzz oracle: a needle 84 long with a
+//! sine of 4.4e-7 put the closest point of a point on its edge 0.0012 away). The weights are
+//! therefore formed as Ericson writes them before Lagrange's identity, `n · (ap × bp)` with
+//! `n = ab × ac`, whose error is ~ε / sin of the weight; see
+//! `points_on_a_needle_are_their_own_closest_points`.
 
 use glam::DVec3;
 
@@ -52,8 +58,11 @@ pub(crate) fn point_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
 
     // Edge region AB: vc = (ab × ac)·(ap × bp) (the barycentric weight of C, scaled) <= 0,
     // with p projecting inside the edge: d1 >= 0, d3 <= 0. Then v = d1 / (d1 - d3), where
-    // d1 - d3 = ab·ab > 0 for a non-degenerate triangle.
-    let vc = d1 * d4 - d3 * d2;
+    // d1 - d3 = ab·ab > 0 for a non-degenerate triangle. The weights are formed with the
+    // cross products, not as `d1·d4 − d3·d2` (equal by Lagrange's identity, but a difference
+    // of products ~L⁴ that cancels on needles; see the module docs).
+    let n = ab.cross(ac);
+    let vc = n.dot(ap.cross(bp));
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
         let v = d1 / (d1 - d3);
         return a + ab * v;
@@ -68,14 +77,14 @@ pub(crate) fn point_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
     }
 
     // Edge region AC: vb <= 0, d2 >= 0, d6 <= 0; w = d2 / (d2 - d6), d2 - d6 = ac·ac > 0.
-    let vb = d5 * d2 - d1 * d6;
+    let vb = n.dot(cp.cross(ap));
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
         let w = d2 / (d2 - d6);
         return a + ac * w;
     }
 
     // Edge region BC: va <= 0, (d4 - d3) >= 0, (d5 - d6) >= 0; w along b→c.
-    let va = d3 * d6 - d5 * d4;
+    let va = n.dot(bp.cross(cp));
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
         let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
         return b + (c - b) * w;
@@ -181,6 +190,53 @@ mod tests {
                     "1e{dec} #{i}: {d} outside [{}, {edges}]",
                     edges - width
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn points_on_a_needle_are_their_own_closest_points() {
+        // Scenario (raycast fuzz oracle): the needle (48.56, 48.56, 48.56), (0, 0, -4.5e-5),
+        // (-8.8e-5, -8.8e-5, -8.8e-5), 84 long and 3.7e-5 wide (sine 4.4e-7, above the needle
+        // rule's 1e-10), and the point (6, 6, 6) on its long edge: a ray hit there, and
+        // `point_triangle` answered a point 0.0012 along the edge. The weights were formed as
+        // differences of products of dot products (Lagrange's identity), each product ~L⁴
+        // and the difference ~(L² sin)²: in f64 that cancellation left an error of ~ε / sin²
+        // (6e-4) of the weight. As `n · (ap × bp)` with `n = ab × ac` it is ~ε / sin. Then
+        // needles of sine 1e-9..1e-3 at random, with points on each edge and inside.
+        let f = |x: f32, y: f32, z: f32| Vec3::new(x, y, z).as_dvec3();
+        let (a, b, c) = (
+            f(48.564_705, 48.564_705, 48.564_705),
+            f(2.1883e-41, 9.148_167e-33, -4.535_749_8e-5),
+            f(-8.808_21e-5, -8.808_21e-5, -8.808_21e-5),
+        );
+        let p = DVec3::splat(6.0);
+        let q = point_triangle(p, a, b, c);
+        assert!((q - p).length() < 1e-9, "{q} for {p}");
+        let mut g = Gen::new(0x0ed1e);
+        for dec in -9..=-3 {
+            for i in 0..2000 {
+                let t = g.triangle();
+                let (a, b) = (t.a.as_dvec3(), t.b.as_dvec3());
+                let l = (b - a).length();
+                let u = f64::from(g.range(-0.3, 1.3));
+                let c = a + (b - a) * u + g.unit().as_dvec3() * (10f64.powi(dec) * l);
+                let (s, r) = (f64::from(g.range(0.0, 1.0)), f64::from(g.range(0.0, 1.0)));
+                let (s, r) = if s + r > 1.0 {
+                    (1.0 - s, 1.0 - r)
+                } else {
+                    (s, r)
+                };
+                for p in [
+                    a + (b - a) * s,
+                    b + (c - b) * s,
+                    c + (a - c) * s,
+                    a + (b - a) * s + (c - a) * r,
+                ] {
+                    let q = point_triangle(p, a, b, c);
+                    // The weights' error is ~ε / sine of their size: 1e-7 at sine 1e-9.
+                    assert!((q - p).length() <= 1e-6 * l, "1e{dec} #{i}: {q} for {p}");
+                }
             }
         }
     }

@@ -13,8 +13,9 @@
 //! Robustness choices: all polytope geometry in `f64`; face adjacency kept explicitly and the
 //! horizon found by a depth-first walk from the nearest face (so the visible region is
 //! connected); a face and iteration budget ([`MAX_FACES`], [`MAX_ITERATIONS`]) after which the
-//! nearest face so far is returned (a lower bound on the depth, converged to the budget); and
-//! documented answers when `M` is flat, a segment or a point (see [`penetration`]).
+//! answer is the expanded normal along which the shapes overlap least, with that overlap as
+//! the depth (an upper bound of the minimum, exact along the normal reported); and documented
+//! answers when `M` is flat, a segment or a point (see [`penetration`]).
 
 use glam::DVec3;
 
@@ -25,7 +26,7 @@ use crate::math::Vec3;
 /// Largest number of polytope faces (live and dead) EPA allocates before it stops.
 pub const MAX_FACES: usize = 256;
 
-/// Largest number of expansion steps before EPA stops with the nearest face so far.
+/// Largest number of expansion steps before EPA stops with the least overlap it has seen.
 pub const MAX_ITERATIONS: u32 = 96;
 
 /// Penetration of two overlapping convex shapes (the minimum translation).
@@ -191,7 +192,20 @@ where
     // the segment made a "tetrahedron" and EPA answered a normal along the segment.
     let eps = || tol * scale.get().max(f64::MIN_POSITIVE);
     let s: &Simplex = &run.simplex;
-    let mut verts: Vec<Vertex> = s.v[..s.n].to_vec();
+    // GJK's simplex goes through the same tests as the support points added below: a vertex
+    // is kept only if it is more than `eps` from the previous one, off their line, off their
+    // plane. Hardening (fuzz target `gjk_epa`): GJK ended on a triangle two of whose vertices
+    // were 2.5e-29 apart on a Minkowski difference 200 across; the two tetrahedron faces on
+    // that edge had no normal f64 could resolve, were never seen from any point and never
+    // removed, and the fans attached to them left the polytope non-convex. EPA then cycled
+    // through the same three support points until the face budget ran out and answered depth
+    // 0 along a normal the shapes overlapped by 0.088.
+    let mut verts: Vec<Vertex> = Vec::with_capacity(4);
+    for v in &s.v[..s.n] {
+        if spans_new_dimension(&verts, v.w, eps()) {
+            verts.push(*v);
+        }
+    }
     // The touching/common point GJK found, used by the degenerate answers.
     let (pa0, pb0) = s.witnesses();
     let degenerate = |normal: DVec3| -> Option<Penetration> {
@@ -308,6 +322,10 @@ where
     link_by_edges(&mut poly.faces);
 
     let mut best = 0usize;
+    // The expanded normal along which M reaches least far: its support value there is the
+    // shapes' overlap along it, an upper bound of the depth, and the answer when the
+    // expansion stops before it converges.
+    let mut bound: Option<(f64, DVec3, Vertex)> = None;
     let mut horizon: Vec<(usize, usize)> = Vec::with_capacity(32);
     for _ in 0..MAX_ITERATIONS {
         // Nearest live face.
@@ -325,7 +343,11 @@ where
         // the face lies on the boundary of M (within the relative/absolute tolerance).
         let gap = face.n.dot(w.w) - face.d;
         if gap <= tol * face.d.abs() + tol * scale.get() {
-            break;
+            return finish(&poly, f, hint);
+        }
+        let reach = face.n.dot(w.w);
+        if bound.is_none_or(|(h, _, _)| reach < h) {
+            bound = Some((reach, face.n, w));
         }
         if poly.faces.len() + 2 * poly.verts.len() > MAX_FACES {
             break; // Budget: a new fan adds at most (horizon length) faces.
@@ -379,7 +401,36 @@ where
             return along_face(face.n, &w, hint);
         }
     }
-    finish(&poly, best, hint)
+    // Out of budget before converging. The nearest face's plane distance is only a lower
+    // bound of the depth, and the shapes may overlap by much more along its normal: answer
+    // along the expanded normal with the least overlap, with that overlap as the depth.
+    // Hardening (fuzz target `gjk_epa`): a polytope left non-convex by two faces without a
+    // normal cycled through the same support points until the budget ran out, and its
+    // nearest face (plane distance -9e-30) answered depth 0 along a normal the shapes
+    // overlapped by 0.088.
+    match bound {
+        Some((_, n, w)) => along_face(n, &w, hint),
+        None => finish(&poly, best, hint),
+    }
+}
+
+/// `true` when `w` is more than `eps` from what `verts` (0 to 3 points, each already more than
+/// `eps` off the span of those before it) span: from the point, the line, the plane. With 4
+/// points there is nothing left to span.
+fn spans_new_dimension(verts: &[Vertex], w: DVec3, eps: f64) -> bool {
+    match verts {
+        [] => true,
+        [p] => (w - p.w).length() > eps,
+        [p, q] => {
+            let dir = q.w - p.w;
+            (w - p.w).cross(dir).length() / dir.length() > eps
+        }
+        [p, q, r] => {
+            let n = (q.w - p.w).cross(r.w - p.w);
+            n.dot(w - p.w).abs() / n.length() > eps
+        }
+        _ => false,
+    }
 }
 
 /// The penetration answer from face `f` of the polytope: the origin's projection on the face,
@@ -671,6 +722,49 @@ mod tests {
         let p = penetration(&c1, &c2).unwrap();
         assert_near!(p.normal.x, 0.0, 1e-6);
         assert_near!(p.normal.length(), 1.0, 1e-6);
+    }
+
+    #[test]
+    fn unconverged_expansion_answers_the_overlap_along_its_normal() {
+        // White-box: the shapes of `epa_gjk_simplex_with_coincident_vertices` (adversarial
+        // tests), with GJK's scale zeroed so that EPA's spanning tests keep two simplex
+        // vertices 2.5e-29 apart. That is the polytope EPA used to build: two faces without a
+        // normal, never removed, and an expansion cycling until the face budget ran out. Such
+        // an exit must still answer a depth equal to the overlap along the normal it reports.
+        let a: Vec<Vec3> = vec![
+            Vec3::new(-1.869_213_6e-29, -1.415_618_5e-29, 2e-43),
+            Vec3::new(-1.410_088_9e-29, -1.415_618_5e-29, 6.671_459e-33),
+            Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.415_618_5e-29),
+            Vec3::new(195.262_74, 195.262_74, 203.262_74),
+            Vec3::new(195.387_74, 195.262_74, 195.262_74),
+            Vec3::new(1.493_497e-39, 128.0, 6.152_978e-39),
+            Vec3::new(-1.861_093e-29, -1.415_604_1e-29, 7.0),
+        ];
+        let b: Vec<Vec3> = vec![
+            Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.415_618_5e-29),
+            Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.417_467_4e-29),
+            Vec3::new(-6.311_027e-30, -1.415_618_5e-29, -1.415_618_5e-29),
+            Vec3::new(-1.888_935_1e-29, -1.415_618_5e-29, -1.415_618_5e-29),
+            Vec3::new(1.318_397_5e-38, -1.415_597e-29, -8.655_814_5e-30),
+            Vec3::new(-1.415_618_5e-29, -1.414_963_7e-29, -1.415_618_5e-29),
+        ];
+        let sa = |d: Vec3| a.core_support(d);
+        let sb = |d: Vec3| b.core_support(d);
+        let guess = gjk::initial_guess(&a, &b, &gjk::GjkCache::default());
+        let mut run = gjk::run(sa, sb, guess, 0.0, 0.0);
+        assert_eq!(run.status, gjk::Status::Intersecting);
+        assert_eq!(run.simplex.n, 3);
+        run.scale = 0.0;
+        let hint = b.interior_point() - a.interior_point();
+        let p = expand(sa, sb, &run, hint).unwrap();
+        let n = p.normal;
+        assert_near!(n.length(), 1.0, 1e-6);
+        let overlap = f64::from(n.dot(a.support(n))) - f64::from(n.dot(b.support(-n)));
+        assert!(
+            (overlap - f64::from(p.depth)).abs() <= 1e-6 * 203.3,
+            "{p:?}: overlap along the normal {overlap}"
+        );
+        assert_near!(p.point_a - p.point_b, n * p.depth, 1e-4);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use super::hull::{ConvexHull, GAUSS_CHUNK};
 use super::polyhedron::ConvexPolyhedron;
 use crate::math::{Mat3A, Vec3, Vec3A};
 use crate::shapes::Plane;
-use glam::Vec4;
+use glam::{DVec3, Vec4};
 
 /// Answer of [`sat`] / [`sat_cached`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -347,14 +347,22 @@ fn pose_is_finite(p: &ConvexPolyhedron) -> bool {
 }
 
 /// Unit axis perpendicular to edge directions `da` (A) and `db` (B, in A's frame), oriented
-/// out of A's edge (`axis · outward > 0`, `outward` the sum of the edge's face normals); `None`
-/// for (nearly) parallel edges, whose plane the face normals already cover, and for NaN.
+/// out of A at its edge (`axis · outward >= 0`, `outward` from A's vertex centroid to a vertex
+/// of the edge, as in Gregorius 2013; in f64, where neither the difference nor the product can
+/// overflow); `None` for (nearly) parallel edges, whose plane the face normals already cover,
+/// and for NaN.
+///
+/// An axis in the edge's normal cone supports A at the edge, so `axis · outward` is at least
+/// the centroid's depth inside A: its sign is safe whenever A is thicker than the rounding of
+/// its coordinates. The sum of the edge's two face normals, used before, cancelled on the rim
+/// of a thin plate (normals nearly opposite, the sum a few ε long and pointing anywhere), and
+/// an axis near one of those normals came out pointing into A (fuzz target `sat`).
 ///
 /// The squared lengths are formed in f32 only while they stay normal and finite; tiny hulls
 /// (edges near 1e-15, cross products near 1e-30, squares in the subnormals) and huge ones
 /// (squares past f32::MAX) take the f64 path, so the axis is unit at every scale.
 #[inline]
-fn edge_axis(da: Vec3, db: Vec3, outward: Vec3) -> Option<Vec3> {
+fn edge_axis(da: Vec3, db: Vec3, outward: DVec3) -> Option<Vec3> {
     // 1e-30 keeps every square we add at least 1e-30 / 3 ≫ f32::MIN_POSITIVE (1.2e-38)
     // for the dominant component, and 1e36 keeps the sum of three finite.
     const SAFE: std::ops::Range<f32> = 1e-30..1e36;
@@ -368,7 +376,7 @@ fn edge_axis(da: Vec3, db: Vec3, outward: Vec3) -> Option<Vec3> {
     if len <= 1e-5 * la2.sqrt() * lb2.sqrt() {
         return None;
     }
-    Some(if axis.dot(outward) < 0.0 {
+    Some(if axis.as_dvec3().dot(outward) < 0.0 {
         -axis / len
     } else {
         axis / len
@@ -379,14 +387,14 @@ fn edge_axis(da: Vec3, db: Vec3, outward: Vec3) -> Option<Vec3> {
 /// f32 edge's cross product, squared, is a normal f64 (|x|² ≤ (2·3.4e38²)² ≈ 5e154 and a
 /// nonzero product is at least (1.4e-45)² ≈ 2e-90).
 #[cold]
-fn edge_axis_f64(da: Vec3, db: Vec3, outward: Vec3) -> Option<Vec3> {
+fn edge_axis_f64(da: Vec3, db: Vec3, outward: DVec3) -> Option<Vec3> {
     let (da, db) = (da.as_dvec3(), db.as_dvec3());
     let axis = da.cross(db);
     let len = axis.length();
     if !len.is_finite() || len <= 1e-5 * da.length() * db.length() {
         return None;
     }
-    let unit = if axis.dot(outward.as_dvec3()) < 0.0 {
+    let unit = if axis.dot(outward) < 0.0 {
         -axis / len
     } else {
         axis / len
@@ -440,12 +448,13 @@ fn cached_check(
         SepFeature::Edges(i, j) => {
             let e1 = ha.edges().get(i as usize)?;
             let e2 = hb.edges().get(j as usize)?;
-            let (va, vb, fa) = (ha.vertices(), hb.vertices(), ha.faces());
+            let (va, vb) = (ha.vertices(), hb.vertices());
             let da = *va.get(e1.vertices[1] as usize)? - *va.get(e1.vertices[0] as usize)?;
             let db =
                 rel.r * (*vb.get(e2.vertices[1] as usize)? - *vb.get(e2.vertices[0] as usize)?);
-            let outward = fa.get(e1.faces[0] as usize)?.plane.normal
-                + fa.get(e1.faces[1] as usize)?.plane.normal;
+            // The same expression as the full search's, so the axis is identical.
+            let outward =
+                va.get(e1.vertices[0] as usize)?.as_dvec3() - ha.inner_ball().0.as_dvec3();
             let axis = edge_axis(da, db, outward)?;
             let (sa, ca) = (&mut cache.support_a, &mut cache.cone_a);
             let (sb, cb) = (&mut cache.support_b, &mut cache.cone_b);
@@ -772,7 +781,8 @@ fn full_search(
         let da = va[e.vertices[1] as usize] - pa;
         let na = fa[e.faces[0] as usize].plane.normal;
         let nb = fa[e.faces[1] as usize].plane.normal;
-        let outward = na + nb;
+        // Orients the edge axes out of A (`edge_axis`); the cached check uses this expression.
+        let outward = pa.as_dvec3() - ca.as_dvec3();
         let flow = pairs.crossing(na, nb, |j| {
             let Some(&(pb, db)) = eb_a.get(j as usize) else {
                 return ControlFlow::Continue(());
@@ -1056,7 +1066,7 @@ mod tests {
         // Two skew edges scaled from 1e-20 to 1e18: the f32 squares of the cross product
         // underflow below ~1e-15 and overflow above ~1e9, and the axis must stay unit,
         // oriented out of A's edge, and equal (in direction) the unscaled one.
-        let (da, db, out) = (Vec3::new(1.0, 0.2, 0.0), Vec3::new(0.1, 0.3, 1.0), Vec3::Z);
+        let (da, db, out) = (Vec3::new(1.0, 0.2, 0.0), Vec3::new(0.1, 0.3, 1.0), DVec3::Z);
         let unit = edge_axis(da, db, out).expect("skew edges have an axis");
         for k in -20..=18 {
             let s = 10f32.powi(k);
