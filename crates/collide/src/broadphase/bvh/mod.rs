@@ -141,9 +141,9 @@ fn half_area(b: &Aabb) -> f64 {
     x * y + y * z + z * x
 }
 
-/// A small traversal stack: 64 entries inline (a tree of `2^31` proxies built by the rebuild
-/// is less than 16 levels deep, three entries per level at most), spilling to the heap only
-/// beyond that.
+/// A small traversal stack: 64 entries inline, spilling to the heap beyond that. A traversal
+/// holds at most three entries per level; a bulk-loaded tree of `2^31` proxies is less than
+/// 16 levels deep, and insertions between rebuilds only add levels when the root splits.
 struct Stack {
     inline: [u32; 64],
     len: usize,
@@ -196,16 +196,20 @@ impl Stack {
 /// the fat boxes' Morton order (radix-sorted 63-bit codes, cut at the highest differing bit;
 /// Karras 2012), so a bucket holds neighbours and nearby buckets sit nearby in memory.
 ///
-/// Edits: an insertion descends into the child whose box grows least and joins a bucket,
-/// splitting a full bucket (and full nodes above it) in two as an R-tree does (Guttman 1984);
-/// a removal empties its lane and unlinks empty buckets and nodes. A proxy that leaves its fat
+/// Edits: insertions join the tree at the next [`BroadPhase::update_pairs`] — by a bulk load
+/// when they are more than an eighth of the proxies, else each descends into the child whose
+/// box grows least and joins a bucket, splitting a full bucket (and full nodes above it) in two
+/// as an R-tree does (Guttman 1984); a removal empties its lane and unlinks empty buckets and
+/// nodes. A proxy that leaves its fat
 /// box gets a new one *in place* — it keeps its lane and only the boxes above it that do not
 /// yet contain the new box grow — so a move costs a short walk up. The walks are deferred to
 /// [`BroadPhase::update_pairs`] and done in bucket order; until then box queries and ray casts
 /// answer the moved proxies from the list of moved proxies and the rest from the tree. Boxes
 /// never shrink on a move, so the tree slowly loosens; once the boxes' total area has grown by
 /// half, the tree is refitted (every box recomputed bottom-up, shape kept), and rebuilt when a
-/// refit is not enough or many proxies were inserted or removed since the last rebuild.
+/// refit leaves the boxes' area more than a tenth above the last rebuild's (after a rejected
+/// refit the next ones are skipped, 1, 2, 4 then 8 times) or many proxies were inserted or
+/// removed since the last rebuild.
 ///
 /// Pairs: the structure keeps the list of allowed pairs whose *fat* boxes touch. A fat pair
 /// can only appear or disappear when one of its proxies got a new fat box, so
@@ -216,13 +220,15 @@ impl Stack {
 /// proxy) says that is dearer than starting over — large or dense motion — the tree is
 /// refitted (or rebuilt) and the list recomputed by one traversal of the tree against itself,
 /// four children against four and eight lanes against eight. Under sustained large motion
-/// those frames use the tight boxes as fat boxes (a margin would only add false pairs),
-/// keeping the margins one frame in eight to notice when the motion calms down. The reported
+/// those frames use the tight boxes as fat boxes (a margin would only add false pairs); once
+/// so few proxies move more than half a margin per frame that the next frame could go
+/// incremental, a full frame keeps the margins and the next one does. The reported
 /// pairs are the fat pairs whose *tight* boxes touch — exactly the set
 /// [`BruteForce`](super::BruteForce) reports.
 ///
 /// Degenerate input: flat and point boxes are fine; boxes at `±f32::MAX` work (areas are
-/// computed in `f64`, Morton codes from `f64` centres; fat boxes are clamped to `±f32::MAX`).
+/// computed in `f64`, Morton codes from the overflow-free centres `min/2 + max/2` with an
+/// `f64` fallback for the offset; fat boxes are clamped to `±f32::MAX`).
 ///
 /// Cost per frame: one containment test per updated proxy, one pass over the fat pairs, a
 /// walk up and a query per moved proxy — or, under large motion, a refit (`O(n)`) or an
