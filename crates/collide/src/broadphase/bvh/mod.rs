@@ -620,15 +620,19 @@ impl BroadPhase for DynamicBvh {
         if self.loc.get(i).is_none_or(|l| !l.is_live()) {
             return Err(BroadPhaseError::UnknownProxy(id));
         }
-        check_aabb(&aabb)?;
-        self.edited = true;
         let new = Box3A::new(&aabb);
+        // `check_aabb` on the converted corners: finite, `min <= max`.
+        if !(new.min.is_finite_mask() & new.max.is_finite_mask() & new.min.cmple(new.max)).all() {
+            return Err(BroadPhaseError::InvalidAabb);
+        }
+        self.edited = true;
         let b = &mut self.boxes[i];
         let old = std::mem::replace(&mut b.tight, new);
         // Displacement of the box, min corner to min corner (finite unless the box jumped
         // across most of the f32 range, then taken as zero by `fat_box`).
         let d = new.min - old.min;
-        self.fast += usize::from(d.abs().max_element() > 0.5 * self.margin);
+        let half_margin = Vec3A::splat(0.5 * self.margin);
+        self.fast += usize::from(d.abs().cmpgt(half_margin).any());
         // Still inside its fat box: keep it, unless that box reaches more than five margins
         // beyond the new box on some side (a body that moved fast and then slowed down, as
         // Box2D does; a fresh fat box reaches at most three margins: one, plus two of
