@@ -22,29 +22,45 @@ fn spread_bits(v: u64) -> u64 {
     x
 }
 
+/// Digit width of [`radix_sort`].
+const RADIX_BITS: u32 = 11;
+/// Buckets per digit.
+const RADIX: usize = 1 << RADIX_BITS;
+/// Digits of a 64-bit key.
+const DIGITS: usize = 64usize.div_ceil(RADIX_BITS as usize);
+
+/// The memory [`radix_sort`] reuses between calls (no allocation per frame, and the 48 KB of
+/// counts off the stack of whatever thread calls it).
+#[derive(Clone, Debug, Default)]
+pub(super) struct RadixScratch {
+    items: Vec<(u64, u32)>,
+    counts: Vec<[u32; RADIX]>,
+}
+
 /// Sorts `(key, value)` items by key, least significant digit first: 11-bit digits, all six
-/// digit histograms counted in one pass, then one stable counting pass through `scratch` per
-/// digit in which the keys differ. For the 63-bit Morton codes of `n` boxes that is at most
-/// seven linear passes instead of `n log n` comparisons. Equal keys keep their input order.
-pub(super) fn radix_sort(items: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u32)>) {
-    const BITS: u32 = 11;
-    const BUCKETS: usize = 1 << BITS;
-    const DIGITS: usize = 64usize.div_ceil(BITS as usize);
+/// digit histograms counted in one pass, then one stable counting pass through the scratch
+/// per digit in which the keys differ. For the 63-bit Morton codes of `n` boxes that is at
+/// most seven linear passes instead of `n log n` comparisons. Equal keys keep their input
+/// order.
+pub(super) fn radix_sort(items: &mut Vec<(u64, u32)>, scratch: &mut RadixScratch) {
     if items.len() < 64 {
         items.sort_by_key(|it| it.0);
         return;
     }
-    let digit = |k: u64, d: usize| ((k >> (d as u32 * BITS)) as usize) & (BUCKETS - 1);
-    let mut count = [[0u32; BUCKETS]; DIGITS];
+    let digit = |k: u64, d: usize| ((k >> (d as u32 * RADIX_BITS)) as usize) & (RADIX - 1);
+    let counts = &mut scratch.counts;
+    counts.clear();
+    counts.resize(DIGITS, [0; RADIX]);
     for &(k, _) in items.iter() {
-        for (d, c) in count.iter_mut().enumerate() {
+        for (d, c) in counts.iter_mut().enumerate() {
             c[digit(k, d)] += 1;
         }
     }
-    scratch.clear();
-    scratch.resize(items.len(), (0, 0));
+    let other = &mut scratch.items;
+    other.clear();
+    other.resize(items.len(), (0, 0));
     let n = items.len() as u32;
-    for (d, c) in count.iter_mut().enumerate() {
+    for (d, c) in counts.iter_mut().enumerate() {
         // A digit every key shares changes nothing.
         if c.contains(&n) {
             continue;
@@ -57,12 +73,12 @@ pub(super) fn radix_sort(items: &mut Vec<(u64, u32)>, scratch: &mut Vec<(u64, u3
         }
         for &it in items.iter() {
             let slot = &mut c[digit(it.0, d)];
-            if let Some(dst) = scratch.get_mut(*slot as usize) {
+            if let Some(dst) = other.get_mut(*slot as usize) {
                 *dst = it;
             }
             *slot += 1;
         }
-        std::mem::swap(items, scratch);
+        std::mem::swap(items, other);
     }
 }
 
@@ -298,7 +314,7 @@ mod tests {
             let mut items: Vec<(u64, u32)> = (0..n).map(|i| (next() & mask, i)).collect();
             let mut want = items.clone();
             want.sort_by_key(|it| it.0);
-            let mut scratch = Vec::new();
+            let mut scratch = RadixScratch::default();
             radix_sort(&mut items, &mut scratch);
             assert_eq!(items, want, "n = {n}");
         }

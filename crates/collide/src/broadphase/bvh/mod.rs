@@ -263,8 +263,8 @@ pub struct DynamicBvh {
     pair_stack: Vec<(u32, u32)>,
     /// Scratch: (Morton code, proxy) for the rebuild, (location, proxy) for the moved queries.
     items: Vec<(u64, u32)>,
-    /// Scratch of the rebuild's radix sort.
-    sort_scratch: Vec<(u64, u32)>,
+    /// Scratch of the radix sorts (the rebuild's Morton codes, the moved proxies' order).
+    sort_scratch: build::RadixScratch,
     /// Scratch: (first item, end item, parent node, slot) for the rebuild.
     build_stack: Vec<(u32, u32, u32, u32)>,
     /// Any edit since the last `update_pairs`.
@@ -342,7 +342,7 @@ impl DynamicBvh {
             node_stack: Vec::new(),
             pair_stack: Vec::new(),
             items: Vec::new(),
-            sort_scratch: Vec::new(),
+            sort_scratch: build::RadixScratch::default(),
             build_stack: Vec::new(),
             edited: false,
             filtered: 0,
