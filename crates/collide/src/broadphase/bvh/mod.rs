@@ -1072,6 +1072,44 @@ mod tests {
     }
 
     #[test]
+    fn pending_insertions_answer_queries_and_can_be_removed() {
+        // Inserted proxies wait outside the tree until update_pairs; box queries and ray
+        // casts find them meanwhile, and removing one before it joins leaves no trace.
+        let mut t = DynamicBvh::new();
+        let ids: Vec<u32> = row(12, 0.0)
+            .into_iter()
+            .map(|b| t.insert(b, CollisionGroups::ALL).unwrap())
+            .collect();
+        t.validate().unwrap();
+        assert_eq!(t.pending, 12);
+        let q = Aabb::new(Vec3::new(2.0, -1.0, -1.0), Vec3::new(4.0, 1.0, 1.0));
+        let mut got = Vec::new();
+        t.query_aabb(&q, &mut |id| {
+            got.push(id);
+            true
+        });
+        got.sort_unstable();
+        // Boxes at x = 1.5, 3.0 and 4.5 (half-size 0.5) meet [2, 4].
+        assert_eq!(got, vec![1, 2, 3]);
+        let ray = Ray::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::X);
+        let mut hits = Vec::new();
+        t.ray_cast(&ray, 100.0, &mut |id, _| {
+            hits.push(id);
+            100.0
+        });
+        assert_eq!(hits.len(), 12);
+        t.remove(ids[3]).unwrap();
+        assert_eq!(t.pending, 11);
+        t.validate().unwrap();
+        let mut out = Vec::new();
+        t.update_pairs(&mut out);
+        t.validate().unwrap();
+        assert_eq!((t.pending, t.len()), (0, 11));
+        assert_eq!(t.aabb(ids[3]), None);
+        assert!(out.is_empty(), "boxes 1.5 apart never touch");
+    }
+
+    #[test]
     fn insertions_and_removals_split_and_unlink() {
         // Boxes on a jittered grid inserted a few at a time (after a bulk load of 64), then
         // removed in a scrambled order: every step keeps the tree valid, the pairs are the
