@@ -86,7 +86,12 @@ fn bench_build(c: &mut Criterion) {
 }
 
 fn bench_frame(c: &mut Criterion) {
-    for motion in [Motion::Small, Motion::Large, Motion::Clustered] {
+    for motion in [
+        Motion::Small,
+        Motion::Large,
+        Motion::Clustered,
+        Motion::Teleport,
+    ] {
         let mut g = c.benchmark_group(format!("broadphase_frame_{motion:?}"));
         g.sample_size(10);
         g.measurement_time(Duration::from_secs(3));
@@ -174,13 +179,18 @@ fn table() {
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     // Motions to run, by name (`BROADPHASE_MOTIONS=Small,Large`); all by default.
-    let motions: Vec<Motion> = [Motion::Small, Motion::Clustered, Motion::Large]
-        .into_iter()
-        .filter(|m| {
-            std::env::var("BROADPHASE_MOTIONS")
-                .map_or(true, |s| s.split(',').any(|x| x == format!("{m:?}")))
-        })
-        .collect();
+    let motions: Vec<Motion> = [
+        Motion::Small,
+        Motion::Clustered,
+        Motion::Large,
+        Motion::Teleport,
+    ]
+    .into_iter()
+    .filter(|m| {
+        std::env::var("BROADPHASE_MOTIONS")
+            .map_or(true, |s| s.split(',').any(|x| x == format!("{m:?}")))
+    })
+    .collect();
     for motion in motions {
         for &n in &sizes {
             // About 2e6 box-frames per run: 2000 frames at 1k, 200 at 10k, 23 at 100k.

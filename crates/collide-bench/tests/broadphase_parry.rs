@@ -15,6 +15,7 @@ fn every_variant_gives_the_brute_force_pairs() {
         (1, Motion::Small),
         (2, Motion::Large),
         (3, Motion::Clustered),
+        (4, Motion::Teleport),
     ] {
         let mut scene = MovingScene::new(seed, 1000, motion);
         let mut brute = BruteForce::new();

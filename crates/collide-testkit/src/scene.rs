@@ -14,6 +14,9 @@ pub enum Motion {
     /// Dense clusters moving as groups through each other, each box jittering inside its
     /// cluster.
     Clustered,
+    /// Boxes drifting as in `Small`, except that each frame about a twentieth of them (chosen
+    /// afresh each frame) jump to a random place in the cube: respawns and teleports.
+    Teleport,
 }
 
 /// `n` boxes (half-extents in `[0.1, 0.5]`) in a cube sized for about one overlapping
@@ -66,7 +69,7 @@ impl MovingScene {
             let c = i % clusters;
             cluster.push(c);
             match motion {
-                Motion::Small => {
+                Motion::Small | Motion::Teleport => {
                     centers.push(gen.point());
                     vel.push(gen.unit() * gen.range(0.0, 0.02));
                 }
@@ -142,6 +145,9 @@ impl MovingScene {
                 }
             }
             let mut p = self.centers[i] + d;
+            if self.motion == Motion::Teleport && self.gen.range(0.0, 1.0) < 0.05 {
+                p = self.gen.point();
+            }
             let mut v = self.vel[i];
             bounce(&mut p, &mut v);
             self.centers[i] = p;
@@ -157,7 +163,12 @@ mod tests {
 
     #[test]
     fn scenes_are_seeded_and_move() {
-        for motion in [Motion::Small, Motion::Large, Motion::Clustered] {
+        for motion in [
+            Motion::Small,
+            Motion::Large,
+            Motion::Clustered,
+            Motion::Teleport,
+        ] {
             let (mut a, b) = (
                 MovingScene::new(3, 200, motion),
                 MovingScene::new(3, 200, motion),

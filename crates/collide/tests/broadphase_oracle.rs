@@ -163,6 +163,7 @@ fn pairs_equal_brute_force_1k_every_motion_100_frames() {
         (1, Motion::Small),
         (2, Motion::Large),
         (3, Motion::Clustered),
+        (13, Motion::Teleport),
     ] {
         let c = run(1000, motion, 100, seed, false, &mut three(), true);
         assert_eq!(c.frames, 100);
@@ -179,6 +180,7 @@ fn pairs_equal_brute_force_1k_with_insertions_and_removals() {
         (4, Motion::Small),
         (5, Motion::Large),
         (6, Motion::Clustered),
+        (14, Motion::Teleport),
     ] {
         run(1000, motion, 100, seed, true, &mut three(), true);
     }
@@ -191,6 +193,7 @@ fn pairs_equal_brute_force_10k() {
         (7, Motion::Small),
         (8, Motion::Large),
         (9, Motion::Clustered),
+        (15, Motion::Teleport),
     ] {
         let c = run(10_000, motion, frames, seed, true, &mut three(), false);
         assert!(c.pairs > 1000 * frames);
@@ -205,6 +208,7 @@ fn pairs_sap_equal_bvh_100k() {
         (10, Motion::Small),
         (11, Motion::Large),
         (12, Motion::Clustered),
+        (16, Motion::Teleport),
     ] {
         let mut two: Vec<Box<dyn BroadPhase>> =
             vec![Box::new(SweepAndPrune::new()), Box::new(DynamicBvh::new())];
