@@ -4,6 +4,7 @@
 
 use super::node::{is_bucket, Bucket, Node, BUCKET, NULL};
 use super::{half_area, inside, DynamicBvh, Loc};
+use crate::math::Vec3A;
 use crate::shapes::Aabb;
 
 /// Reorders `e` and returns `m` such that `e[..m]` and `e[m..]` are the two halves of a
@@ -39,6 +40,15 @@ fn split_entries(e: &mut [(u32, Aabb)]) -> usize {
         }
     }
     best.1
+}
+
+/// Half the surface area in `f32` (one multiply-add pass over `Vec3A` lanes), for the
+/// move-in-place test, which only compares: a box so large that this overflows to infinity is
+/// simply not grown in place.
+#[inline]
+fn area32(b: &Aabb) -> f32 {
+    let e = Vec3A::from(b.max) - Vec3A::from(b.min);
+    e.dot(Vec3A::new(e.y, e.z, e.x))
 }
 
 /// The slot of `node` whose box grows least (in half-area) to take `b`; ties go to the
@@ -308,7 +318,7 @@ impl DynamicBvh {
         let bucket = &mut self.buckets[k as usize];
         if !inside(fat, &bucket.bounds) {
             let grown = bucket.bounds.union(fat);
-            if half_area(&grown) > half_area(&bucket.bounds) + half_area(fat) {
+            if area32(&grown) > area32(&bucket.bounds) + area32(fat) {
                 self.remove_proxy(p);
                 self.insert_proxy(p, fat);
                 return true;
