@@ -17,6 +17,10 @@
 //!   3e-7 to 1e-3), rotated, against boxes, random clouds, other plates and wedges, approached
 //!   mostly across the rim and placed within ±0.02 of touching. 3,000 pairs by default (about
 //!   half decided by a rim edge pair), 30,000 with `COLLIDE_LONG=1`.
+//!
+//! Tiny and huge hulls: the same comparison on boxes, clouds, plates and wedges scaled by
+//! 1e-34 to 1e30 (the edge axis is normalised in f64 when its f32 squares would leave the
+//! normal range), tolerance scaled alike.
 
 use std::sync::Arc;
 
@@ -423,4 +427,56 @@ fn thin_plates() {
         rim_cases > n / 3,
         "only {rim_cases} cases decided by a rim edge pair"
     );
+}
+
+/// Random pairs (no thin-plate bias) placed within ±0.02 of touching, scaled from 1e-34 to
+/// 1e30: the verdicts and depths are the f64 answer's to 1e-5 of the size at every scale (the
+/// fuzz inputs `tiny_hulls_underflow_*` have coordinates up to 1.1e-18 and 4e-20).
+#[test]
+fn tiny_and_huge_hulls() {
+    let n = common::cases(300, 3_000);
+    for k in [-34, -30, -25, -20, -10, 0, 10, 20, 30] {
+        let scale = 10f32.powi(k);
+        let mut g = Gen::new(0x5ca1e);
+        let mut failures = Vec::new();
+        let mut worst = 0.0f64;
+        for case in 0..n {
+            let (Some(ha), Some(hb)) = (other(&mut g, case), other(&mut g, case / 4)) else {
+                continue;
+            };
+            let scaled = |h: &ConvexHull| {
+                let pts: Vec<Vec3> = h.vertices().iter().map(|v| *v * scale).collect();
+                ConvexHull::try_new(&pts).ok().map(Arc::new)
+            };
+            let (Some(ha), Some(hb)) = (scaled(&ha), scaled(&hb)) else {
+                continue;
+            };
+            let a = ConvexPolyhedron::new(ha).with_pose(g.quat(), g.vec(0.5) * scale);
+            let (qb, dir) = (g.quat(), g.unit());
+            let at = |s: f32| {
+                ConvexPolyhedron::new(hb.clone()).with_pose(qb, a.translation + dir * (s * scale))
+            };
+            let (mut lo, mut hi) = (0.0f32, 4.0f32);
+            for _ in 0..40 {
+                let mid = 0.5 * (lo + hi);
+                if oracle(&a, &at(mid)).gap > 0.0 {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            let b = at(hi + g.range(-0.02, 0.02));
+            if let Err(e) = check(&a, &b, 1e-5 * f64::from(scale)) {
+                failures.push(format!("scale 1e{k}, case {case}: {e}"));
+            }
+            let exact = oracle(&a, &b).gap;
+            for r in [sat(&a, &b), sat(&b, &a)] {
+                if let SatResult::Penetrating { depth, .. } = r {
+                    worst = worst.max((f64::from(depth) + exact).abs() / f64::from(scale));
+                }
+            }
+        }
+        eprintln!("scale 1e{k}: worst depth error {worst:.1e} of the size");
+        assert!(failures.is_empty(), "{failures:#?}");
+    }
 }
