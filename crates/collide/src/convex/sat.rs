@@ -5,7 +5,9 @@
 //! Lander 3: the complete set is the face normals of A and of B plus the cross products of
 //! one edge of each). Only edge pairs whose Gauss-map arcs cross form a face of the Minkowski
 //! difference and can give a separating or minimum-translation axis; the others are skipped
-//! (D. Gregorius, *The Separating Axis Test between Convex Polyhedra*, GDC 2013). The
+//! (D. Gregorius, *The Separating Axis Test between Convex Polyhedra*, GDC 2013; as there, an
+//! arc's great circle is the plane perpendicular to its edge, which stays exact on the rim of
+//! a thin plate where the cross product of the two face normals does not). The
 //! feature that separated last frame is tried first (ERRATA Lander 4): most frames it still
 //! separates. Projections onto an axis are support queries answered by hill climbing on each
 //! hull's vertex graph from the vertex that supported the previous query (kept in the
@@ -26,7 +28,7 @@
 
 use std::ops::ControlFlow;
 
-use super::hull::{ConvexHull, GAUSS_CHUNK};
+use super::hull::{ConvexHull, GaussArc, GAUSS_CHUNK};
 use super::polyhedron::ConvexPolyhedron;
 use crate::math::{Mat3A, Vec3, Vec3A};
 use crate::shapes::Plane;
@@ -511,8 +513,8 @@ impl SatDetail {
 /// Edges of B per [`ArcLanes`] group (one SIMD register of `f32`).
 const LANES: usize = 4;
 
-/// The Gauss-map arcs of [`LANES`] edges of B (in A's frame, negated: `c`, `d` and
-/// `d × c`), one vector per coordinate so the sign tests run on all lanes at once. Unused
+/// The Gauss-map arcs of [`LANES`] edges of B (in A's frame, negated: `c`, `d` and the
+/// normal `dxc` of their plane, along `d × c`), one vector per coordinate so the sign tests run on all lanes at once. Unused
 /// lanes are zero and never pass (`0 · x < 0` is false).
 #[derive(Clone, Copy, Default)]
 struct ArcLanes {
@@ -535,9 +537,10 @@ impl ArcLanes {
         }
     }
 
-    /// Bit `k` set when A's arc `(a, b)` (`bxa = b × a`) and lane `k`'s arc `(c, d)` cross:
-    /// `CBA·DBA < 0`, `ADC·BDC < 0` and `CBA·BDC > 0` (Gregorius 2013), each dot product
-    /// summed `x + y + z` as `Vec3::dot` does, so the verdicts are the pair-by-pair ones.
+    /// Bit `k` set when A's arc `(a, b)` (`bxa` the normal of its plane, along `b × a`) and
+    /// lane `k`'s arc `(c, d)` cross: `CBA·DBA < 0`, `ADC·BDC < 0` and `CBA·BDC > 0`
+    /// (Gregorius 2013), each dot product summed `x + y + z` as `Vec3::dot` does, so the
+    /// verdicts are the pair-by-pair ones.
     #[inline]
     fn crossing(&self, a: Vec3, b: Vec3, bxa: Vec3) -> u32 {
         let dot = |v: &[Vec4; 3], w: Vec3| v[0] * w.x + v[1] * w.y + v[2] * w.z;
@@ -564,17 +567,21 @@ struct GaussPairs<'h> {
 
 impl<'h> GaussPairs<'h> {
     /// The arcs and caps of −B rotated into A's frame by `r`.
+    ///
+    /// The plane of the arc of −B, `d × c = r (n1 × n0)`, is taken as `r` times B's edge
+    /// direction (`GaussArc::normal`), which is exact for every edge, where the cross product
+    /// of the normals loses its direction on the rim of a thin plate.
     fn new(hb: &'h ConvexHull, r: &Mat3A) -> GaussPairs<'h> {
-        let (eb, fb) = (hb.edges(), hb.faces());
+        let (eb, fb, arcs) = (hb.edges(), hb.faces(), hb.gauss_arcs());
         let order = hb.gauss_order();
         let mut lanes = vec![ArcLanes::default(); order.len().div_ceil(LANES)];
         for (p, &j) in order.iter().enumerate() {
-            let Some(e) = eb.get(j as usize) else {
+            let (Some(e), Some(arc)) = (eb.get(j as usize), arcs.get(j as usize)) else {
                 continue;
             };
             let c = -(*r * fb[e.faces[0] as usize].plane.normal);
             let d = -(*r * fb[e.faces[1] as usize].plane.normal);
-            lanes[p / LANES].set(p % LANES, c, d, d.cross(c));
+            lanes[p / LANES].set(p % LANES, c, d, *r * arc.normal);
         }
         let mut caps = vec![CapLanes::NONE; hb.gauss_caps().len().div_ceil(LANES)];
         for (k, cap) in hb.gauss_caps().iter().enumerate() {
@@ -584,28 +591,24 @@ impl<'h> GaussPairs<'h> {
     }
 
     /// Calls `f(j)` for every edge `j` of B whose arc of −B crosses A's arc `(na, nb)` (the
-    /// face normals of an edge of A), in Gauss-map order, until `f` breaks.
+    /// face normals of an edge of A, whose [`GaussArc`] is `arc`), in Gauss-map order, until
+    /// `f` breaks.
     fn crossing(
         &self,
+        arc: &GaussArc,
         na: Vec3,
         nb: Vec3,
         mut f: impl FnMut(u32) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
-        let bxa = nb.cross(na);
-        // A's arc: the normal of its great circle, and a cap around it (centre `mid`, half
-        // angle `h`). A chunk cap (m, R) can meet the arc only if |m · n̂| <= sin R and
-        // angle(m, mid) <= R + h, i.e. m · mid >= cos R cos h − sin R sin h.
-        let n_hat = bxa.normalize_or_zero();
-        let mid = (na + nb).normalize_or_zero();
-        let cos_h = mid.dot(na);
-        let sin_h = (1.0 - cos_h * cos_h).max(0.0).sqrt();
-        let cull = n_hat != Vec3::ZERO && mid != Vec3::ZERO;
+        // A's arc: the unit normal of its great circle (`∝ nb × na`, from the edge direction),
+        // and a cap around it (centre `mid`, half angle `h`). A chunk cap (m, R) can meet the
+        // arc only if |m · n̂| <= sin R and angle(m, mid) <= R + h, i.e.
+        // m · mid >= cos R cos h − sin R sin h (an arc without a cap has `mid = 0`, `h = 90°`,
+        // and that half of the test passes every cap).
+        // Everything about A's arc is precomputed per hull (`ConvexHull::gauss_arcs`), in f64.
+        let n_hat = arc.normal;
         for (quad, caps4) in self.caps.iter().enumerate() {
-            let mut chunks = if cull {
-                caps4.meeting(n_hat, mid, cos_h, sin_h)
-            } else {
-                0xf
-            };
+            let mut chunks = caps4.meeting(n_hat, arc.mid, arc.cos_h, arc.sin_h);
             while chunks != 0 {
                 let chunk = quad * LANES + chunks.trailing_zeros() as usize;
                 chunks &= chunks - 1;
@@ -613,7 +616,7 @@ impl<'h> GaussPairs<'h> {
                     let Some(lane) = self.lanes.get(group) else {
                         break;
                     };
-                    let mut mask = lane.crossing(na, nb, bxa);
+                    let mut mask = lane.crossing(na, nb, n_hat);
                     while mask != 0 {
                         let k = mask.trailing_zeros() as usize;
                         mask &= mask - 1;
@@ -755,6 +758,12 @@ fn full_search(
     //    (c, d) = (−n_B1, −n_B2), cross when c and d are on opposite sides of the plane of
     //    (a, b), a and b on opposite sides of the plane of (c, d), and both arcs lie in one
     //    hemisphere (Gregorius 2013: CBA·DBA < 0, ADC·BDC < 0, CBA·BDC > 0).
+    //    The plane of an arc is the plane perpendicular to its edge, so its normal B × A
+    //    (D × C) is taken as the edge direction (`GaussArc::normal`), as Gregorius does: the
+    //    cross product of the face normals is only as long as the angle between them is far
+    //    from 0 and 180°, and on the rim of a thin plate (normals 1e-6 from opposite) its
+    //    direction was rounding, degrees off; real pairs were dropped (a missed separating
+    //    axis, a wrong depth: `tests/sat_oracle.rs`).
     //    The three sign tests run four B edges at a time on vectors laid out lane by lane
     //    (`ArcLanes`, SIMD through glam's `Vec4`) with the same float operations as a
     //    pair-by-pair test; only the pairs that pass (those forming a Minkowski face, a few
@@ -776,14 +785,15 @@ fn full_search(
     //    at a time, with a margin that keeps every pair the sign tests could pass). Pairs are
     //    visited edge of A by edge of A, B's edges in that order.
     let pairs = GaussPairs::new(hb, &r);
-    for (i, e) in ea.iter().enumerate() {
+    let arcs_a = ha.gauss_arcs();
+    for (i, (e, arc)) in ea.iter().zip(arcs_a).enumerate() {
         let pa = va[e.vertices[0] as usize];
         let da = va[e.vertices[1] as usize] - pa;
         let na = fa[e.faces[0] as usize].plane.normal;
         let nb = fa[e.faces[1] as usize].plane.normal;
         // Orients the edge axes out of A (`edge_axis`); the cached check uses this expression.
         let outward = pa.as_dvec3() - ca.as_dvec3();
-        let flow = pairs.crossing(na, nb, |j| {
+        let flow = pairs.crossing(arc, na, nb, |j| {
             let Some(&(pb, db)) = eb_a.get(j as usize) else {
                 return ControlFlow::Continue(());
             };
@@ -1013,8 +1023,9 @@ mod tests {
     #[test]
     fn gauss_pairs_are_the_pair_by_pair_crossings() {
         // The culled, four-lane enumeration of crossing arcs against the scalar sign tests
-        // over every edge pair, for hulls of many short arcs (a 200-point sphere), long ones
-        // (a box, a 20-point sphere) and random rotations of B.
+        // (arc planes from the edge directions) over every edge pair, for hulls of many short
+        // arcs (a 200-point sphere), long ones (a box, a 20-point sphere) and random rotations
+        // of B.
         let mut g = collide_testkit::Gen::new(0x9a55);
         let sphere = |n: usize, s: Vec3| {
             ConvexHull::try_new(&crate::convex::hull::tests::fibonacci_sphere(n, s)).unwrap()
@@ -1031,22 +1042,22 @@ mod tests {
                 for _ in 0..10 {
                     let r = Mat3A::from_quat(g.quat());
                     let pairs = GaussPairs::new(hb, &r);
-                    for e in ha.edges() {
+                    for (e, arc) in ha.edges().iter().zip(ha.gauss_arcs()) {
                         let na = ha.faces()[e.faces[0] as usize].plane.normal;
                         let nb = ha.faces()[e.faces[1] as usize].plane.normal;
                         let mut got = Vec::new();
-                        let _ = pairs.crossing(na, nb, |j| {
+                        let _ = pairs.crossing(arc, na, nb, |j| {
                             got.push(j);
                             ControlFlow::Continue(())
                         });
                         got.sort_unstable();
-                        let bxa = nb.cross(na);
+                        let bxa = arc.normal;
                         let want: Vec<u32> = (0..hb.edges().len() as u32)
                             .filter(|&j| {
                                 let f = hb.edges()[j as usize].faces;
                                 let c = -(r * hb.faces()[f[0] as usize].plane.normal);
                                 let d = -(r * hb.faces()[f[1] as usize].plane.normal);
-                                let dxc = d.cross(c);
+                                let dxc = r * hb.gauss_arcs()[j as usize].normal;
                                 let (cba, dba) = (c.dot(bxa), d.dot(bxa));
                                 let (adc, bdc) = (na.dot(dxc), nb.dot(dxc));
                                 cba * dba < 0.0 && adc * bdc < 0.0 && cba * bdc > 0.0
