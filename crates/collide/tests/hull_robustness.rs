@@ -169,6 +169,51 @@ fn far_from_origin_cluster_degenerates_honestly() {
     }
 }
 
+/// The same points give the same hull (or the same error) every time: the builder's
+/// polygon merging once iterated hash maps in their randomly seeded order, and plates near the
+/// coplanar limit came out `Unstable` on one call and `Ok` on the next (5 in 20,000).
+#[test]
+fn the_same_points_give_the_same_hull() {
+    let mut g = Gen::new(0xde7e);
+    let mut built = 0;
+    for case in 0..4000 {
+        let h = 10f32.powf(g.range(-7.0, -3.0));
+        let n = 4 + case % 12;
+        let pts: Vec<Vec3> = (0..n)
+            .map(|_| {
+                let (r, phi) = (g.range(0.3, 1.0), g.range(0.0, std::f32::consts::TAU));
+                Vec3::new(r * phi.cos(), r * phi.sin(), h * g.range(-1.0, 1.0))
+            })
+            .collect();
+        let first = ConvexHull::try_new(&pts);
+        for _ in 0..3 {
+            // A fresh build each time (fresh hash maps, fresh seeds).
+            let again = ConvexHull::try_new(&pts);
+            match (&first, &again) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.vertices(), b.vertices(), "case {case}: vertices differ");
+                    assert_eq!(
+                        a.faces().len(),
+                        b.faces().len(),
+                        "case {case}: faces differ"
+                    );
+                    for f in 0..a.faces().len() {
+                        assert_eq!(
+                            a.face_vertices(f),
+                            b.face_vertices(f),
+                            "case {case} face {f}"
+                        );
+                    }
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "case {case}: errors differ"),
+                _ => panic!("case {case}: {first:?} then {again:?}"),
+            }
+        }
+        built += usize::from(first.is_ok());
+    }
+    assert!(built > 1000, "only {built} plates built");
+}
+
 #[test]
 fn flat_and_linear_inputs_are_typed_errors() {
     // A random planar cloud (rotated) and a random line: Coplanar and Collinear.

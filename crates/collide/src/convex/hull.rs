@@ -1288,10 +1288,12 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
         let mut lp = Vec::with_capacity(next.len());
         if !pinched {
             let start = tris[members[0]].v[0];
+            // The smallest key, not the first in the map's (randomly seeded) order: the same
+            // points must give the same hull every time.
             let start = if next.contains_key(&start) {
                 start
             } else {
-                *next.keys().next().unwrap_or(&start)
+                next.keys().copied().min().unwrap_or(start)
             };
             let mut v = start;
             while lp.len() <= next.len() {
@@ -1324,11 +1326,14 @@ fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> ConvexHull {
             *degree.entry(v).or_insert(0) += 1;
         }
     }
-    let mid_edge: Vec<usize> = degree
+    // In vertex order: dropping one can decide whether another's polygons still have more
+    // than three vertices, so the map's (randomly seeded) order made the result vary.
+    let mut mid_edge: Vec<usize> = degree
         .iter()
         .filter(|&(_, &c)| c == 2)
         .map(|(&v, _)| v)
         .collect();
+    mid_edge.sort_unstable();
     for v in mid_edge {
         let holders: Vec<usize> = (0..polygons.len())
             .filter(|&p| polygons[p].contains(&v))
