@@ -126,13 +126,22 @@ pub(crate) fn ray_capsule(
         if aa > 0.0 && cc > 0.0 && bb < 0.0 {
             let det = d.dot(m.cross(f));
             let disc = mm * (r * r * aa - det * det);
-            if disc >= -DISC_SLACK * mm * r * r * aa {
+            let slack = DISC_SLACK * mm * r * r * aa;
+            if disc >= -slack {
                 // Hardening (sweep fuzz oracle): a graze kept by the slack (`disc < 0`) is
                 // touched at the tangency time `-B/A`. The stable root `C / (-B + √disc)`
                 // with `disc` clamped to 0 is `C / -B`, a ratio of two rounding residues when
                 // the ray starts at the tangency (B, C ~ 1e-20 against A ~ 1e-9): it put the
                 // hit at t = 0.45, where the ray was 1.2e-4 outside a capsule of radius 0.011.
-                let t = if disc >= 0.0 {
+                // Hardening (raycast fuzz oracle): the same holds for a `disc` within the slack
+                // on the other side, down to an exact 0. `C` and `disc` come from different
+                // products (`|f × m|²` and `det`), so their rounding is independent, and a
+                // start on the cylinder at the tangency left `disc` = 0 with B = -1e-12 and
+                // C = 2e-13: a hit at t = 0.22, 0.26 outside a capsule of radius 6. Within the
+                // band the line is at most 1e-12 r inside the cylinder and its two roots at
+                // most 2.8e-6 r apart (seen along the axis), so their midpoint `-B/A` is the
+                // touch; above it, the rounding of `C` moves the root by ~1e-10 r at most.
+                let t = if disc > slack {
                     cc / (-bb + disc.sqrt())
                 } else {
                     -bb / aa

@@ -741,6 +741,31 @@ mod tests {
     }
 
     #[test]
+    fn capsule_graze_with_zero_discriminant_hits_on_the_surface() {
+        // Raycast fuzz finding: a capsule of radius 6 along z (tilted by 1e-14) and a ray
+        // starting on its cylinder just below the end `a`, moving tangentially. The wall's
+        // discriminant rounded to exactly 0 while `B` (-1e-12) and `C` (2e-13) were rounding
+        // residues, and the root `C / (-B + √0)` put a hit at t = 0.222, 0.258 outside the
+        // capsule. The ray never enters (its distance to the axis is √(36 + 64 t²)); any hit
+        // must lie on the surface, in either order of the ends.
+        let (a, b) = (
+            Vec3::new(0.0, 0.0, 1.220_778_8e-4),
+            Vec3::new(2.842_171e-14, 5.650_904_4e-14, 6.0),
+        );
+        let ray = Ray::new(Vec3::new(6.0, 0.0, 0.0), Vec3::new(0.0, -8.0, 1.0));
+        for c in [Capsule::new(a, b, 6.0), Capsule::new(b, a, 6.0)] {
+            if let Some(h) = capsule(&ray, &c, 6.0) {
+                let (a, b) = (c.a.as_dvec3(), c.b.as_dvec3());
+                let dist = kernel::dist2_point_segment(h.point.as_dvec3(), a, b).sqrt();
+                assert!(
+                    (dist - 6.0).abs() <= 1e-5,
+                    "hit {h:?} is {dist} from the axis"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn triangle_interior_edge_degenerate_parallel() {
         let t = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y);
         // Interior from above: t = 2, normal +z (facing the origin of the ray).
