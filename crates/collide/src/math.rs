@@ -26,6 +26,17 @@ pub fn is_finite3(v: Vec3) -> bool {
     v.is_finite()
 }
 
+/// `p` splatted per coordinate: `[x; 4], [y; 4], [z; 4]`, the query side of the packed
+/// four-lane tests (`batch`, the BVH's nodes and buckets). NaN stays NaN.
+#[inline(always)]
+pub(crate) fn splat3(p: Vec3) -> [glam::Vec4; 3] {
+    [
+        glam::Vec4::splat(p.x),
+        glam::Vec4::splat(p.y),
+        glam::Vec4::splat(p.z),
+    ]
+}
+
 /// `q / |q|` for a finite non-zero quaternion, else `None`; normalised in `f64`.
 ///
 /// Hardening (issue 9, fuzz target `sweep`): in `f32`, `|q|²` underflows for components

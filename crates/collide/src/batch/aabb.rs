@@ -1,6 +1,6 @@
 use super::lanes::{self, for_each_bit, lane, set_lane, soa_container, Lanes};
 use super::{LANES, SLAB_WIDEN};
-use crate::math::Vec3;
+use crate::math::{splat3, Vec3};
 use crate::raycast::RayInv;
 use crate::shapes::Aabb;
 use glam::{BVec4A, Vec4};
@@ -41,16 +41,8 @@ impl Splat {
             };
         }
         Splat {
-            min: [
-                Vec4::splat(q.min.x),
-                Vec4::splat(q.min.y),
-                Vec4::splat(q.min.z),
-            ],
-            max: [
-                Vec4::splat(q.max.x),
-                Vec4::splat(q.max.y),
-                Vec4::splat(q.max.z),
-            ],
+            min: splat3(q.min),
+            max: splat3(q.max),
         }
     }
 }
@@ -179,12 +171,8 @@ impl RaySplat {
         let par = |k: usize| !r.inv_dir[k].is_finite();
         let inv = |k: usize| if par(k) { 0.0 } else { r.inv_dir[k] };
         Some(RaySplat {
-            origin: [Vec4::splat(o.x), Vec4::splat(o.y), Vec4::splat(o.z)],
-            inv: [
-                Vec4::splat(inv(0)),
-                Vec4::splat(inv(1)),
-                Vec4::splat(inv(2)),
-            ],
+            origin: splat3(o),
+            inv: splat3(Vec3::new(inv(0), inv(1), inv(2))),
             parallel: [par(0), par(1), par(2)],
             max_t: Vec4::splat(max_t),
         })

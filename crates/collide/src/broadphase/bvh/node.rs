@@ -2,7 +2,7 @@
 //! eight proxies, both holding their entries' boxes as structure-of-arrays lanes so that one
 //! packed compare (a glam `Vec4`) tests a query box against four entries.
 
-use crate::math::Vec3;
+use crate::math::{splat3, Vec3};
 use crate::shapes::Aabb;
 use glam::{BVec4A, Vec4};
 
@@ -42,16 +42,8 @@ impl Query {
     #[inline(always)]
     pub(super) fn new(b: &Aabb) -> Query {
         Query {
-            lo: [
-                Vec4::splat(b.min.x),
-                Vec4::splat(b.min.y),
-                Vec4::splat(b.min.z),
-            ],
-            hi: [
-                Vec4::splat(b.max.x),
-                Vec4::splat(b.max.y),
-                Vec4::splat(b.max.z),
-            ],
+            lo: splat3(b.min),
+            hi: splat3(b.max),
         }
     }
 
@@ -98,16 +90,6 @@ fn load3(v: &[Lanes; 3]) -> [Vec4; 3] {
         Vec4::from_array(v[0]),
         Vec4::from_array(v[1]),
         Vec4::from_array(v[2]),
-    ]
-}
-
-/// Lane `l` of three coordinate arrays, each coordinate splatted across four lanes.
-#[inline(always)]
-fn splat3(v: &[Lanes; 3], l: usize) -> [Vec4; 3] {
-    [
-        Vec4::splat(v[0][l]),
-        Vec4::splat(v[1][l]),
-        Vec4::splat(v[2][l]),
     ]
 }
 
@@ -161,10 +143,7 @@ impl Node {
     /// Slot `s`'s box splatted as a query.
     #[inline(always)]
     pub(super) fn slot_query(&self, s: usize) -> Query {
-        Query {
-            lo: splat3(&self.lo, s),
-            hi: splat3(&self.hi, s),
-        }
+        Query::new(&self.slot_box(s))
     }
 
     /// The box of slot `s` (NaN for an empty slot).
@@ -286,11 +265,7 @@ impl Bucket {
     /// Lane `l` splatted as a query.
     #[inline(always)]
     pub(super) fn lane_query(&self, l: usize) -> Query {
-        let (h, k) = (l / 4 % 2, l % 4);
-        Query {
-            lo: splat3(&self.lo[h], k),
-            hi: splat3(&self.hi[h], k),
-        }
+        Query::new(&self.lane_box(l))
     }
 
     /// Sets the box of lane `l` (not `bounds`).
