@@ -66,35 +66,39 @@ fn choose_slot(node: &Node, b: &Aabb) -> usize {
     best.2
 }
 
+/// An index into `items` holding `empty`: a freed slot from `free` if there is one, else a new
+/// one at the end (the free-list shared by the node and bucket arenas).
+fn alloc_slot<T>(items: &mut Vec<T>, free: &mut Vec<u32>, empty: T) -> u32 {
+    if let Some(i) = free.pop() {
+        items[i as usize] = empty;
+        i
+    } else {
+        items.push(empty);
+        (items.len() - 1) as u32
+    }
+}
+
+/// Resets slot `i` of `items` to `empty` and puts it on the free list.
+fn free_slot<T>(items: &mut [T], free: &mut Vec<u32>, i: u32, empty: T) {
+    items[i as usize] = empty;
+    free.push(i);
+}
+
 impl DynamicBvh {
     pub(super) fn alloc_node(&mut self) -> u32 {
-        if let Some(i) = self.free_nodes.pop() {
-            self.nodes[i as usize] = Node::EMPTY;
-            i
-        } else {
-            self.nodes.push(Node::EMPTY);
-            (self.nodes.len() - 1) as u32
-        }
+        alloc_slot(&mut self.nodes, &mut self.free_nodes, Node::EMPTY)
     }
 
     fn free_node(&mut self, i: u32) {
-        self.nodes[i as usize] = Node::EMPTY;
-        self.free_nodes.push(i);
+        free_slot(&mut self.nodes, &mut self.free_nodes, i, Node::EMPTY);
     }
 
     pub(super) fn alloc_bucket(&mut self) -> u32 {
-        if let Some(k) = self.free_buckets.pop() {
-            self.buckets[k as usize] = Bucket::EMPTY;
-            k
-        } else {
-            self.buckets.push(Bucket::EMPTY);
-            (self.buckets.len() - 1) as u32
-        }
+        alloc_slot(&mut self.buckets, &mut self.free_buckets, Bucket::EMPTY)
     }
 
     fn free_bucket(&mut self, k: u32) {
-        self.buckets[k as usize] = Bucket::EMPTY;
-        self.free_buckets.push(k);
+        free_slot(&mut self.buckets, &mut self.free_buckets, k, Bucket::EMPTY);
     }
 
     /// The box of everything under the child reference `c`.
