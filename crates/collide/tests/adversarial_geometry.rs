@@ -583,6 +583,8 @@ fn epa_on_coincident_huge_boxes_does_not_break() {
     assert_eq!((s.enter, s.exit), (0.0, 1.0));
 }
 
+include!("data/epa_coincident_corner.rs");
+
 #[test]
 fn epa_gjk_simplex_with_coincident_vertices() {
     // A hull 200 across whose corner is a cluster of points 1e-29 apart, and a cloud of that
@@ -594,23 +596,7 @@ fn epa_gjk_simplex_with_coincident_vertices() {
     // touching tolerance is the same point), and the answer is the corner's contact: depth 0
     // (within the touching tolerance) along a normal the shapes overlap by no more than that.
     use collide::convex::{epa, SupportMap};
-    let a: Vec<Vec3> = vec![
-        Vec3::new(-1.869_213_6e-29, -1.415_618_5e-29, 2e-43),
-        Vec3::new(-1.410_088_9e-29, -1.415_618_5e-29, 6.671_459e-33),
-        Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.415_618_5e-29),
-        Vec3::new(195.262_74, 195.262_74, 203.262_74),
-        Vec3::new(195.387_74, 195.262_74, 195.262_74),
-        Vec3::new(1.493_497e-39, 128.0, 6.152_978e-39),
-        Vec3::new(-1.861_093e-29, -1.415_604_1e-29, 7.0),
-    ];
-    let b: Vec<Vec3> = vec![
-        Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.415_618_5e-29),
-        Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.417_467_4e-29),
-        Vec3::new(-6.311_027e-30, -1.415_618_5e-29, -1.415_618_5e-29),
-        Vec3::new(-1.888_935_1e-29, -1.415_618_5e-29, -1.415_618_5e-29),
-        Vec3::new(1.318_397_5e-38, -1.415_597e-29, -8.655_814_5e-30),
-        Vec3::new(-1.415_618_5e-29, -1.414_963_7e-29, -1.415_618_5e-29),
-    ];
+    let (a, b) = (CORNER_HULL.to_vec(), CORNER_CLOUD.to_vec());
     let p = epa::penetration(&a, &b).expect("B sits in A's corner");
     assert!((p.normal.length() - 1.0).abs() < 1e-6, "{p:?}");
     let n = p.normal;

@@ -724,6 +724,8 @@ mod tests {
         assert_near!(p.normal.length(), 1.0, 1e-6);
     }
 
+    include!("../../tests/data/epa_coincident_corner.rs");
+
     #[test]
     fn unconverged_expansion_answers_the_overlap_along_its_normal() {
         // White-box: the shapes of `epa_gjk_simplex_with_coincident_vertices` (adversarial
@@ -731,23 +733,7 @@ mod tests {
         // vertices 2.5e-29 apart. That is the polytope EPA used to build: two faces without a
         // normal, never removed, and an expansion cycling until the face budget ran out. Such
         // an exit must still answer a depth equal to the overlap along the normal it reports.
-        let a: Vec<Vec3> = vec![
-            Vec3::new(-1.869_213_6e-29, -1.415_618_5e-29, 2e-43),
-            Vec3::new(-1.410_088_9e-29, -1.415_618_5e-29, 6.671_459e-33),
-            Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.415_618_5e-29),
-            Vec3::new(195.262_74, 195.262_74, 203.262_74),
-            Vec3::new(195.387_74, 195.262_74, 195.262_74),
-            Vec3::new(1.493_497e-39, 128.0, 6.152_978e-39),
-            Vec3::new(-1.861_093e-29, -1.415_604_1e-29, 7.0),
-        ];
-        let b: Vec<Vec3> = vec![
-            Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.415_618_5e-29),
-            Vec3::new(-1.415_618_5e-29, -1.415_618_5e-29, -1.417_467_4e-29),
-            Vec3::new(-6.311_027e-30, -1.415_618_5e-29, -1.415_618_5e-29),
-            Vec3::new(-1.888_935_1e-29, -1.415_618_5e-29, -1.415_618_5e-29),
-            Vec3::new(1.318_397_5e-38, -1.415_597e-29, -8.655_814_5e-30),
-            Vec3::new(-1.415_618_5e-29, -1.414_963_7e-29, -1.415_618_5e-29),
-        ];
+        let (a, b) = (CORNER_HULL.to_vec(), CORNER_CLOUD.to_vec());
         let sa = |d: Vec3| a.core_support(d);
         let sb = |d: Vec3| b.core_support(d);
         let guess = gjk::initial_guess(&a, &b, &gjk::GjkCache::default());
