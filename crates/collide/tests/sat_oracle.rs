@@ -369,8 +369,7 @@ fn thin_plates() {
     let mut first: Vec<String> = Vec::new();
     for case in 0..n {
         let h = 10f32.powf(g.range(-6.5, -3.0));
-        // `ConvexHull::try_new` may reject a plate near the coplanar limit (and, since its
-        // polygon merging iterates hash maps, not always the same one from run to run).
+        // `ConvexHull::try_new` may reject a plate near the coplanar limit.
         let Some(pa) = plate(&mut g, 4 + case % 9, h) else {
             skipped += 1;
             continue;
