@@ -37,6 +37,28 @@ pub(crate) fn splat3(p: Vec3) -> [glam::Vec4; 3] {
     ]
 }
 
+/// The 63-bit Morton code of a cell `(x, y, z)`: the low 21 bits of each coordinate
+/// interleaved, `x` in bits `3k`, `y` in `3k + 1`, `z` in `3k + 2`. Sorting by it orders cells
+/// along a Z-order curve (the BVH's bulk load, the hull's Gauss-map arcs).
+#[inline]
+pub(crate) fn morton3(x: u64, y: u64, z: u64) -> u64 {
+    spread_bits(x) | spread_bits(y) << 1 | spread_bits(z) << 2
+}
+
+/// Spreads the low 21 bits of `v` so that two zero bits separate each (bit `k` moves to bit
+/// `3k`): the per-axis step of a Morton code (the "magic bits" method; Baert, *Morton
+/// encoding/decoding through bit interleaving*, 2013).
+#[inline]
+fn spread_bits(v: u64) -> u64 {
+    let mut x = v & 0x1f_ffff;
+    x = (x | (x << 32)) & 0x001f_0000_0000_ffff;
+    x = (x | (x << 16)) & 0x001f_0000_ff00_00ff;
+    x = (x | (x << 8)) & 0x100f_00f0_0f00_f00f;
+    x = (x | (x << 4)) & 0x10c3_0c30_c30c_30c3;
+    x = (x | (x << 2)) & 0x1249_2492_4924_9249;
+    x
+}
+
 /// `q / |q|` for a finite non-zero quaternion, else `None`; normalised in `f64`.
 ///
 /// Hardening (issue 9, fuzz target `sweep`): in `f32`, `|q|²` underflows for components
@@ -128,5 +150,42 @@ impl NearDiff for Vec3 {
 impl NearDiff for Vec3A {
     fn near_diff(&self, other: &Self) -> f64 {
         Vec3::from(*self).near_diff(&Vec3::from(*other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::morton3;
+
+    /// `morton3` by the definition: bit `k` of each coordinate to bit `3k + axis`.
+    fn interleave(c: [u64; 3]) -> u64 {
+        let mut code = 0;
+        for k in 0..21 {
+            for (axis, v) in c.iter().enumerate() {
+                code |= ((v >> k) & 1) << (3 * k + axis);
+            }
+        }
+        code
+    }
+
+    #[test]
+    fn morton3_interleaves_the_low_21_bits() {
+        assert_eq!(morton3(1, 0, 0), 1);
+        assert_eq!(morton3(0, 1, 0), 2);
+        assert_eq!(morton3(0, 0, 1), 4);
+        assert_eq!(morton3(0x1f_ffff, 0x1f_ffff, 0x1f_ffff), (1 << 63) - 1);
+        // Bits above the 21st are dropped.
+        assert_eq!(
+            morton3(1 << 21, 1 << 22, u64::MAX),
+            morton3(0, 0, 0x1f_ffff)
+        );
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let c = [x & 0x1f_ffff, (x >> 21) & 0x1f_ffff, (x >> 42) & 0x1f_ffff];
+            assert_eq!(morton3(c[0], c[1], c[2]), interleave(c), "{c:?}");
+        }
     }
 }

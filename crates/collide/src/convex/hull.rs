@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 
 use glam::DVec3;
 
-use crate::math::Vec3;
+use crate::math::{morton3, Vec3};
 use crate::shapes::Plane;
 
 /// Why [`ConvexHull::try_new`] could not build a hull.
@@ -247,19 +247,12 @@ fn gauss_clusters(faces: &[HullFace], edges: &[HullEdge]) -> GaussClusters {
             .map_or(DVec3::ZERO, |f| f.plane.normal.as_dvec3())
     };
     // Morton key of the arc's midpoint direction, 10 bits per axis over [-1, 1].
-    let spread = |x: u64| {
-        let mut x = x & 0x3ff;
-        x = (x | (x << 16)) & 0x0300_00ff;
-        x = (x | (x << 8)) & 0x0300_f00f;
-        x = (x | (x << 4)) & 0x030c_30c3;
-        (x | (x << 2)) & 0x0924_9249
-    };
     let mid: Vec<DVec3> = edges
         .iter()
         .map(|e| (normal(e.faces[0]) + normal(e.faces[1])).normalize_or_zero())
         .collect();
     let q = |v: f64| ((v + 1.0) * 511.5).clamp(0.0, 1023.0) as u64;
-    let key = |m: DVec3| spread(q(m.x)) | (spread(q(m.y)) << 1) | (spread(q(m.z)) << 2);
+    let key = |m: DVec3| morton3(q(m.x), q(m.y), q(m.z));
     let mut morton: Vec<u32> = (0..edges.len() as u32).collect();
     morton.sort_by_key(|&j| key(mid[j as usize]));
     // Greedy clusters: the first edge left in Morton order and the `GAUSS_CHUNK − 1` edges

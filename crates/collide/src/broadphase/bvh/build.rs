@@ -3,24 +3,11 @@
 
 use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
 use super::{half_area, DynamicBvh, Loc};
-use crate::math::Vec3A;
+use crate::math::{morton3, Vec3A};
 
-/// Bits per axis of the Morton codes used by the rebuild (3 × 21 = 63 bits).
+/// Bits per axis of the Morton codes used by the rebuild (3 × 21 = 63 bits, all that
+/// [`morton3`] keeps).
 const MORTON_BITS: u32 = 21;
-
-/// Spreads the low 21 bits of `v` so that two zero bits separate each (bit `k` moves to bit
-/// `3k`): the per-axis step of a 63-bit Morton code (the "magic bits" method; Baert,
-/// *Morton encoding/decoding through bit interleaving*, 2013).
-#[inline]
-fn spread_bits(v: u64) -> u64 {
-    let mut x = v & 0x1f_ffff;
-    x = (x | (x << 32)) & 0x001f_0000_0000_ffff;
-    x = (x | (x << 16)) & 0x001f_0000_ff00_00ff;
-    x = (x | (x << 8)) & 0x100f_00f0_0f00_f00f;
-    x = (x | (x << 4)) & 0x10c3_0c30_c30c_30c3;
-    x = (x | (x << 2)) & 0x1249_2492_4924_9249;
-    x
-}
 
 /// Digit width of [`radix_sort`].
 const RADIX_BITS: u32 = 11;
@@ -146,9 +133,7 @@ impl DynamicBvh {
             }
             // `as` saturates (NaN to 0): each is in [0, 2^21 − 1].
             let q = q.clamp(Vec3A::ZERO, Vec3A::splat(top));
-            let code = spread_bits(q.x as u64)
-                | spread_bits(q.y as u64) << 1
-                | spread_bits(q.z as u64) << 2;
+            let code = morton3(q.x as u64, q.y as u64, q.z as u64);
             items.push((code, id as u32));
         }
         let mut scratch = std::mem::take(&mut self.sort_scratch);
