@@ -90,7 +90,8 @@ impl DynamicBvh {
     /// node (up to four children), until a run of at most [`BUCKET_SIZE`] proxies becomes a
     /// bucket. Nodes and buckets are laid out in depth-first order, so buckets next to each
     /// other in memory are next to each other in space. Boxes are filled by [`Self::refit`],
-    /// whose total becomes the base area that later refits are compared with.
+    /// whose total becomes the base area that later refits are compared with (`base_tight`
+    /// records whether it was measured with tight boxes); sets `last_rebuilt`.
     #[inline(never)]
     pub(super) fn rebuild(&mut self) {
         let mut items = std::mem::take(&mut self.items);
@@ -102,7 +103,7 @@ impl DynamicBvh {
         };
         let (mut lo, mut hi) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY);
         for (id, l) in self.loc.iter().enumerate() {
-            if l.bucket != NULL {
+            if l.is_live() {
                 let c = centre(id);
                 lo = lo.min(c);
                 hi = hi.max(c);
@@ -120,7 +121,7 @@ impl DynamicBvh {
             }
         }));
         for (id, l) in self.loc.iter().enumerate() {
-            if l.bucket == NULL {
+            if !l.is_live() {
                 continue;
             }
             let c = centre(id);
@@ -146,6 +147,8 @@ impl DynamicBvh {
         self.free_buckets.clear();
         self.root = NULL;
         self.edits_since_build = 0;
+        self.base_tight = self.fat_is_tight;
+        self.last_rebuilt = true;
         if items.is_empty() {
             self.base_area = 0.0;
             self.grown_area = 0.0;

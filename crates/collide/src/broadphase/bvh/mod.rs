@@ -553,8 +553,6 @@ impl DynamicBvh {
             self.skip_refits = self.refit_backoff;
         }
         self.rebuild();
-        self.base_tight = self.fat_is_tight;
-        self.last_rebuilt = true;
     }
 
     /// Flags proxy `id` as moved (its pairs are re-derived at the next `update_pairs`).
@@ -700,8 +698,6 @@ impl BroadPhase for DynamicBvh {
         if self.pending > 0 {
             if self.pending * EDITS_PER_REBUILD > self.live {
                 self.rebuild();
-                self.base_tight = self.fat_is_tight;
-                self.last_rebuilt = true;
                 rebuilt = true;
             } else {
                 for k in 0..self.moved.len() {
@@ -782,7 +778,7 @@ impl BroadPhase for DynamicBvh {
         // from the moved list; then the others from the tree.
         for &m in &self.moved {
             let i = m as usize;
-            if self.loc[i].bucket == NULL {
+            if !self.loc[i].is_live() {
                 continue;
             }
             let tight = self.boxes[i].tight.aabb();
@@ -836,7 +832,7 @@ impl BroadPhase for DynamicBvh {
     fn validate(&self) -> Result<(), String> {
         self.validate_tree()?;
         let filtered = (0..self.loc.len())
-            .filter(|&i| self.loc[i].bucket != NULL && self.groups[i] != CollisionGroups::ALL)
+            .filter(|&i| self.loc[i].is_live() && self.groups[i] != CollisionGroups::ALL)
             .count();
         if filtered != self.filtered {
             return Err(format!(
@@ -861,7 +857,7 @@ impl BroadPhase for DynamicBvh {
         if sorted.windows(2).any(|w| w[0] == w[1]) {
             return Err("fat pair listed twice".into());
         }
-        let live = |p: u32| self.loc.get(p as usize).is_some_and(|l| l.bucket != NULL);
+        let live = |p: u32| self.loc.get(p as usize).is_some_and(|l| l.is_live());
         for &(a, b) in &sorted {
             if a >= b || !live(a) || !live(b) {
                 return Err(format!(
@@ -877,7 +873,7 @@ impl BroadPhase for DynamicBvh {
         }
         let mut count = 0usize;
         for (a, l) in self.loc.iter().enumerate() {
-            if l.bucket == NULL {
+            if !l.is_live() {
                 continue;
             }
             self.query_fat(&self.boxes[a].fat.aabb(), &mut |b| {
@@ -1013,7 +1009,7 @@ impl DynamicBvh {
                 self.live
             ));
         }
-        let live_locs = self.loc.iter().filter(|l| l.bucket != NULL).count();
+        let live_locs = self.loc.iter().filter(|l| l.is_live()).count();
         if live_locs != self.live {
             return Err(format!(
                 "{live_locs} located proxies for {} live",
