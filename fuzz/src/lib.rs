@@ -1431,6 +1431,14 @@ pub mod broadphase {
         v
     }
 
+    /// The box `p` holds for `id` (the zero box if `id` is not live), which moves start from.
+    fn current(p: &dyn BroadPhase, id: ProxyId) -> Aabb {
+        p.aabb(id).unwrap_or(Aabb {
+            min: Vec3::ZERO,
+            max: Vec3::ZERO,
+        })
+    }
+
     /// Runs the target on one input; panics when a contract is broken.
     pub fn run(data: &[u8]) {
         let mut b = Bytes::new(data);
@@ -1501,10 +1509,7 @@ pub mod broadphase {
                         // the full-traversal, refit and rebuild paths).
                         let d = b.vec3();
                         for &id in &live {
-                            let old = phases[0].1.aabb(id).unwrap_or(Aabb {
-                                min: Vec3::ZERO,
-                                max: Vec3::ZERO,
-                            });
+                            let old = current(phases[0].1.as_ref(), id);
                             let aabb = Aabb {
                                 min: old.min + d,
                                 max: old.max + d,
@@ -1527,10 +1532,7 @@ pub mod broadphase {
                     } else {
                         // A small move of the current box (the common case).
                         let d = Vec3::splat(f32::from(b.byte() as i8) / 16.0);
-                        let old = phases[0].1.aabb(id).unwrap_or(Aabb {
-                            min: Vec3::ZERO,
-                            max: Vec3::ZERO,
-                        });
+                        let old = current(phases[0].1.as_ref(), id);
                         Aabb {
                             min: old.min + d,
                             max: old.max + d,
