@@ -28,6 +28,7 @@ pub mod broadphase;
 pub mod closest;
 pub mod convex;
 pub mod io;
+pub mod mesh;
 pub mod overlap;
 pub mod raycast;
 pub mod shapes;

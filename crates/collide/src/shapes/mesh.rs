@@ -42,6 +42,25 @@ pub enum MeshError {
         /// Number of vertices in the mesh.
         count: usize,
     },
+    /// No triangle of non-zero area is left once degenerate and duplicate triangles are
+    /// dropped: a collider of nothing.
+    NoTriangles,
+    /// A heightfield needs `rows, cols >= 2` and exactly `rows · cols` heights.
+    HeightfieldSize {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// Heights given.
+        heights: usize,
+    },
+    /// A heightfield's scale has a component that is not finite and `> 0`.
+    InvalidScale,
+    /// Height sample `index` is infinite (a NaN sample is a hole, and allowed).
+    InfiniteHeight {
+        /// Index of the sample in `heights`.
+        index: usize,
+    },
 }
 
 impl fmt::Display for MeshError {
@@ -61,6 +80,25 @@ impl fmt::Display for MeshError {
             MeshError::TooManyVertices { count } => write!(
                 f,
                 "{count} vertices is more than 32-bit indices can address; split the mesh"
+            ),
+            MeshError::NoTriangles => {
+                write!(f, "the mesh has no triangle of non-zero area")
+            }
+            MeshError::HeightfieldSize {
+                rows,
+                cols,
+                heights,
+            } => write!(
+                f,
+                "a heightfield of {rows} x {cols} samples needs rows, cols >= 2 and rows * cols \
+                 heights, got {heights}"
+            ),
+            MeshError::InvalidScale => {
+                write!(f, "heightfield scale must be finite and > 0 on every axis")
+            }
+            MeshError::InfiniteHeight { index } => write!(
+                f,
+                "height sample {index} is infinite (use NaN for a hole)"
             ),
         }
     }

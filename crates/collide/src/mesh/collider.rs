@@ -1,0 +1,461 @@
+//! [`MeshCollider`]: a triangle mesh prepared for queries.
+
+use super::tree::{TreeError, TriangleTree};
+use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
+use super::{MeshContact, TriangleSet};
+use crate::convex::SupportMap;
+use crate::math::Vec3;
+use crate::shapes::{Aabb, Ray, TriMesh, Triangle};
+
+/// No neighbour across an edge.
+const NONE: u32 = u32::MAX;
+
+/// A triangle mesh as a collider: welded, degenerate triangles dropped, each edge's
+/// neighbour and bend known, and a static SAH tree over the triangles.
+///
+/// Triangles are stored in the tree's leaf order: the `triangle` index of every answer refers
+/// to [`MeshCollider::triangles`], not to the input mesh's order. Immutable once built; share
+/// it between bodies with an `Arc`.
+#[derive(Clone, Debug)]
+pub struct MeshCollider {
+    vertices: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    corners: Vec<[Vec3; 3]>,
+    normals: Vec<Vec3>,
+    /// Per edge `k` (corner `k` to `k + 1`): the neighbour's corner off the edge, or [`NONE`].
+    apex: Vec<[u32; 3]>,
+    bends: Vec<[EdgeBend; 3]>,
+    tree: TriangleTree,
+}
+
+impl MeshCollider {
+    /// Prepares `mesh`: vertices closer than `1e-6` of the bounding-box diagonal are welded,
+    /// triangles with a repeated corner or zero area (to `f32` precision) are dropped, unused
+    /// vertices removed.
+    ///
+    /// Errors: [`MeshError::NonFinite`] for a NaN or infinite vertex, an out-of-range index
+    /// ([`MeshError::IndexOutOfRange`]), more vertices than `u32` indexes, and
+    /// [`MeshError::NoTriangles`] when no triangle of non-zero area remains (an empty mesh).
+    /// Duplicate triangles (the same three corners) are kept once.
+    pub fn try_new(mut mesh: TriMesh) -> Result<MeshCollider, MeshError> {
+        mesh.validate()?;
+        let diagonal = mesh.aabb().map_or(0.0, |b| b.size().length());
+        mesh.weld(diagonal * 1e-6);
+        mesh.drop_degenerate();
+        drop_duplicates(&mut mesh.triangles);
+        mesh.compact();
+        if mesh.triangles.is_empty() {
+            return Err(MeshError::NoTriangles);
+        }
+        let TriMesh {
+            vertices,
+            triangles,
+        } = mesh;
+        let boxes: Vec<Aabb> = triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| vertices[i as usize]);
+                Aabb::new(a.min(b).min(c), a.max(b).max(c))
+            })
+            .collect();
+        let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
+        let tree = TriangleTree::build(&boxes, &mut order);
+        let triangles: Vec<[u32; 3]> = order.iter().map(|&i| triangles[i as usize]).collect();
+        let corners: Vec<[Vec3; 3]> = triangles
+            .iter()
+            .map(|t| t.map(|i| vertices[i as usize]))
+            .collect();
+        let normals = corners
+            .iter()
+            .map(|[a, b, c]| (*b - *a).cross(*c - *a).normalize_or_zero())
+            .collect();
+        let mut collider = MeshCollider {
+            vertices,
+            apex: neighbour_apexes(&triangles),
+            triangles,
+            corners,
+            normals,
+            bends: Vec::new(),
+            tree,
+        };
+        collider.bends = (0..collider.triangles.len())
+            .map(|i| std::array::from_fn(|k| collider.classify(i, k)))
+            .collect();
+        Ok(collider)
+    }
+
+    fn classify(&self, i: usize, k: usize) -> EdgeBend {
+        let apex = self.apex[i][k];
+        if apex == NONE {
+            return EdgeBend::Boundary;
+        }
+        let c = &self.corners[i];
+        classify_edge(
+            self.normals[i],
+            c[k],
+            c[(k + 1) % 3],
+            self.vertices[apex as usize],
+        )
+    }
+
+    /// The welded vertices.
+    #[must_use]
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// The triangles (indices into [`MeshCollider::vertices`]), in tree order.
+    #[must_use]
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+
+    /// Triangle `i`, or `None` out of range.
+    #[must_use]
+    pub fn triangle(&self, i: u32) -> Option<Triangle> {
+        let [a, b, c] = *self.corners.get(i as usize)?;
+        Some(Triangle::new(a, b, c))
+    }
+
+    /// How triangle `i`'s neighbour across edge `k` (corner `k` to corner `k + 1`) bends;
+    /// `None` for an index out of range.
+    #[must_use]
+    pub fn edge_bend(&self, i: u32, k: usize) -> Option<EdgeBend> {
+        self.bends.get(i as usize)?.get(k).copied()
+    }
+
+    /// The box of every vertex.
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        self.tree.bounds()
+    }
+
+    /// The first triangle a ray hits within `[0, max_t]` (units of `|ray.dir|`), or `None`.
+    ///
+    /// Two-sided; a ray starting on a triangle hits it at `t = 0`; a ray lying in a
+    /// triangle's plane does not hit it; ties between triangles go to the smaller index. NaN
+    /// or infinite rays and a negative or NaN `max_t` hit nothing.
+    #[must_use]
+    pub fn ray_cast(&self, ray: &Ray, max_t: f32) -> Option<MeshRayHit> {
+        if !(ray.is_finite() && max_t >= 0.0) {
+            return None;
+        }
+        let mut best: Option<MeshRayHit> = None;
+        self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
+            if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
+                if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
+                    best = Some(h);
+                }
+            }
+            best.map_or(bound, |b| b.t)
+        });
+        best
+    }
+
+    /// Every triangle a ray hits within `[0, max_t]`, appended to `out` sorted by `t` (then
+    /// by triangle). Same rules as [`MeshCollider::ray_cast`]; a ray along a shared edge
+    /// reports each triangle it hits.
+    pub fn ray_cast_all(&self, ray: &Ray, max_t: f32, out: &mut Vec<MeshRayHit>) {
+        if !(ray.is_finite() && max_t >= 0.0) {
+            return;
+        }
+        let start = out.len();
+        self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
+            if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, max_t) {
+                out.push(h);
+            }
+            bound
+        });
+        out[start..].sort_by(|a, b| a.t.total_cmp(&b.t).then(a.triangle.cmp(&b.triangle)));
+    }
+
+    /// The point of the mesh closest to `p` within `max_distance`, or `None` (also for a NaN
+    /// point). A point on the surface gives distance 0; ties go to the triangle visited first.
+    #[must_use]
+    pub fn closest_point(&self, p: Vec3, max_distance: f32) -> Option<MeshPoint> {
+        if !(p.is_finite() && max_distance >= 0.0) {
+            return None;
+        }
+        let mut best: Option<(MeshPoint, f32)> = None;
+        self.tree
+            .nearest(p, max_distance * max_distance, |i, bound| {
+                let [a, b, c] = self.corners[i as usize];
+                let q = crate::closest::point_triangle(p, &Triangle::new(a, b, c));
+                let d2 = (q - p).length_squared();
+                if d2 <= bound && best.is_none_or(|(_, bd)| d2 < bd) {
+                    let hit = MeshPoint {
+                        point: q,
+                        distance: d2.sqrt(),
+                        triangle: i,
+                    };
+                    best = Some((hit, d2));
+                }
+                best.map_or(bound, |(_, d2)| d2)
+            });
+        best.map(|(m, _)| m)
+    }
+
+    /// Appends to `out` the triangles that touch `aabb` (exact triangle–box test, touching
+    /// counts), in tree order. A NaN box touches nothing.
+    pub fn triangles_touching(&self, aabb: &Aabb, out: &mut Vec<u32>) {
+        self.tree.query_aabb(aabb, |i| {
+            if let Some(t) = self.triangle(i) {
+                if crate::overlap::triangle_aabb(&t, aabb) {
+                    out.push(i);
+                }
+            }
+            true
+        });
+    }
+
+    /// The contacts of a convex shape (in the mesh's frame) with the mesh, one per triangle
+    /// it touches or penetrates, corrected for internal edges; appended to `out`.
+    ///
+    /// `margin` reports triangles within that distance too (negative `depth`). See
+    /// [`MeshContact`] and the module's note on internal edges. A shape with NaN coordinates
+    /// touches nothing.
+    pub fn contacts<S: SupportMap + ?Sized>(
+        &self,
+        shape: &S,
+        margin: f32,
+        out: &mut Vec<MeshContact>,
+    ) {
+        super::contact::contacts(self, shape, margin, out);
+    }
+
+    /// Checks the collider's invariants: the tree over the triangles' boxes
+    /// ([`TreeError`]), every index in range, every normal unit.
+    pub fn validate(&self) -> Result<(), TreeError> {
+        let n = self.vertices.len();
+        for (i, t) in self.triangles.iter().enumerate() {
+            if t.iter().any(|&v| v as usize >= n) {
+                return Err(TreeError {
+                    node: i,
+                    what: "triangle index out of range",
+                });
+            }
+            if (self.normals[i].length() - 1.0).abs() > 1e-4 {
+                return Err(TreeError {
+                    node: i,
+                    what: "triangle normal not unit",
+                });
+            }
+        }
+        let boxes: Vec<Aabb> = self
+            .corners
+            .iter()
+            .map(|[a, b, c]| Aabb::new(a.min(*b).min(*c), a.max(*b).max(*c)))
+            .collect();
+        self.tree.validate(&boxes)
+    }
+}
+
+impl TriangleSet for MeshCollider {
+    #[inline]
+    fn corners(&self, i: u32) -> Option<[Vec3; 3]> {
+        self.corners.get(i as usize).copied()
+    }
+
+    #[inline]
+    fn face_normal(&self, i: u32) -> Vec3 {
+        self.normals[i as usize]
+    }
+
+    fn edge(&self, i: u32, k: usize) -> (EdgeBend, Option<Vec3>) {
+        let apex = self.apex[i as usize][k];
+        let point = (apex != NONE).then(|| self.vertices[apex as usize]);
+        (self.bends[i as usize][k], point)
+    }
+
+    fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool) {
+        self.tree.query_aabb(query, visit);
+    }
+}
+
+/// Drops repeated triangles (the same corners in any order and winding), keeping the first.
+fn drop_duplicates(triangles: &mut Vec<[u32; 3]>) {
+    let mut keyed: Vec<([u32; 3], usize)> = triangles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let mut k = *t;
+            k.sort_unstable();
+            (k, i)
+        })
+        .collect();
+    keyed.sort_unstable();
+    let mut keep = vec![true; triangles.len()];
+    for w in keyed.windows(2) {
+        if w[0].0 == w[1].0 {
+            keep[w[1].1] = false;
+        }
+    }
+    let mut i = 0;
+    triangles.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+}
+
+/// For each triangle edge `k` (corner `k` to `k + 1`), the off-edge corner of the one other
+/// triangle sharing that edge; [`NONE`] for a border edge or one shared by three or more
+/// triangles (non-manifold). Found by sorting the edges by their vertex pair.
+fn neighbour_apexes(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
+    for (i, t) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            edges.push((a.min(b), a.max(b), i as u32, k as u8));
+        }
+    }
+    edges.sort_unstable();
+    let mut apex = vec![[NONE; 3]; triangles.len()];
+    let mut start = 0;
+    while start < edges.len() {
+        let key = (edges[start].0, edges[start].1);
+        let mut end = start + 1;
+        while end < edges.len() && (edges[end].0, edges[end].1) == key {
+            end += 1;
+        }
+        if end - start == 2 {
+            let (_, _, t0, k0) = edges[start];
+            let (_, _, t1, k1) = edges[start + 1];
+            let off = |t: u32, k: u8| triangles[t as usize][(k as usize + 2) % 3];
+            apex[t0 as usize][k0 as usize] = off(t1, k1);
+            apex[t1 as usize][k1 as usize] = off(t0, k0);
+        }
+        start = end;
+    }
+    apex
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+
+    /// A flat square of `n x n` cells in y = 0, each split along a diagonal.
+    fn floor(n: usize) -> TriMesh {
+        let mut v = Vec::new();
+        for r in 0..=n {
+            for c in 0..=n {
+                v.push(Vec3::new(c as f32, 0.0, r as f32));
+            }
+        }
+        let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
+        let mut t = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
+                t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+            }
+        }
+        TriMesh::new(v, t)
+    }
+
+    /// The cube `[-1, 1]³`, two outward-wound triangles per face.
+    pub(crate) fn cube() -> TriMesh {
+        let v = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    [-1.0, 1.0][i & 1],
+                    [-1.0, 1.0][(i >> 1) & 1],
+                    [-1.0, 1.0][i >> 2],
+                )
+            })
+            .collect();
+        // Each face as four corners counter-clockwise seen from outside.
+        let faces = [
+            [0, 4, 6, 2], // -x
+            [1, 3, 7, 5], // +x
+            [0, 1, 5, 4], // -y
+            [2, 6, 7, 3], // +y
+            [0, 2, 3, 1], // -z
+            [4, 5, 7, 6], // +z
+        ];
+        let t = faces
+            .iter()
+            .flat_map(|f| [[f[0], f[1], f[2]], [f[0], f[2], f[3]]])
+            .collect();
+        TriMesh::new(v, t)
+    }
+
+    #[test]
+    fn a_flat_floor_has_flat_inner_edges_and_a_boundary() {
+        let m = MeshCollider::try_new(floor(4)).unwrap();
+        m.validate().unwrap();
+        let mut counts = [0usize; 4];
+        for i in 0..m.triangles().len() as u32 {
+            for k in 0..3 {
+                counts[m.edge_bend(i, k).unwrap() as usize] += 1;
+            }
+        }
+        // 16 border edges, every other edge flat: 32 triangles x 3 = 96 edge sides.
+        assert_eq!(counts, [16, 80, 0, 0]);
+    }
+
+    #[test]
+    fn a_cube_has_convex_edges_and_flat_diagonals() {
+        let m = MeshCollider::try_new(cube()).unwrap();
+        let mut convex = 0;
+        let mut flat = 0;
+        for i in 0..m.triangles().len() as u32 {
+            for k in 0..3 {
+                match m.edge_bend(i, k).unwrap() {
+                    EdgeBend::Convex => convex += 1,
+                    EdgeBend::Flat => flat += 1,
+                    other => panic!("unexpected {other:?}"),
+                }
+            }
+        }
+        // 12 cube edges seen from two triangles each, 6 face diagonals from two each.
+        assert_eq!((convex, flat), (24, 12));
+    }
+
+    #[test]
+    fn bad_meshes_give_typed_errors() {
+        assert_eq!(
+            MeshCollider::try_new(TriMesh::default()).err(),
+            Some(MeshError::NoTriangles)
+        );
+        let nan = TriMesh::new(vec![Vec3::NAN, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
+        assert_eq!(
+            MeshCollider::try_new(nan).err(),
+            Some(MeshError::NonFinite { vertex: 0 })
+        );
+        let flat = TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0], vec![[0, 1, 2]]);
+        assert_eq!(
+            MeshCollider::try_new(flat).err(),
+            Some(MeshError::NoTriangles)
+        );
+        let dup = TriMesh::new(
+            vec![Vec3::ZERO, Vec3::X, Vec3::Y],
+            vec![[0, 1, 2], [1, 2, 0], [2, 1, 0]],
+        );
+        assert_eq!(MeshCollider::try_new(dup).unwrap().triangles().len(), 1);
+    }
+
+    #[test]
+    fn rays_hit_the_floor_from_both_sides_and_miss_beside_it() {
+        let m = MeshCollider::try_new(floor(4)).unwrap();
+        let down = m
+            .ray_cast(&Ray::new(Vec3::new(1.5, 2.0, 2.5), Vec3::NEG_Y), 5.0)
+            .unwrap();
+        assert_eq!((down.t, down.normal), (2.0, Vec3::Y));
+        let up = m
+            .ray_cast(&Ray::new(Vec3::new(1.5, -1.0, 2.5), Vec3::Y), 5.0)
+            .unwrap();
+        assert_eq!((up.t, up.normal), (1.0, Vec3::NEG_Y));
+        assert!(m
+            .ray_cast(&Ray::new(Vec3::new(5.5, 2.0, 2.5), Vec3::NEG_Y), 5.0)
+            .is_none());
+        // Straight down through a shared vertex: hits (every triangle there reports it).
+        let mut all = Vec::new();
+        m.ray_cast_all(
+            &Ray::new(Vec3::new(2.0, 1.0, 2.0), Vec3::NEG_Y),
+            5.0,
+            &mut all,
+        );
+        assert_eq!(all.len(), 6);
+        assert!(all.iter().all(|h| h.t == 1.0));
+    }
+}

@@ -1,0 +1,315 @@
+//! Contacts of a convex shape with a mesh or heightfield, one per triangle, with the
+//! internal-edge correction.
+//!
+//! Each triangle near the shape is tested on its own (GJK on the shape's core, EPA inside;
+//! [`crate::convex::contact`]). The triangle's feature where the contact lies (the face, an
+//! edge or a corner, from the barycentric weights of the contact point on the triangle)
+//! then decides which normals the surface can really have there:
+//! - the face: the face normal, on the shape's side;
+//! - an edge whose neighbour is flat or bends toward the shape (an internal or concave edge
+//!   seen from the shape's side): the face normal too, since the surface has no edge there;
+//! - a convex edge: the normals between the two faces' normals (the edge's normal cone); a
+//!   normal outside the cone is moved to the nearer face normal;
+//! - a corner whose two edges on this triangle are both flat or concave: the face normal;
+//! - a border edge or any other corner: the contact as found.
+//!
+//! When the normal changes, the depth is measured again along the new normal against the
+//! plane of the face it came from: `depth = m·q − m·s(−m)`, with `s` the shape's support
+//! point and `q` a point of the plane. A shape that lies wholly beyond that plane (by more
+//! than the margin) has no contact with this triangle: its touch was a ghost of the edge.
+//! This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
+//! done with precomputed edge flags per triangle.
+
+use super::{EdgeBend, TriangleSet};
+use crate::convex::{Contact, SupportMap};
+use crate::math::Vec3;
+use crate::shapes::{Aabb, Triangle};
+
+/// Barycentric weight below which a contact point counts as on an edge or a corner.
+const FEATURE_TOLERANCE: f32 = 1e-4;
+
+/// A convex shape's contact with one triangle of a mesh or heightfield.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshContact {
+    /// The triangle.
+    pub triangle: u32,
+    /// Unit normal from the mesh toward the shape: moving the shape by `depth · normal`
+    /// separates it from the triangle's surface.
+    pub normal: Vec3,
+    /// Penetration depth: `> 0` overlapping, `0` touching, `< 0` apart by `-depth` (only
+    /// within the query's margin).
+    pub depth: f32,
+    /// A point halfway between the two surfaces.
+    pub point: Vec3,
+}
+
+/// The box of a convex shape from its support points along the six axis directions; `None`
+/// when it is not finite.
+pub(crate) fn support_box<S: SupportMap + ?Sized>(shape: &S) -> Option<Aabb> {
+    let hi = Vec3::new(
+        shape.support(Vec3::X).x,
+        shape.support(Vec3::Y).y,
+        shape.support(Vec3::Z).z,
+    );
+    let lo = Vec3::new(
+        shape.support(Vec3::NEG_X).x,
+        shape.support(Vec3::NEG_Y).y,
+        shape.support(Vec3::NEG_Z).z,
+    );
+    let b = Aabb { min: lo, max: hi };
+    (b.is_finite() && lo.cmple(hi).all()).then_some(b)
+}
+
+/// Every triangle's corrected contact with `shape`, appended to `out` (see the module docs).
+pub(crate) fn contacts<T, S>(set: &T, shape: &S, margin: f32, out: &mut Vec<MeshContact>)
+where
+    T: TriangleSet + ?Sized,
+    S: SupportMap + ?Sized,
+{
+    if margin.is_nan() {
+        return;
+    }
+    let margin = margin.max(0.0);
+    let Some(bounds) = support_box(shape) else {
+        return;
+    };
+    set.for_each_near(&bounds.expanded(margin), &mut |i| {
+        if let Some(c) = set.corners(i) {
+            let tri = Triangle::new(c[0], c[1], c[2]);
+            if let Some(found) = crate::convex::contact::contact(&tri, shape, margin) {
+                if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
+                    out.push(m);
+                }
+            }
+        }
+        true
+    });
+}
+
+/// One triangle's contact after the internal-edge correction, or `None` when it was a ghost.
+fn corrected<T, S>(
+    set: &T,
+    i: u32,
+    c: &[Vec3; 3],
+    shape: &S,
+    found: &Contact,
+    margin: f32,
+) -> Option<MeshContact>
+where
+    T: TriangleSet + ?Sized,
+    S: SupportMap + ?Sized,
+{
+    let face = set.face_normal(i);
+    let n = found.normal;
+    // The side of the triangle the shape is on: the contact normal's, or the shape's
+    // interior point's when the normal lies in the plane.
+    let along = n.dot(face);
+    let side = if along != 0.0 {
+        along.signum()
+    } else if face.dot(shape.interior_point() - c[0]) < 0.0 {
+        -1.0
+    } else {
+        1.0
+    };
+    let outward = face * side;
+    let as_found = MeshContact {
+        triangle: i,
+        normal: n,
+        depth: found.depth,
+        point: (found.point_a + found.point_b) * 0.5,
+    };
+    let w = barycentric(found.point_a, c);
+    let on = w.map(|x| x < FEATURE_TOLERANCE);
+    // An edge or a corner is "real" from this side when it is convex from here or a border.
+    let real = |k: usize| -> bool {
+        match set.edge(i, k).0 {
+            EdgeBend::Boundary => true,
+            EdgeBend::Flat => false,
+            EdgeBend::Convex => side > 0.0,
+            EdgeBend::Concave => side < 0.0,
+        }
+    };
+    match on.iter().filter(|&&x| x).count() {
+        // The face.
+        0 => along_plane(shape, outward, c[0], i, margin),
+        // An edge: corner `j` has no weight, so the edge is `j + 1` to `j + 2`, index `j + 1`.
+        1 => {
+            let j = on.iter().position(|&x| x).unwrap_or(0);
+            let k = (j + 1) % 3;
+            if !real(k) {
+                return along_plane(shape, outward, c[0], i, margin);
+            }
+            let (bend, apex) = set.edge(i, k);
+            match (bend, apex) {
+                (EdgeBend::Convex | EdgeBend::Concave, Some(apex)) => {
+                    clamp_to_cone(shape, &as_found, outward, c, k, apex, margin)
+                }
+                _ => Some(as_found),
+            }
+        }
+        // A corner: the one weight that is not small.
+        2 => {
+            let j = on.iter().position(|&x| !x).unwrap_or(0);
+            if !real(j) && !real((j + 2) % 3) {
+                along_plane(shape, outward, c[0], i, margin)
+            } else {
+                Some(as_found)
+            }
+        }
+        _ => Some(as_found),
+    }
+}
+
+/// The contact along the unit normal `m` of a plane through `q`: the shape's deepest point
+/// along `−m` gives the depth; `None` when the shape lies beyond the plane by more than
+/// `margin`.
+fn along_plane<S: SupportMap + ?Sized>(
+    shape: &S,
+    m: Vec3,
+    q: Vec3,
+    triangle: u32,
+    margin: f32,
+) -> Option<MeshContact> {
+    let deepest = shape.support(-m);
+    let depth = m.dot(q - deepest);
+    (depth >= -margin && depth.is_finite()).then(|| MeshContact {
+        triangle,
+        normal: m,
+        depth,
+        point: deepest + m * (depth * 0.5),
+    })
+}
+
+/// A contact on the convex edge `k` of triangle `c` (neighbour's far corner `apex`): kept when
+/// its normal lies within the edge's normal cone (the arc from the face's outward normal to
+/// the neighbour's), otherwise measured along the nearer of the two.
+fn clamp_to_cone<S: SupportMap + ?Sized>(
+    shape: &S,
+    found: &MeshContact,
+    outward: Vec3,
+    c: &[Vec3; 3],
+    k: usize,
+    apex: Vec3,
+    margin: f32,
+) -> Option<MeshContact> {
+    let (a, b) = (c[k], c[(k + 1) % 3]);
+    let e = (b - a).normalize_or_zero();
+    // The neighbour's outward normal: perpendicular to the edge and its far corner, turned so
+    // this triangle's own far corner lies behind it (inside the solid the edge bounds).
+    let mut g = e.cross(apex - a).normalize_or_zero();
+    if g.dot(c[(k + 2) % 3] - a) > 0.0 {
+        g = -g;
+    }
+    // The normal's part across the edge; in the cone when it lies between `outward` and `g`.
+    let n = found.normal - e * found.normal.dot(e);
+    let (fg, fn_) = (outward.cross(g), outward.cross(n));
+    let (gf, gn) = (g.cross(outward), g.cross(n));
+    if fn_.dot(fg) >= 0.0 && gn.dot(gf) >= 0.0 {
+        return Some(*found);
+    }
+    let m = if n.dot(outward) >= n.dot(g) {
+        outward
+    } else {
+        g
+    };
+    along_plane(shape, m, a, found.triangle, margin)
+}
+
+/// The barycentric weights of `p` (projected onto the triangle's plane) for corners `c`,
+/// normalised by the triangle's area; `[1, 0, 0]`-like rounding stays within ~1e-6.
+fn barycentric(p: Vec3, c: &[Vec3; 3]) -> [f32; 3] {
+    let n = (c[1] - c[0]).cross(c[2] - c[0]);
+    let area = n.length_squared();
+    if area.is_nan() || area <= 0.0 {
+        return [1.0, 0.0, 0.0];
+    }
+    // Weight of corner k: the signed area of the sub-triangle opposite it over the whole.
+    let w = |k: usize| {
+        let (b, cc) = (c[(k + 1) % 3], c[(k + 2) % 3]);
+        (b - p).cross(cc - p).dot(n) / area
+    };
+    [w(0), w(1), w(2)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::MeshCollider;
+    use crate::shapes::{Obb, Sphere, TriMesh};
+    use crate::Quat;
+
+    /// A flat floor at y = 0 of `n x n` unit cells, each split along the diagonal `flip`
+    /// chooses.
+    fn floor(n: usize, flip: impl Fn(usize, usize) -> bool) -> MeshCollider {
+        let mut v = Vec::new();
+        for r in 0..=n {
+            for c in 0..=n {
+                v.push(Vec3::new(c as f32, 0.0, r as f32));
+            }
+        }
+        let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
+        let mut t = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                let (a, b, cc, d) = (id(r, c), id(r + 1, c), id(r + 1, c + 1), id(r, c + 1));
+                if flip(r, c) {
+                    t.push([a, b, d]);
+                    t.push([b, cc, d]);
+                } else {
+                    t.push([a, b, cc]);
+                    t.push([a, cc, d]);
+                }
+            }
+        }
+        MeshCollider::try_new(TriMesh::new(v, t)).unwrap()
+    }
+
+    #[test]
+    fn a_box_resting_across_internal_edges_gets_only_the_face_normal() {
+        let m = floor(6, |r, c| (r * 7 + c * 3) % 2 == 0);
+        // A box 0.01 deep, straddling many edges and vertices, slightly turned.
+        for step in 0..200 {
+            let x = 1.0 + (step as f32 * 0.37) % 3.5;
+            let z = 1.0 + (step as f32 * 0.61) % 3.5;
+            let h = Vec3::new(0.4, 0.3, 0.25);
+            let rot = Quat::from_rotation_y(step as f32 * 0.1);
+            let b = Obb::new(Vec3::new(x, h.y - 0.01, z), rot, h);
+            let mut out = Vec::new();
+            m.contacts(&b, 0.0, &mut out);
+            assert!(!out.is_empty(), "step {step}");
+            for c in &out {
+                assert!(c.normal.dot(Vec3::Y) > 0.99985, "step {step}: {c:?}");
+                assert!((c.depth - 0.01).abs() < 1e-4, "step {step}: {c:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_sphere_over_a_vertex_of_a_flat_floor_gets_the_face_normal() {
+        let m = floor(4, |_, _| false);
+        let s = Sphere::new(Vec3::new(2.0, 0.49, 2.0), 0.5);
+        let mut out = Vec::new();
+        m.contacts(&s, 0.0, &mut out);
+        assert!(!out.is_empty());
+        for c in &out {
+            assert!((c.normal - Vec3::Y).length() < 1e-5, "{c:?}");
+            assert!((c.depth - 0.01).abs() < 1e-5, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn a_sphere_on_a_cube_edge_keeps_the_edge_normal() {
+        // The cube mesh's top-front edge is convex: a sphere resting on it diagonally gets a
+        // normal between the two faces.
+        let m = MeshCollider::try_new(crate::mesh::collider::tests::cube()).unwrap();
+        let dir = Vec3::new(0.0, 1.0, 1.0).normalize();
+        let s = Sphere::new(Vec3::new(0.2, 1.0, 1.0) + dir * 0.49, 0.5);
+        let mut out = Vec::new();
+        m.contacts(&s, 0.0, &mut out);
+        assert!(!out.is_empty());
+        for c in &out {
+            assert!((c.normal - dir).length() < 1e-3, "{c:?}");
+            assert!((c.depth - 0.01).abs() < 1e-4, "{c:?}");
+        }
+    }
+}

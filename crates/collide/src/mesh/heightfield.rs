@@ -1,0 +1,490 @@
+//! [`Heightfield`]: a regular grid of height samples, walked cell by cell.
+
+use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
+use super::{MeshContact, TriangleSet};
+use crate::convex::SupportMap;
+use crate::math::Vec3;
+use crate::shapes::{Aabb, Ray, Triangle};
+
+/// A heightfield: `rows x cols` height samples over a rectangle of the xz plane, centred on
+/// the origin.
+///
+/// Sample `heights[r · cols + c]` stands at `x = (c / (cols − 1) − 0.5) · scale.x`,
+/// `z = (r / (rows − 1) − 0.5) · scale.z`, `y = heights[..] · scale.y`. Each cell `(r, c)`
+/// (between rows `r, r + 1` and columns `c, c + 1`) holds two triangles split along the
+/// diagonal from sample `(r, c)` to `(r + 1, c + 1)`: triangle `2 · (r · (cols − 1) + c)` has
+/// corners `(r, c), (r + 1, c), (r + 1, c + 1)` and the next one `(r, c), (r + 1, c + 1),
+/// (r, c + 1)`; both face `+y`. A NaN sample is a hole: every triangle touching it is absent.
+/// Queries walk the cells directly (no tree): rays by a 2-D DDA, boxes by the cell range.
+#[derive(Clone, Debug)]
+pub struct Heightfield {
+    heights: Vec<f32>,
+    rows: usize,
+    cols: usize,
+    scale: Vec3,
+    bounds: Aabb,
+}
+
+impl Heightfield {
+    /// The heightfield of these samples (see the type's docs for the layout).
+    ///
+    /// Errors: [`MeshError::HeightfieldSize`] unless `rows, cols >= 2` and `heights.len() ==
+    /// rows · cols`; [`MeshError::InvalidScale`] unless every scale component is finite and
+    /// `> 0`; [`MeshError::InfiniteHeight`] for an infinite sample (or one that overflows
+    /// once scaled); [`MeshError::NoTriangles`] when holes leave no triangle.
+    pub fn try_new(
+        heights: Vec<f32>,
+        rows: usize,
+        cols: usize,
+        scale: Vec3,
+    ) -> Result<Heightfield, MeshError> {
+        let size_error = MeshError::HeightfieldSize {
+            rows,
+            cols,
+            heights: heights.len(),
+        };
+        if rows < 2 || cols < 2 || rows.checked_mul(cols) != Some(heights.len()) {
+            return Err(size_error);
+        }
+        // Triangle indices are u32: 2 (rows − 1)(cols − 1) of them.
+        if u32::try_from(2 * (rows - 1) * (cols - 1)).is_err() {
+            return Err(size_error);
+        }
+        if !(scale.is_finite() && scale.min_element() > 0.0) {
+            return Err(MeshError::InvalidScale);
+        }
+        if let Some(index) = heights
+            .iter()
+            .position(|h| h.is_infinite() || (h * scale.y).is_infinite())
+        {
+            return Err(MeshError::InfiniteHeight { index });
+        }
+        let mut field = Heightfield {
+            heights,
+            rows,
+            cols,
+            scale,
+            bounds: Aabb::EMPTY,
+        };
+        let (lo, hi) = field
+            .heights
+            .iter()
+            .filter(|h| !h.is_nan())
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
+                (lo.min(h * scale.y), hi.max(h * scale.y))
+            });
+        field.bounds = Aabb::new(
+            Vec3::new(-0.5 * scale.x, lo, -0.5 * scale.z),
+            Vec3::new(0.5 * scale.x, hi, 0.5 * scale.z),
+        );
+        let any = (0..field.triangle_count() as u32).any(|i| field.corners(i).is_some());
+        if !any {
+            return Err(MeshError::NoTriangles);
+        }
+        Ok(field)
+    }
+
+    /// Number of sample rows (along z).
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of sample columns (along x).
+    #[must_use]
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The scale the samples were placed with.
+    #[must_use]
+    pub fn scale(&self) -> Vec3 {
+        self.scale
+    }
+
+    /// The box of every sample that is not a hole.
+    #[must_use]
+    pub fn aabb(&self) -> Aabb {
+        self.bounds
+    }
+
+    /// Number of triangle slots, holes included: `2 · (rows − 1) · (cols − 1)`.
+    #[must_use]
+    pub fn triangle_count(&self) -> usize {
+        2 * (self.rows - 1) * (self.cols - 1)
+    }
+
+    /// Triangle `i` (see the type's docs for the numbering), or `None` for a hole or an index
+    /// out of range.
+    #[must_use]
+    pub fn triangle(&self, i: u32) -> Option<Triangle> {
+        let [a, b, c] = self.corners(i)?;
+        Some(Triangle::new(a, b, c))
+    }
+
+    /// The sample `(r, c)` in the rest frame (NaN height for a hole).
+    #[inline]
+    fn sample(&self, r: usize, c: usize) -> Vec3 {
+        Vec3::new(
+            (c as f32 / (self.cols - 1) as f32 - 0.5) * self.scale.x,
+            self.heights[r * self.cols + c] * self.scale.y,
+            (r as f32 / (self.rows - 1) as f32 - 0.5) * self.scale.z,
+        )
+    }
+
+    /// The sample grid positions `(r, c)` of triangle `i`'s corners, or `None` out of range.
+    #[inline]
+    fn grid_corners(&self, i: u32) -> Option<[(usize, usize); 3]> {
+        let cell = i as usize / 2;
+        let cells_per_row = self.cols - 1;
+        let (r, c) = (cell / cells_per_row, cell % cells_per_row);
+        if r + 1 >= self.rows {
+            return None;
+        }
+        Some(if i % 2 == 0 {
+            [(r, c), (r + 1, c), (r + 1, c + 1)]
+        } else {
+            [(r, c), (r + 1, c + 1), (r, c + 1)]
+        })
+    }
+
+    /// The cell range `[lo, hi]` (inclusive) of columns and rows whose rectangles touch the
+    /// xz extent of `b`; `None` when it misses the field or is NaN.
+    fn cell_range(&self, b: &Aabb) -> Option<((usize, usize), (usize, usize))> {
+        let (nc, nr) = ((self.cols - 1) as f32, (self.rows - 1) as f32);
+        let to_col = |x: f32| (x / self.scale.x + 0.5) * nc;
+        let to_row = |z: f32| (z / self.scale.z + 0.5) * nr;
+        let (c0, c1) = (to_col(b.min.x).floor(), to_col(b.max.x).floor());
+        let (r0, r1) = (to_row(b.min.z).floor(), to_row(b.max.z).floor());
+        // NaN fails every comparison here.
+        if !(c1 >= 0.0 && r1 >= 0.0 && c0 <= nc && r0 <= nr && c0 <= c1 && r0 <= r1) {
+            return None;
+        }
+        let clamp = |v: f32, n: f32| v.clamp(0.0, n - 1.0) as usize;
+        Some((
+            (clamp(c0, nc), clamp(c1, nc)),
+            (clamp(r0, nr), clamp(r1, nr)),
+        ))
+    }
+
+    /// The first triangle a ray hits within `[0, max_t]`, or `None`: the ray is clipped to
+    /// the field's box, then the cells under it are walked in order (a 2-D DDA, Amanatides &
+    /// Woo 1987), each cell's two triangles tested until a hit lies before the next cell.
+    ///
+    /// Same rules as [`super::MeshCollider::ray_cast`]: two-sided, a ray starting on the
+    /// surface hits at `t = 0`, holes let rays through, NaN hits nothing.
+    #[must_use]
+    pub fn ray_cast(&self, ray: &Ray, max_t: f32) -> Option<MeshRayHit> {
+        let mut best: Option<MeshRayHit> = None;
+        self.walk_ray(ray, max_t, |i, bound| {
+            let c = self.corners(i)?;
+            let h = ray_triangle(ray, &c, i, bound)?;
+            if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
+                best = Some(h);
+            }
+            best.map(|b| b.t)
+        });
+        best
+    }
+
+    /// Every triangle a ray hits within `[0, max_t]`, appended to `out` sorted by `t` (then
+    /// by triangle). Same rules as [`Heightfield::ray_cast`].
+    pub fn ray_cast_all(&self, ray: &Ray, max_t: f32, out: &mut Vec<MeshRayHit>) {
+        let start = out.len();
+        self.walk_ray(ray, max_t, |i, _| {
+            let c = self.corners(i)?;
+            out.push(ray_triangle(ray, &c, i, max_t)?);
+            None
+        });
+        out[start..].sort_by(|a, b| a.t.total_cmp(&b.t).then(a.triangle.cmp(&b.triangle)));
+    }
+
+    /// Walks the cells under a ray in order; `test(triangle, bound)` returns the parameter of
+    /// a hit it found, and the walk stops at the first cell entered beyond the best hit.
+    fn walk_ray(&self, ray: &Ray, max_t: f32, mut test: impl FnMut(u32, f32) -> Option<f32>) {
+        if !(ray.is_finite() && max_t >= 0.0) {
+            return;
+        }
+        let Some(entry) = crate::raycast::aabb(ray, &self.bounds, max_t) else {
+            return;
+        };
+        let (o, d) = (ray.origin, ray.dir);
+        // The exit from the field's box bounds the walk.
+        let t_out = {
+            let inv = d.recip();
+            let t1 = (self.bounds.min - o) * inv;
+            let t2 = (self.bounds.max - o) * inv;
+            let far = t1.max(t2);
+            let far = Vec3::select(d.cmpeq(Vec3::ZERO), Vec3::INFINITY, far);
+            far.min_element().min(max_t)
+        };
+        let (nc, nr) = (self.cols - 1, self.rows - 1);
+        let size = Vec3::new(self.scale.x / nc as f32, 0.0, self.scale.z / nr as f32);
+        let x0 = -0.5 * self.scale.x;
+        let z0 = -0.5 * self.scale.z;
+        let p = o + d * entry.t;
+        let mut col = (((p.x - x0) / size.x).floor().max(0.0) as usize).min(nc - 1);
+        let mut row = (((p.z - z0) / size.z).floor().max(0.0) as usize).min(nr - 1);
+        // Per axis: the parameter of the next cell boundary and the step between boundaries.
+        let axis = |dir: f32, pos: usize, origin: f32, start: f32, cell: f32| {
+            if dir == 0.0 {
+                (f32::INFINITY, f32::INFINITY)
+            } else {
+                let next = start + (pos + usize::from(dir > 0.0)) as f32 * cell;
+                ((next - origin) / dir, cell / dir.abs())
+            }
+        };
+        let (mut next_x, step_x) = axis(d.x, col, o.x, x0, size.x);
+        let (mut next_z, step_z) = axis(d.z, row, o.z, z0, size.z);
+        let mut t_in = entry.t;
+        let mut best = f32::INFINITY;
+        for _ in 0..nc + nr + 2 {
+            let t_exit = next_x.min(next_z).min(t_out);
+            if self.ray_may_hit_cell(o, d, row, col, t_in, t_exit) {
+                for k in 0..2 {
+                    let i = (2 * (row * nc + col) + k) as u32;
+                    if let Some(t) = test(i, best.min(max_t)) {
+                        best = best.min(t);
+                    }
+                }
+            }
+            if t_exit >= t_out || best <= t_exit {
+                return;
+            }
+            if next_x < next_z {
+                t_in = next_x;
+                next_x += step_x;
+                if d.x > 0.0 {
+                    col += 1;
+                } else if col == 0 {
+                    return;
+                } else {
+                    col -= 1;
+                }
+            } else {
+                t_in = next_z;
+                next_z += step_z;
+                if d.z > 0.0 {
+                    row += 1;
+                } else if row == 0 {
+                    return;
+                } else {
+                    row -= 1;
+                }
+            }
+            if col >= nc || row >= nr {
+                return;
+            }
+        }
+    }
+
+    /// `false` when the ray's height over `[t_in, t_exit]` stays clear of the cell's heights
+    /// (with a relative slack); holes count as no height.
+    fn ray_may_hit_cell(
+        &self,
+        o: Vec3,
+        d: Vec3,
+        row: usize,
+        col: usize,
+        t_in: f32,
+        t_exit: f32,
+    ) -> bool {
+        let hs = [
+            (row, col),
+            (row + 1, col),
+            (row, col + 1),
+            (row + 1, col + 1),
+        ]
+        .map(|(r, c)| self.heights[r * self.cols + c] * self.scale.y);
+        let (lo, hi) = hs
+            .iter()
+            .filter(|h| !h.is_nan())
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
+                (lo.min(h), hi.max(h))
+            });
+        if lo > hi {
+            return false;
+        }
+        let (y0, y1) = (o.y + d.y * t_in, o.y + d.y * t_exit.min(1e30));
+        let slack = 1e-4 * (hi - lo).abs().max(y0.abs()).max(y1.abs()).max(1.0);
+        !(y0.min(y1) > hi + slack || y0.max(y1) < lo - slack)
+    }
+
+    /// The point of the field closest to `p` within `max_distance`, or `None` (also for NaN).
+    /// Walks every cell within `max_distance` of `p` in xz: pass a finite bound for speed.
+    #[must_use]
+    pub fn closest_point(&self, p: Vec3, max_distance: f32) -> Option<MeshPoint> {
+        if !(p.is_finite() && max_distance >= 0.0) {
+            return None;
+        }
+        let reach =
+            max_distance.min(self.bounds.size().length() + self.bounds.center().distance(p));
+        let query = Aabb::from_center_half_extents(p, Vec3::splat(reach));
+        let mut best: Option<MeshPoint> = None;
+        let limit2 = max_distance * max_distance;
+        self.for_each_near(&query, &mut |i| {
+            if let Some(t) = self.triangle(i) {
+                let q = crate::closest::point_triangle(p, &t);
+                let d2 = (q - p).length_squared();
+                if d2 <= limit2 && best.is_none_or(|b| d2 < b.distance * b.distance) {
+                    best = Some(MeshPoint {
+                        point: q,
+                        distance: d2.sqrt(),
+                        triangle: i,
+                    });
+                }
+            }
+            true
+        });
+        best
+    }
+
+    /// Appends to `out` the triangles that touch `aabb` (exact triangle–box test), by cell.
+    pub fn triangles_touching(&self, aabb: &Aabb, out: &mut Vec<u32>) {
+        self.for_each_near(aabb, &mut |i| {
+            if let Some(t) = self.triangle(i) {
+                if crate::overlap::triangle_aabb(&t, aabb) {
+                    out.push(i);
+                }
+            }
+            true
+        });
+    }
+
+    /// The contacts of a convex shape (in the field's frame), one per triangle, corrected
+    /// for internal edges; see [`super::MeshCollider::contacts`].
+    pub fn contacts<S: SupportMap + ?Sized>(
+        &self,
+        shape: &S,
+        margin: f32,
+        out: &mut Vec<MeshContact>,
+    ) {
+        super::contact::contacts(self, shape, margin, out);
+    }
+}
+
+impl TriangleSet for Heightfield {
+    fn corners(&self, i: u32) -> Option<[Vec3; 3]> {
+        let g = self.grid_corners(i)?;
+        let c = g.map(|(r, c)| self.sample(r, c));
+        (c[0].y.is_finite() && c[1].y.is_finite() && c[2].y.is_finite()).then_some(c)
+    }
+
+    fn face_normal(&self, i: u32) -> Vec3 {
+        self.corners(i).map_or(Vec3::Y, |[a, b, c]| {
+            (b - a).cross(c - a).normalize_or(Vec3::Y)
+        })
+    }
+
+    fn edge(&self, i: u32, k: usize) -> (EdgeBend, Option<Vec3>) {
+        let (Some(g), Some(c)) = (self.grid_corners(i), self.corners(i)) else {
+            return (EdgeBend::Boundary, None);
+        };
+        let (r, col) = g[0];
+        // The neighbour's off-edge sample, as offsets from this cell's (r, c); see the
+        // triangle layout in the type's docs.
+        let off: (isize, isize) = match (i % 2, k) {
+            (0, 0) => (0, -1), // west edge: the cell to the left, its corner (r, c − 1)
+            (0, 1) => (2, 1),  // south edge: the cell below, its corner (r + 2, c + 1)
+            (0, 2) => (0, 1),  // diagonal: the other triangle, corner (r, c + 1)
+            (1, 0) => (1, 0),  // diagonal: the other triangle, corner (r + 1, c)
+            (1, 1) => (1, 2),  // east edge: the cell to the right, its corner (r + 1, c + 2)
+            _ => (-1, 0),      // north edge: the cell above, its corner (r − 1, c)
+        };
+        let (ar, ac) = (r as isize + off.0, col as isize + off.1);
+        if ar < 0 || ac < 0 || ar as usize >= self.rows || ac as usize >= self.cols {
+            return (EdgeBend::Boundary, None);
+        }
+        let apex = self.sample(ar as usize, ac as usize);
+        if !apex.y.is_finite() {
+            return (EdgeBend::Boundary, None);
+        }
+        let n = self.face_normal(i);
+        (classify_edge(n, c[k], c[(k + 1) % 3], apex), Some(apex))
+    }
+
+    fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool) {
+        if !(query.max.y >= self.bounds.min.y && query.min.y <= self.bounds.max.y) {
+            return;
+        }
+        let Some(((c0, c1), (r0, r1))) = self.cell_range(query) else {
+            return;
+        };
+        let nc = self.cols - 1;
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                for k in 0..2 {
+                    if !visit((2 * (r * nc + c) + k) as u32) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bumpy(rows: usize, cols: usize) -> Heightfield {
+        let h = (0..rows * cols)
+            .map(|i| ((i % cols) as f32 * 0.7).sin() + ((i / cols) as f32 * 0.3).cos())
+            .collect();
+        Heightfield::try_new(h, rows, cols, Vec3::new(10.0, 1.0, 8.0)).unwrap()
+    }
+
+    #[test]
+    fn bad_sizes_scales_and_heights_are_typed_errors() {
+        let e = Heightfield::try_new(vec![0.0; 3], 1, 3, Vec3::ONE).err();
+        assert!(matches!(e, Some(MeshError::HeightfieldSize { .. })));
+        let e = Heightfield::try_new(vec![0.0; 5], 2, 2, Vec3::ONE).err();
+        assert!(matches!(e, Some(MeshError::HeightfieldSize { .. })));
+        let e = Heightfield::try_new(vec![0.0; 4], 2, 2, Vec3::new(1.0, 0.0, 1.0)).err();
+        assert_eq!(e, Some(MeshError::InvalidScale));
+        let e = Heightfield::try_new(vec![0.0, f32::INFINITY, 0.0, 0.0], 2, 2, Vec3::ONE).err();
+        assert_eq!(e, Some(MeshError::InfiniteHeight { index: 1 }));
+        let e = Heightfield::try_new(vec![f32::NAN; 4], 2, 2, Vec3::ONE).err();
+        assert_eq!(e, Some(MeshError::NoTriangles));
+        // One hole in a 2 x 2 field: its two triangles both touch it.
+        let e = Heightfield::try_new(vec![0.0, 0.0, 0.0, f32::NAN], 2, 2, Vec3::ONE).err();
+        assert_eq!(e, Some(MeshError::NoTriangles));
+        assert!(Heightfield::try_new(vec![0.0; 4], 2, 2, Vec3::ONE).is_ok());
+    }
+
+    #[test]
+    fn rays_match_brute_force_over_every_triangle() {
+        let f = bumpy(13, 17);
+        let mut seed = 7u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 * 2.0 - 1.0
+        };
+        for _ in 0..2000 {
+            let o = Vec3::new(rnd() * 7.0, rnd() * 4.0, rnd() * 6.0);
+            let d = Vec3::new(rnd(), rnd(), rnd());
+            let ray = Ray::new(o, d);
+            let got = f.ray_cast(&ray, 20.0);
+            let want = (0..f.triangle_count() as u32)
+                .filter_map(|i| ray_triangle(&ray, &f.corners(i)?, i, 20.0))
+                .min_by(|a, b| a.t.total_cmp(&b.t));
+            match (got, want) {
+                (None, None) => {}
+                (Some(g), Some(w)) => assert!((g.t - w.t).abs() < 1e-4, "{g:?} vs {w:?}"),
+                _ => panic!("ray {ray:?}: {got:?} vs {want:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn edges_of_a_flat_field_are_flat_inside_and_boundary_outside() {
+        let f = Heightfield::try_new(vec![0.0; 16], 4, 4, Vec3::ONE).unwrap();
+        let mut counts = [0usize; 4];
+        for i in 0..f.triangle_count() as u32 {
+            for k in 0..3 {
+                counts[f.edge(i, k).0 as usize] += 1;
+            }
+        }
+        assert_eq!(counts, [12, 42, 0, 0]);
+    }
+}

@@ -1,0 +1,189 @@
+//! Triangle meshes and heightfields as colliders: a level's static geometry.
+//!
+//! [`MeshCollider`] welds a [`TriMesh`](crate::shapes::TriMesh), finds each triangle's
+//! neighbours across its edges, classifies every edge as flat, convex or concave, and builds a
+//! static tree over the triangles (binned SAH). [`Heightfield`] is a grid of height samples
+//! whose cells are walked directly. Both answer the same queries in their rest frame: ray
+//! casts (first hit, all hits), closest point, the triangles touching a box, and contacts
+//! against a convex shape.
+//!
+//! Meshes are two-sided: a ray or a shape meets a triangle from either side, and normals face
+//! the side the query comes from.
+//!
+//! **Internal edges.** A shape sliding over a flat floor made of many triangles touches the
+//! edges between them, and a plain triangle-by-triangle test reports those edges' normals:
+//! the "ghost" bumps of rapier#95 and Avian#612. Contacts here ([`MeshCollider::contacts`])
+//! correct each triangle's contact with its edge flags: a contact on a flat or concave edge
+//! (seen from the shape's side) takes the face normal, and one on a convex edge is kept within
+//! the edge's normal cone (between the two faces' normals), so a shape over a flat or convex
+//! region always gets the face normal.
+//!
+//! ```
+//! use collide::mesh::MeshCollider;
+//! use collide::shapes::{Ray, TriMesh};
+//! use collide::Vec3;
+//!
+//! // A 2 x 2 floor of two triangles at y = 0.
+//! let floor = TriMesh::new(
+//!     vec![
+//!         Vec3::new(-1.0, 0.0, -1.0),
+//!         Vec3::new(1.0, 0.0, -1.0),
+//!         Vec3::new(1.0, 0.0, 1.0),
+//!         Vec3::new(-1.0, 0.0, 1.0),
+//!     ],
+//!     vec![[0, 2, 1], [0, 3, 2]],
+//! );
+//! let mesh = MeshCollider::try_new(floor).unwrap();
+//! let hit = mesh.ray_cast(&Ray::new(Vec3::new(0.2, 3.0, 0.1), Vec3::NEG_Y), 10.0).unwrap();
+//! assert!((hit.t - 3.0).abs() < 1e-6 && hit.normal == Vec3::Y);
+//! ```
+
+mod collider;
+mod contact;
+mod heightfield;
+mod tree;
+
+pub use crate::shapes::MeshError;
+pub use collider::MeshCollider;
+pub use contact::MeshContact;
+pub use heightfield::Heightfield;
+pub use tree::TreeError;
+
+use crate::math::Vec3;
+use crate::shapes::{Aabb, Ray, Triangle};
+
+/// A ray's hit on a mesh or heightfield.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshRayHit {
+    /// Ray parameter (units of `|ray.dir|`); 0 when the ray starts on a triangle.
+    pub t: f32,
+    /// `ray.origin + t · ray.dir`.
+    pub point: Vec3,
+    /// The hit triangle's unit face normal, turned toward the ray's origin.
+    pub normal: Vec3,
+    /// The hit triangle: an index into [`MeshCollider::triangles`], or for a heightfield
+    /// `2 · (row · (cols − 1) + col) + k` ([`Heightfield::triangle`]).
+    pub triangle: u32,
+}
+
+/// The point of a mesh or heightfield closest to a query point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeshPoint {
+    /// The closest point on the surface.
+    pub point: Vec3,
+    /// Its distance from the query point.
+    pub distance: f32,
+    /// The triangle it lies on.
+    pub triangle: u32,
+}
+
+/// How a triangle's neighbour across an edge bends, relative to the triangle's front face
+/// (the side its winding's normal points to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EdgeBend {
+    /// No neighbour (the mesh's border), or more than one (a non-manifold edge): a real edge
+    /// from every side.
+    Boundary,
+    /// The neighbour lies in the same plane (within [`FLAT_SINE`]): the edge is internal.
+    Flat,
+    /// The neighbour bends away from the front face: the edge is convex seen from the front,
+    /// concave from the back.
+    Convex,
+    /// The neighbour bends toward the front face: concave seen from the front, convex from
+    /// the back.
+    Concave,
+}
+
+/// The sine of the largest angle between two faces that still counts as flat: `1e-3`
+/// (0.057°).
+pub const FLAT_SINE: f32 = 1e-3;
+
+/// How the neighbour with opposite corner `apex` bends across the edge `a`–`b` of a triangle
+/// with unit normal `normal`: the sine of the angle between the faces is the apex's height
+/// over the triangle's plane divided by its distance from the edge's line.
+pub(crate) fn classify_edge(normal: Vec3, a: Vec3, b: Vec3, apex: Vec3) -> EdgeBend {
+    let e = b - a;
+    let w = apex - a;
+    let along = e.dot(w) / e.length_squared();
+    let off_line = (w - e * along).length();
+    let height = normal.dot(w);
+    if off_line.is_nan() || off_line <= 0.0 || !height.is_finite() || height.abs() <= FLAT_SINE * off_line {
+        EdgeBend::Flat
+    } else if height < 0.0 {
+        EdgeBend::Convex
+    } else {
+        EdgeBend::Concave
+    }
+}
+
+/// What the shared queries ask of a mesh or a heightfield: its triangles by index, their
+/// edges' neighbours, and the triangles near a box.
+pub(crate) trait TriangleSet {
+    /// Triangle `i`'s corners, or `None` for a hole or an index out of range.
+    fn corners(&self, i: u32) -> Option<[Vec3; 3]>;
+    /// The unit face normal of triangle `i` (its winding's front).
+    fn face_normal(&self, i: u32) -> Vec3;
+    /// The bend of edge `k` (corner `k` to corner `k + 1`) of triangle `i` and the corner of
+    /// the neighbour across it that is not on the edge.
+    fn edge(&self, i: u32, k: usize) -> (EdgeBend, Option<Vec3>);
+    /// Calls `visit` with every triangle whose box may touch `query`, until it returns false.
+    fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool);
+}
+
+/// Ray against one triangle of a mesh: Möller–Trumbore (1997) in `f32`, checked in `f64` by
+/// [`crate::raycast::triangle`] whenever the hit is near an edge or the ray nearly parallel,
+/// so shared edges never let a ray through and grazing hits are exact.
+pub(crate) fn ray_triangle(ray: &Ray, c: &[Vec3; 3], index: u32, max_t: f32) -> Option<MeshRayHit> {
+    // Barycentric slack of the f32 filter, and the band near edges that the f64 test decides.
+    const SLACK: f32 = 1e-4;
+    let (e1, e2) = (c[1] - c[0], c[2] - c[0]);
+    let p = ray.dir.cross(e2);
+    let det = e1.dot(p);
+    let n = e1.cross(e2);
+    let exact = || {
+        crate::raycast::triangle(ray, &Triangle::new(c[0], c[1], c[2]), max_t).map(|h| MeshRayHit {
+            t: h.t,
+            point: h.point,
+            normal: h.normal,
+            triangle: index,
+        })
+    };
+    if det.is_nan() {
+        return None;
+    }
+    // Nearly parallel (|d·n| below 1e-4 of |d||n|): f64 decides.
+    if det.abs() <= 1e-4 * ray.dir.length() * n.length() {
+        return exact();
+    }
+    let inv = det.recip();
+    let s = ray.origin - c[0];
+    let u = s.dot(p) * inv;
+    if !(-SLACK..=1.0 + SLACK).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = ray.dir.dot(q) * inv;
+    if v < -SLACK || u + v > 1.0 + SLACK {
+        return None;
+    }
+    let t = e2.dot(q) * inv;
+    if t < -SLACK * t.abs().max(1.0) || t > max_t * (1.0 + SLACK) + SLACK {
+        return None;
+    }
+    if u < SLACK || v < SLACK || u + v > 1.0 - SLACK || t < SLACK || t > max_t * (1.0 - SLACK) {
+        return exact();
+    }
+    let len = n.length();
+    let normal = if n.dot(ray.dir) > 0.0 {
+        -n / len
+    } else {
+        n / len
+    };
+    let point = ray.origin + ray.dir * t;
+    (point.is_finite() && normal.is_finite()).then_some(MeshRayHit {
+        t,
+        point,
+        normal,
+        triangle: index,
+    })
+}
