@@ -240,11 +240,36 @@ impl Heightfield {
         let mut best = f32::INFINITY;
         for _ in 0..nc + nr + 2 {
             let t_exit = next_x.min(next_z).min(t_out);
-            if self.ray_may_hit_cell(o, d, row, col, t_in, t_exit) {
-                for k in 0..2 {
-                    let i = (2 * (row * nc + col) + k) as u32;
-                    if let Some(t) = test(i, best.min(max_t)) {
-                        best = best.min(t);
+            // Where the ray enters the cell, in cell units: within `EDGE` of a side, the cell
+            // across that side is walked too, since the samples' positions and the walk's
+            // cell boundaries round differently and a hit on the shared edge or corner may
+            // belong to the neighbour's triangles alone.
+            const EDGE: f32 = 1e-4;
+            let p = o + d * t_in;
+            let fx = (p.x - x0) / size.x - col as f32;
+            let fz = (p.z - z0) / size.z - row as f32;
+            let side = |f: f32| -> (isize, isize) {
+                (
+                    if f < EDGE { -1 } else { 0 },
+                    if f > 1.0 - EDGE { 1 } else { 0 },
+                )
+            };
+            let ((cx0, cx1), (rz0, rz1)) = (side(fx), side(fz));
+            for dr in rz0..=rz1 {
+                for dc in cx0..=cx1 {
+                    let (r, c) = (row as isize + dr, col as isize + dc);
+                    if r < 0 || c < 0 || r as usize >= nr || c as usize >= nc {
+                        continue;
+                    }
+                    let (r, c) = (r as usize, c as usize);
+                    if !self.ray_may_hit_cell(o, d, r, c, t_in, t_exit) {
+                        continue;
+                    }
+                    for k in 0..2 {
+                        let i = (2 * (r * nc + c) + k) as u32;
+                        if let Some(t) = test(i, best.min(max_t)) {
+                            best = best.min(t);
+                        }
                     }
                 }
             }

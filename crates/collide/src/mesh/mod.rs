@@ -107,7 +107,11 @@ pub(crate) fn classify_edge(normal: Vec3, a: Vec3, b: Vec3, apex: Vec3) -> EdgeB
     let along = e.dot(w) / e.length_squared();
     let off_line = (w - e * along).length();
     let height = normal.dot(w);
-    if off_line.is_nan() || off_line <= 0.0 || !height.is_finite() || height.abs() <= FLAT_SINE * off_line {
+    if off_line.is_nan()
+        || off_line <= 0.0
+        || !height.is_finite()
+        || height.abs() <= FLAT_SINE * off_line
+    {
         EdgeBend::Flat
     } else if height < 0.0 {
         EdgeBend::Convex
