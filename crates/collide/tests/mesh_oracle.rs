@@ -78,6 +78,9 @@ impl Soup {
     }
 }
 
+/// A collider's first hit as `(t, triangle)`.
+type FirstHit<'a> = &'a dyn Fn(&Ray, f32) -> Option<(f32, u32)>;
+
 struct Tally {
     checked: usize,
     hits: usize,
@@ -88,7 +91,7 @@ struct Tally {
 fn check_queries(
     name: &str,
     soup: &Soup,
-    ray_cast: &dyn Fn(&Ray, f32) -> Option<(f32, u32)>,
+    ray_cast: FirstHit<'_>,
     closest: &dyn Fn(Vec3) -> Option<f32>,
     touching: &dyn Fn(&Aabb) -> Vec<u32>,
     aabb: Aabb,

@@ -29,10 +29,12 @@
 mod brute;
 mod bvh;
 mod sap;
+pub(crate) mod static_tree;
 
 pub use brute::BruteForce;
 pub use bvh::DynamicBvh;
 pub use sap::SweepAndPrune;
+pub use static_tree::TreeError;
 
 use crate::math::{Vec3, Vec3A};
 use crate::shapes::{Aabb, Ray};

@@ -1,8 +1,8 @@
 //! [`MeshCollider`]: a triangle mesh prepared for queries.
 
-use super::tree::{TreeError, TriangleTree};
 use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
 use super::{MeshContact, TriangleSet};
+use crate::broadphase::static_tree::{StaticTree, TreeError};
 use crate::convex::SupportMap;
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Ray, TriMesh, Triangle};
@@ -25,7 +25,7 @@ pub struct MeshCollider {
     /// Per edge `k` (corner `k` to `k + 1`): the neighbour's corner off the edge, or [`NONE`].
     apex: Vec<[u32; 3]>,
     bends: Vec<[EdgeBend; 3]>,
-    tree: TriangleTree,
+    tree: StaticTree,
 }
 
 impl MeshCollider {
@@ -59,7 +59,7 @@ impl MeshCollider {
             })
             .collect();
         let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
-        let tree = TriangleTree::build(&boxes, &mut order);
+        let tree = StaticTree::build(&boxes, &mut order);
         let triangles: Vec<[u32; 3]> = order.iter().map(|&i| triangles[i as usize]).collect();
         let corners: Vec<[Vec3; 3]> = triangles
             .iter()

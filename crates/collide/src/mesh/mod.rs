@@ -41,13 +41,12 @@
 mod collider;
 mod contact;
 mod heightfield;
-mod tree;
 
+pub use crate::broadphase::TreeError;
 pub use crate::shapes::MeshError;
 pub use collider::MeshCollider;
 pub use contact::MeshContact;
 pub use heightfield::Heightfield;
-pub use tree::TreeError;
 
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Ray, Triangle};

@@ -20,7 +20,17 @@
 //! runs in parallel (rayon) on the pairs sorted by id, so every output is identical whatever
 //! the number of threads.
 //!
-//! Limits, by design for now: a swept pair is tested along the frame's translation with the
+//! **The level.** Triangle meshes, heightfields and half-spaces ([`Geometry::Mesh`],
+//! [`Geometry::Heightfield`], [`Geometry::HalfSpace`]) meet every convex kind: their contacts
+//! come from [`crate::mesh`]'s per-triangle contacts with the internal-edge correction (a body
+//! sliding over a flat tessellated floor sees only the face normal), reduced to one manifold
+//! of up to four points; fast bodies are swept against each triangle near their path. Fixed
+//! bodies ([`BodyDesc::fixed`]) are kept out of the per-frame stages: they sit in a static
+//! tree of their own (rebuilt by the next update after one is added, moved or removed), each
+//! moving body queries it once per frame, and two fixed bodies are never paired.
+//!
+//! Limits, by design for now: a pair of two surfaces (mesh, heightfield, half-space) has no
+//! contact; a swept pair is tested along the frame's translation with the
 //! bodies' orientation at the start of the frame (rotation within the frame is not swept);
 //! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end;
 //! a body of several pieces reports the deepest piece contact of a pair, not one manifold
@@ -31,13 +41,16 @@ mod narrow;
 pub use narrow::{Impact, Manifold};
 
 use crate::bounding::tight_aabb_vec3;
+use crate::broadphase::static_tree::StaticTree;
 use crate::broadphase::{
     BroadPhase, BroadPhaseError, CollisionGroups, DynamicBvh, ProxyId, SweepAndPrune,
 };
 use crate::convex::{ConvexHull, ConvexPolyhedron, GjkCache, SepCache};
 use crate::math::{Affine3A, Quat, Vec3};
+use crate::mesh::{Heightfield, MeshCollider};
+use crate::raycast::RayHit;
 use crate::shapes::{Aabb, Capsule, Obb, Ray, Sphere};
-use narrow::{Part, QueryCounts};
+use narrow::{Part, PlacedSurface, QueryCounts, Surface};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
@@ -63,6 +76,13 @@ pub enum Geometry {
     Hull(Arc<ConvexHull>),
     /// Several convex pieces (a concave object decomposed, e.g. by V-HACD), at least one.
     Pieces(Vec<Arc<ConvexHull>>),
+    /// A triangle mesh (two-sided), usually a fixed body: a level. Meets every convex kind
+    /// above; a pair of two meshes, heightfields or half-spaces has no contact.
+    Mesh(Arc<MeshCollider>),
+    /// A heightfield (terrain), with the same rules as [`Geometry::Mesh`].
+    Heightfield(Arc<Heightfield>),
+    /// Every point with `y <= 0` in the body's rest frame: a ground plane, solid below.
+    HalfSpace,
 }
 
 /// Everything needed to add a body.
@@ -83,6 +103,10 @@ pub struct BodyDesc {
     /// Tight boxes (every hull vertex transformed each frame) instead of the fast box of the
     /// transformed rest-pose box. Only matters for hulls and pieces.
     pub tight_bounds: bool,
+    /// A fixed body: never moved by [`World::step`] (its velocities are ignored), its box not
+    /// refreshed each frame, and never paired with another fixed body. Fixed bodies live in
+    /// a tree of their own, so a level of any size costs a moving body one tree query.
+    pub fixed: bool,
 }
 
 impl BodyDesc {
@@ -97,7 +121,15 @@ impl BodyDesc {
             angular_velocity: Vec3::ZERO,
             groups: CollisionGroups::ALL,
             tight_bounds: false,
+            fixed: false,
         }
+    }
+
+    /// As a fixed body (see [`BodyDesc::fixed`]): the level's geometry.
+    #[must_use]
+    pub fn fixed(mut self) -> BodyDesc {
+        self.fixed = true;
+        self
     }
 
     /// With this position.
@@ -295,7 +327,12 @@ enum Shape {
     Cuboid(Vec3, Arc<ConvexHull>),
     Hull(Arc<ConvexHull>),
     Pieces(Vec<(Arc<ConvexHull>, Aabb)>),
+    Surface(Surface),
 }
+
+/// Half-size of the box standing in for a half-space's unbounded extent: large enough to hold
+/// any scene, small enough that the broad phases' surface areas stay finite in `f32`.
+const HALF_SPACE_EXTENT: f32 = 1e18;
 
 #[derive(Clone, Debug)]
 struct Body {
@@ -309,6 +346,7 @@ struct Body {
     angular_velocity: Vec3,
     groups: CollisionGroups,
     tight: bool,
+    fixed: bool,
     /// Rest-frame box of the geometry.
     local_box: Aabb,
     /// Bounding sphere in the rest frame: centre and radius.
@@ -321,6 +359,8 @@ struct Body {
     fast: bool,
     /// World box at the end pose.
     aabb: Aabb,
+    /// The box given to the broad phase this frame (swept for a fast body).
+    broad_box: Aabb,
 }
 
 fn finite_quat(q: Quat) -> bool {
@@ -403,6 +443,13 @@ impl Body {
                 }
                 (Shape::Pieces(parts), all)
             }
+            Geometry::Mesh(m) => (Shape::Surface(Surface::Mesh(m.clone())), m.aabb()),
+            Geometry::Heightfield(h) => (Shape::Surface(Surface::Heightfield(h.clone())), h.aabb()),
+            Geometry::HalfSpace => {
+                let e = HALF_SPACE_EXTENT;
+                let b = Aabb::new(Vec3::new(-e, -e, -e), Vec3::new(e, 0.0, e));
+                (Shape::Surface(Surface::HalfSpace), b)
+            }
         };
         // Bounding sphere about the rest box's centre: the farthest vertex (hulls), or the
         // analytic radius.
@@ -421,6 +468,7 @@ impl Body {
                 .flat_map(|(h, _)| h.vertices().iter())
                 .map(|v| (*v - c).length())
                 .fold(0.0, f32::max),
+            Shape::Surface(_) => local_box.half_extents().length(),
         };
         let thickness = match &shape {
             Shape::Sphere(r) => *r,
@@ -431,6 +479,7 @@ impl Body {
                 .iter()
                 .map(|(_, b)| b.half_extents().min_element())
                 .fold(f32::INFINITY, f32::min),
+            Shape::Surface(_) => local_box.half_extents().min_element(),
         };
         let rotation = unit_quat(desc.rotation);
         let mut body = Body {
@@ -443,6 +492,7 @@ impl Body {
             angular_velocity: desc.angular_velocity,
             groups: desc.groups,
             tight: desc.tight_bounds,
+            fixed: desc.fixed,
             local_box,
             sphere_center: c,
             sphere_radius,
@@ -450,8 +500,10 @@ impl Body {
             proxy,
             fast: false,
             aabb: Aabb::EMPTY,
+            broad_box: Aabb::EMPTY,
         };
         body.aabb = body.world_box(body.position, body.rotation);
+        body.broad_box = body.aabb;
         if !body.aabb.is_finite() {
             return Err(WorldError::InvalidBody("bounding box not finite"));
         }
@@ -510,6 +562,20 @@ impl Body {
                     out.push((Part::Hull(p), b.transformed(&m)));
                 }
             }
+            // A surface has no convex parts: pairs with it go through `narrow::surface_*`.
+            Shape::Surface(_) => {}
+        }
+    }
+
+    /// The body's surface at a pose, if its geometry is one.
+    fn surface(&self, position: Vec3, rotation: Quat) -> Option<PlacedSurface<'_>> {
+        match &self.shape {
+            Shape::Surface(surface) => Some(PlacedSurface {
+                surface,
+                rotation,
+                position,
+            }),
+            _ => None,
         }
     }
 
@@ -564,6 +630,11 @@ pub struct World {
     pending_free: Vec<u32>,
     broad: Box<dyn BroadPhase + Send + Sync>,
     proxy_body: Vec<u32>,
+    /// The moving (not fixed) bodies, by id: the only ones the per-frame stages walk.
+    moving: Vec<u32>,
+    /// The fixed bodies' tree, rebuilt by the next update after a fixed body is added,
+    /// moved or removed; until then queries scan `fixed` directly.
+    fixed: FixedBodies,
     config: WorldConfig,
     broad_pairs: Vec<(ProxyId, ProxyId)>,
     caches: HashMap<(u32, u32), PairCache>,
@@ -594,6 +665,8 @@ impl World {
             pending_free: Vec::new(),
             broad,
             proxy_body: Vec::new(),
+            moving: Vec::new(),
+            fixed: FixedBodies::default(),
             config,
             broad_pairs: Vec::new(),
             caches: HashMap::new(),
@@ -608,8 +681,13 @@ impl World {
     /// and empty piece lists ([`WorldError::InvalidBody`]).
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<BodyId, WorldError> {
         let mut body = Body::new(&desc, 0)?;
-        let proxy = self.broad.insert(body.aabb, body.groups)?;
+        let proxy = if body.fixed {
+            ProxyId::MAX
+        } else {
+            self.broad.insert(body.aabb, body.groups)?
+        };
         body.proxy = proxy;
+        let fixed = body.fixed;
         let id = match self.free.pop() {
             Some(i) => {
                 self.bodies[i as usize] = Some(body);
@@ -620,6 +698,11 @@ impl World {
                 (self.bodies.len() - 1) as u32
             }
         };
+        if fixed {
+            self.fixed.insert(id);
+            return Ok(BodyId(id));
+        }
+        self.moving.push(id);
         if self.proxy_body.len() <= proxy as usize {
             self.proxy_body.resize(proxy as usize + 1, u32::MAX);
         }
@@ -634,7 +717,12 @@ impl World {
             .get_mut(id.0 as usize)
             .and_then(Option::take)
             .ok_or(WorldError::UnknownBody(id))?;
-        self.broad.remove(body.proxy)?;
+        if body.fixed {
+            self.fixed.remove(id.0);
+        } else {
+            self.broad.remove(body.proxy)?;
+            self.moving.retain(|&m| m != id.0);
+        }
         self.pending_free.push(id.0);
         Ok(())
     }
@@ -654,7 +742,8 @@ impl World {
     }
 
     /// Moves a body to a new pose for the next update, swept from its current pose (a fast
-    /// move is checked for contacts all along the way).
+    /// move is checked for contacts all along the way). A fixed body is placed there at once,
+    /// unswept, and its tree is rebuilt by the next update.
     pub fn move_body(
         &mut self,
         id: BodyId,
@@ -667,6 +756,13 @@ impl World {
         let b = self.body_mut(id)?;
         b.position = position;
         b.rotation = unit_quat(rotation);
+        if b.fixed {
+            b.start_position = b.position;
+            b.start_rotation = b.rotation;
+            b.aabb = b.world_box(b.position, b.rotation);
+            b.broad_box = b.aabb;
+            self.fixed.dirty = true;
+        }
         Ok(())
     }
 
@@ -729,7 +825,10 @@ impl World {
     /// `dt` moves nothing.
     pub fn step(&mut self, dt: f32) {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
-        for b in self.bodies.iter_mut().flatten() {
+        for &id in &self.moving {
+            let Some(b) = self.bodies[id as usize].as_mut() else {
+                continue;
+            };
             b.position += b.linear_velocity * dt;
             let w = b.angular_velocity * dt;
             if w != Vec3::ZERO {
@@ -746,7 +845,11 @@ impl World {
         // 1. Bounds.
         let t0 = Instant::now();
         let ccd = self.config.ccd_fraction.max(0.0);
-        for b in self.bodies.iter_mut().flatten() {
+        self.fixed.rebuild_if_dirty(&self.bodies);
+        for &id in &self.moving {
+            let Some(b) = self.bodies[id as usize].as_mut() else {
+                continue;
+            };
             let end = b.world_box(b.position, b.rotation);
             b.aabb = end;
             let motion = b.motion();
@@ -758,11 +861,14 @@ impl World {
             };
             stats.bodies += 1;
             stats.fast_bodies += usize::from(b.fast);
+            b.broad_box = bx;
             // Finite by construction: poses are checked on entry.
             if self.broad.update(b.proxy, bx).is_err() {
                 b.aabb = Aabb::EMPTY;
+                b.broad_box = Aabb::EMPTY;
             }
         }
+        stats.bodies += self.fixed.ids.len();
         let t1 = Instant::now();
         // 2. Broad phase.
         self.broad.update_pairs(&mut self.broad_pairs);
@@ -774,6 +880,18 @@ impl World {
                 (a.min(b), a.max(b))
             })
             .collect();
+        // Moving bodies against fixed ones: one query of the fixed tree each.
+        for &id in &self.moving {
+            if let Some(b) = self.bodies[id as usize].as_ref() {
+                self.fixed.query(&self.bodies, &b.broad_box, &mut |f| {
+                    let fixed_groups = self.bodies[f as usize].as_ref().map(|x| x.groups);
+                    if fixed_groups.is_some_and(|g| g.allows(b.groups)) {
+                        pairs.push((id.min(f), id.max(f)));
+                    }
+                    true
+                });
+            }
+        }
         pairs.sort_unstable();
         stats.broad_pairs = pairs.len();
         let t2 = Instant::now();
@@ -853,9 +971,11 @@ impl World {
         }
         self.touching = touching;
         // The next frame starts where this one ended.
-        for b in self.bodies.iter_mut().flatten() {
-            b.start_position = b.position;
-            b.start_rotation = b.rotation;
+        for &id in &self.moving {
+            if let Some(b) = self.bodies[id as usize].as_mut() {
+                b.start_position = b.position;
+                b.start_rotation = b.rotation;
+            }
         }
         self.free.append(&mut self.pending_free);
         let t4 = Instant::now();
@@ -894,28 +1014,37 @@ impl World {
         }
         let mut best: Option<WorldRayHit> = None;
         let mut parts = Vec::new();
-        self.broad.ray_cast(ray, max_t, &mut |proxy, _| {
-            let id = self.proxy_body[proxy as usize];
+        let mut test = |id: u32| {
             let bound = best.map_or(max_t, |h| h.t);
-            if let Some(Some(body)) = self.bodies.get(id as usize) {
+            let Some(Some(body)) = self.bodies.get(id as usize) else {
+                return bound;
+            };
+            let mut keep = |hit: RayHit| {
+                let t = hit.t;
+                if best.is_none_or(|h| t < h.t || (t == h.t && id < h.body.0)) {
+                    best = Some(WorldRayHit {
+                        body: BodyId(id),
+                        t,
+                        point: hit.point,
+                        normal: hit.normal,
+                    });
+                }
+            };
+            if let Some(surface) = body.surface(body.position, body.rotation) {
+                narrow::ray_surface(ray, &surface, bound).map(&mut keep);
+            } else {
                 body.parts(body.position, body.rotation, &mut parts);
                 for (part, _) in &parts {
-                    if let Some(hit) = narrow::ray_part(ray, part, bound) {
-                        let t = hit.t;
-                        let better = best.is_none_or(|h| t < h.t || (t == h.t && id < h.body.0));
-                        if better {
-                            best = Some(WorldRayHit {
-                                body: BodyId(id),
-                                t,
-                                point: hit.point,
-                                normal: hit.normal,
-                            });
-                        }
-                    }
+                    narrow::ray_part(ray, part, bound).map(&mut keep);
                 }
             }
             best.map_or(max_t, |h| h.t)
+        };
+        self.broad.ray_cast(ray, max_t, &mut |proxy, _| {
+            test(self.proxy_body[proxy as usize])
         });
+        self.fixed
+            .ray(&self.bodies, ray, max_t, &mut |id, _| test(id));
         best
     }
 
@@ -933,8 +1062,105 @@ impl World {
             }
             true
         });
+        self.fixed.query(&self.bodies, aabb, &mut |id| {
+            out.push(BodyId(id));
+            true
+        });
         out.sort_unstable();
         out
+    }
+}
+
+/// The fixed bodies and the static tree over their boxes.
+#[derive(Clone, Debug, Default)]
+struct FixedBodies {
+    /// Every fixed body's id.
+    ids: Vec<u32>,
+    tree: StaticTree,
+    /// Per tree item (leaf order): the body id and its box.
+    items: Vec<(u32, Aabb)>,
+    /// A fixed body was added, moved or removed since the tree was built.
+    dirty: bool,
+}
+
+impl FixedBodies {
+    fn insert(&mut self, id: u32) {
+        self.ids.push(id);
+        self.dirty = true;
+    }
+
+    fn remove(&mut self, id: u32) {
+        self.ids.retain(|&f| f != id);
+        self.dirty = true;
+    }
+
+    /// Builds the tree again when the fixed bodies changed (binned SAH, once per change).
+    fn rebuild_if_dirty(&mut self, bodies: &[Option<Body>]) {
+        if !self.dirty {
+            return;
+        }
+        let boxes: Vec<(u32, Aabb)> = self
+            .ids
+            .iter()
+            .filter_map(|&id| Some((id, bodies.get(id as usize)?.as_ref()?.aabb)))
+            .collect();
+        let just_boxes: Vec<Aabb> = boxes.iter().map(|b| b.1).collect();
+        let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
+        self.tree = StaticTree::build(&just_boxes, &mut order);
+        self.items = order.iter().map(|&i| boxes[i as usize]).collect();
+        self.dirty = false;
+    }
+
+    /// Calls `f` with every fixed body whose box touches `aabb` (until it returns false):
+    /// through the tree, or by a scan while the tree is out of date.
+    fn query(&self, bodies: &[Option<Body>], aabb: &Aabb, f: &mut dyn FnMut(u32) -> bool) {
+        let touches = |b: &Aabb| crate::overlap::aabb_aabb(b, aabb);
+        if self.dirty {
+            for &id in &self.ids {
+                let hit = bodies[id as usize]
+                    .as_ref()
+                    .is_some_and(|b| touches(&b.aabb));
+                if hit && !f(id) {
+                    return;
+                }
+            }
+            return;
+        }
+        self.tree.query_aabb(aabb, |item| {
+            let (id, b) = self.items[item as usize];
+            !touches(&b) || f(id)
+        });
+    }
+
+    /// Calls `f(id, bound)` with every fixed body whose box the ray enters within the bound;
+    /// `f` returns the new bound.
+    fn ray(
+        &self,
+        bodies: &[Option<Body>],
+        ray: &Ray,
+        max_t: f32,
+        f: &mut dyn FnMut(u32, f32) -> f32,
+    ) {
+        let inv = crate::raycast::RayInv::new(ray);
+        let mut bound = max_t;
+        if self.dirty {
+            for &id in &self.ids {
+                if let Some(b) = bodies[id as usize].as_ref() {
+                    if crate::raycast::aabb_inv(&inv, &b.aabb, bound).is_some() {
+                        bound = f(id, bound);
+                    }
+                }
+            }
+            return;
+        }
+        self.tree.ray(ray.origin, ray.dir, max_t, |item, bound| {
+            let (id, b) = self.items[item as usize];
+            if crate::raycast::aabb_inv(&inv, &b, bound).is_some() {
+                f(id, bound)
+            } else {
+                bound
+            }
+        });
     }
 }
 
@@ -942,6 +1168,15 @@ impl World {
 fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCounts) {
     let mut counts = QueryCounts::default();
     let swept = a.fast || b.fast;
+    match (
+        matches!(a.shape, Shape::Surface(_)),
+        matches!(b.shape, Shape::Surface(_)),
+    ) {
+        (true, true) => return (Outcome::Apart, counts),
+        (true, false) => return (surface_outcome(a, b, swept, false), counts),
+        (false, true) => return (surface_outcome(b, a, swept, true), counts),
+        (false, false) => {}
+    }
     if swept {
         // Midphase: the bounding spheres swept over the frame.
         let sa = a.bounding_sphere(a.start_position, a.start_rotation);
@@ -1014,6 +1249,56 @@ fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCou
     match best {
         Some(m) => (Outcome::Contact(m.finite(), None), counts),
         None => (Outcome::Apart, counts),
+    }
+}
+
+/// The contact or first impact of a surface body and a convex body; `flip` when the convex
+/// body is the pair's `a` (normals then point from it toward the surface).
+fn surface_outcome(surface: &Body, body: &Body, swept: bool, flip: bool) -> Outcome {
+    let mut parts = Vec::new();
+    let orient = |m: Manifold| if flip { m.flipped() } else { m };
+    if swept {
+        // The surface held at its start pose, the body moving by the relative motion.
+        let Some(placed) = surface.surface(surface.start_position, surface.start_rotation) else {
+            return Outcome::Apart;
+        };
+        let motion = body.motion() - surface.motion();
+        body.parts(body.start_position, body.start_rotation, &mut parts);
+        let mut first: Option<Impact> = None;
+        for (part, part_box) in &parts {
+            let swept_box = part_box.union(&translate(part_box, motion));
+            if let Some(i) = narrow::surface_impact(&placed, part, motion, &swept_box) {
+                if first.is_none_or(|f| i.t < f.t) {
+                    first = Some(i);
+                }
+            }
+        }
+        return match first {
+            Some(i) => {
+                // The contact point moves with the body by the time of impact.
+                let point = i.point + surface.motion() * i.t;
+                let m = Manifold::one(i.normal, 0.0, point).finite();
+                Outcome::Contact(orient(m), Some(i.t))
+            }
+            None => Outcome::Apart,
+        };
+    }
+    let Some(placed) = surface.surface(surface.position, surface.rotation) else {
+        return Outcome::Apart;
+    };
+    body.parts(body.position, body.rotation, &mut parts);
+    let mut scratch = Vec::new();
+    let mut best: Option<Manifold> = None;
+    for (part, _) in &parts {
+        if let Some(m) = narrow::surface_contact(&placed, part, &mut scratch) {
+            if best.is_none_or(|bm| m.depth > bm.depth) {
+                best = Some(m);
+            }
+        }
+    }
+    match best {
+        Some(m) => Outcome::Contact(orient(m.finite()), None),
+        None => Outcome::Apart,
     }
 }
 

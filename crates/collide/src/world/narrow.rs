@@ -3,12 +3,14 @@
 
 use crate::closest;
 use crate::convex::contact::contact_cached;
-use crate::convex::{contact_manifold, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
-use crate::math::Vec3;
+use crate::convex::{contact_manifold, ConvexPolyhedron, GjkCache, Posed, SepCache, SupportMap};
+use crate::math::{Quat, Vec3};
+use crate::mesh::{Heightfield, MeshCollider, MeshContact};
 use crate::raycast::RayHit;
-use crate::shapes::{Capsule, Obb, Ray, Sphere};
+use crate::shapes::{Aabb, Capsule, Obb, Ray, Sphere, Triangle};
 use crate::sweep;
 use glam::DVec3;
+use std::sync::Arc;
 
 /// One convex part of a body, placed in the world.
 #[derive(Clone, Debug)]
@@ -461,4 +463,247 @@ mod tests {
         let m = Manifold::one(Vec3::X, f32::NAN, Vec3::ONE).finite();
         assert_eq!((m.depth, m.points()), (0.0, &[Vec3::ONE][..]));
     }
+}
+
+/// A body's non-convex geometry in its rest frame: a triangle mesh, a heightfield, or the
+/// half-space `y <= 0`. Surfaces meet convex parts only: a pair of two surfaces has no
+/// contact (see the world's module docs).
+#[derive(Clone, Debug)]
+pub(crate) enum Surface {
+    Mesh(Arc<MeshCollider>),
+    Heightfield(Arc<Heightfield>),
+    HalfSpace,
+}
+
+/// A surface placed in the world: the rest-frame geometry and its pose.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PlacedSurface<'a> {
+    pub surface: &'a Surface,
+    pub rotation: Quat,
+    pub position: Vec3,
+}
+
+impl PlacedSurface<'_> {
+    /// A world point in the surface's rest frame.
+    fn to_local(self, p: Vec3) -> Vec3 {
+        self.rotation.inverse() * (p - self.position)
+    }
+
+    /// A convex part seen in the surface's rest frame.
+    fn local<'p>(&self, part: &'p Part) -> Posed<&'p Part> {
+        let inv = self.rotation.inverse();
+        Posed::new(part, inv, -(inv * self.position))
+    }
+
+    /// Per-triangle contacts (rest frame) of a convex shape given in the rest frame; the
+    /// half-space gives one contact for its plane, `triangle` 0.
+    fn contacts<S: SupportMap + ?Sized>(&self, shape: &S, out: &mut Vec<MeshContact>) {
+        match self.surface {
+            Surface::Mesh(m) => m.contacts(shape, 0.0, out),
+            Surface::Heightfield(h) => h.contacts(shape, 0.0, out),
+            Surface::HalfSpace => {
+                // The plane y = 0, solid below: the shape's lowest point gives the depth.
+                let deepest = shape.support(Vec3::NEG_Y);
+                let depth = -deepest.y;
+                if depth >= 0.0 && depth.is_finite() {
+                    out.push(MeshContact {
+                        triangle: 0,
+                        normal: Vec3::Y,
+                        depth,
+                        point: deepest + Vec3::Y * (depth * 0.5),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Cosine of the widest angle between a manifold's normal and a triangle contact whose point
+/// joins it (about 2.6°).
+const SAME_NORMAL_COS: f32 = 0.999;
+
+/// The contact of a surface (A) and a convex part (B): the deepest triangle contact gives the
+/// normal and depth, and up to four points are chosen among the contacts that share its
+/// normal (the deepest, the farthest from it, the farthest from their line, the farthest
+/// from those three). For a box or a hull, the corners within the deepest contact's depth of
+/// its plane join the candidates, so a box lying on one large triangle gets its four corners.
+pub(crate) fn surface_contact(
+    surface: &PlacedSurface<'_>,
+    part: &Part,
+    scratch: &mut Vec<MeshContact>,
+) -> Option<Manifold> {
+    scratch.clear();
+    let local = surface.local(part);
+    surface.contacts(&local, scratch);
+    let deepest = scratch
+        .iter()
+        .copied()
+        .max_by(|a, b| a.depth.total_cmp(&b.depth))?;
+    let n = deepest.normal;
+    let mut points: Vec<(Vec3, f32)> = scratch
+        .iter()
+        .filter(|c| c.normal.dot(n) >= SAME_NORMAL_COS)
+        .map(|c| (c.point, c.depth))
+        .collect();
+    // Corners of a polyhedral part below the deepest contact's plane (the plane through its
+    // surface point: the contact point moved back by half the depth).
+    let plane_point = deepest.point + n * (deepest.depth * 0.5);
+    let mut corner = |v: Vec3| {
+        let v = surface.to_local(v);
+        let depth = n.dot(plane_point - v);
+        if depth >= 0.0 && depth <= deepest.depth {
+            points.push((v + n * (depth * 0.5), depth));
+        }
+    };
+    match part {
+        Part::Cuboid(o, _) => o.corners().into_iter().for_each(&mut corner),
+        Part::Hull(p) if p.hull.vertices().len() <= 64 => {
+            p.hull
+                .vertices()
+                .iter()
+                .for_each(|&v| corner(p.to_world(v)));
+        }
+        _ => {}
+    }
+    let chosen = reduce_to_four(&points);
+    let to_world = |p: Vec3| surface.rotation * p + surface.position;
+    let mut m = Manifold::one(surface.rotation * n, deepest.depth, to_world(chosen[0]));
+    for (k, p) in chosen.iter().enumerate() {
+        m.points[k] = to_world(*p);
+    }
+    m.len = chosen.len() as u8;
+    Some(m)
+}
+
+/// Up to four of the points spanning the largest area, the deepest first.
+fn reduce_to_four(points: &[(Vec3, f32)]) -> Vec<Vec3> {
+    let Some(first) = points
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|p| p.0)
+    else {
+        return Vec::new();
+    };
+    let farthest = |score: &dyn Fn(Vec3) -> f32| {
+        points
+            .iter()
+            .map(|p| (p.0, score(p.0)))
+            .filter(|(_, s)| *s > 1e-12)
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(p, _)| p)
+    };
+    let mut out = vec![first];
+    let Some(second) = farthest(&|p| (p - first).length_squared()) else {
+        return out;
+    };
+    out.push(second);
+    let Some(third) = farthest(&|p| (second - first).cross(p - first).length_squared()) else {
+        return out;
+    };
+    out.push(third);
+    let near = |p: Vec3| {
+        [first, second, third]
+            .iter()
+            .map(|q| (p - *q).length_squared())
+            .fold(f32::INFINITY, f32::min)
+    };
+    if let Some(fourth) = farthest(&near) {
+        out.push(fourth);
+    }
+    out
+}
+
+/// First contact of a convex part moving by `motion` (the surface held still) with a surface:
+/// conservative advancement against each triangle near the swept box, the earliest kept;
+/// the half-space by its plane. Normal from the surface toward the part.
+pub(crate) fn surface_impact(
+    surface: &PlacedSurface<'_>,
+    part: &Part,
+    motion: Vec3,
+    swept_box: &Aabb,
+) -> Option<Impact> {
+    let local = surface.local(part);
+    let local_motion = surface.rotation.inverse() * motion;
+    let to_world = |i: Impact| Impact {
+        t: i.t,
+        normal: surface.rotation * i.normal,
+        point: surface.rotation * i.point + surface.position,
+    };
+    let triangle_impact = |c: [Vec3; 3]| {
+        let tri = Triangle::new(c[0], c[1], c[2]);
+        let f = sweep::convex::first_contact(&tri, Vec3::ZERO, &local, local_motion)?;
+        let normal = sweep::convex::unit_normal(f.normal, -local_motion, &tri, &local);
+        Some(Impact {
+            t: f.t,
+            normal,
+            point: f.point,
+        })
+    };
+    let local_box = swept_box.transformed(&crate::math::Affine3A::from_rotation_translation(
+        surface.rotation.inverse(),
+        -(surface.rotation.inverse() * surface.position),
+    ));
+    let mut first: Option<Impact> = None;
+    let mut keep = |i: Option<Impact>| {
+        if let Some(i) = i {
+            if first.is_none_or(|f| i.t < f.t) {
+                first = Some(i);
+            }
+        }
+    };
+    match surface.surface {
+        Surface::Mesh(m) => {
+            let mut near = Vec::new();
+            m.triangles_touching(&local_box, &mut near);
+            for i in near {
+                keep(m.triangle(i).and_then(|t| triangle_impact(t.vertices())));
+            }
+        }
+        Surface::Heightfield(h) => {
+            let mut near = Vec::new();
+            h.triangles_touching(&local_box, &mut near);
+            for i in near {
+                keep(h.triangle(i).and_then(|t| triangle_impact(t.vertices())));
+            }
+        }
+        Surface::HalfSpace => {
+            // Lowest point's height h(u) = y0 + u·m_y: first reaches 0 at u = y0 / −m_y.
+            let y0 = local.support(Vec3::NEG_Y).y;
+            let t = if y0 <= 0.0 {
+                Some(0.0)
+            } else if local_motion.y < 0.0 {
+                Some(y0 / -local_motion.y).filter(|t| *t <= 1.0)
+            } else {
+                None
+            };
+            keep(t.map(|t| Impact {
+                t,
+                normal: Vec3::Y,
+                point: local.support(Vec3::NEG_Y) + local_motion * t,
+            }));
+        }
+    }
+    first.map(to_world)
+}
+
+/// Ray against a surface: the first hit within `[0, max_t]`, normal facing the ray.
+pub(crate) fn ray_surface(ray: &Ray, surface: &PlacedSurface<'_>, max_t: f32) -> Option<RayHit> {
+    let local = Ray::new(
+        surface.to_local(ray.origin),
+        surface.rotation.inverse() * ray.dir,
+    );
+    let (t, normal) = match surface.surface {
+        Surface::Mesh(m) => m.ray_cast(&local, max_t).map(|h| (h.t, h.normal))?,
+        Surface::Heightfield(h) => h.ray_cast(&local, max_t).map(|h| (h.t, h.normal))?,
+        Surface::HalfSpace => {
+            // Solid below y = 0: starting inside hits at 0; otherwise the plane crossing.
+            let plane = crate::shapes::Plane::from_point_normal(Vec3::ZERO, Vec3::Y);
+            if local.origin.y <= 0.0 {
+                return crate::raycast::hit(ray, 0.0, -ray.dir.normalize_or(Vec3::Y));
+            }
+            let h = crate::raycast::plane(&local, &plane, max_t)?;
+            (h.t, h.normal)
+        }
+    };
+    crate::raycast::hit(ray, f64::from(t), surface.rotation * normal)
 }

@@ -1,5 +1,6 @@
-//! A static bounding-volume tree over triangles: built once by the binned surface-area
-//! heuristic, flattened into an array, and walked with a fixed stack.
+//! A static bounding-volume tree over boxes (a mesh's triangles, a world's fixed bodies):
+//! built once by the binned surface-area heuristic, flattened into an array, and walked with
+//! a fixed stack.
 //!
 //! Build (Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, 2007): at
 //! each node the triangles' centroids are dropped into [`BINS`] bins along each axis; the
@@ -52,7 +53,7 @@ impl Node {
     }
 }
 
-/// Why a tree is not valid (returned by [`TriangleTree::validate`]).
+/// Why a tree is not valid (returned by [`StaticTree::validate`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeError {
     /// The node at fault.
@@ -63,7 +64,7 @@ pub struct TreeError {
 
 /// The tree: nodes (root at 0) and the item order its leaves index.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct TriangleTree {
+pub(crate) struct StaticTree {
     pub nodes: Vec<Node>,
 }
 
@@ -114,14 +115,14 @@ struct Bin {
     count: u32,
 }
 
-impl TriangleTree {
+impl StaticTree {
     /// Builds the tree over items with these boxes and reorders `order` (which must hold
     /// `0..boxes.len()`) so that each leaf's items are contiguous. No items: an empty tree.
     /// Boxes must be finite.
-    pub fn build(boxes: &[Aabb], order: &mut [u32]) -> TriangleTree {
+    pub fn build(boxes: &[Aabb], order: &mut [u32]) -> StaticTree {
         let n = order.len();
         if n == 0 {
-            return TriangleTree::default();
+            return StaticTree::default();
         }
         let centroids: Vec<Vec3> = boxes.iter().map(Aabb::center).collect();
         let mut nodes = Vec::with_capacity(2 * n / MAX_LEAF as usize + 1);
@@ -165,7 +166,7 @@ impl TriangleTree {
                 }
             }
         }
-        TriangleTree { nodes }
+        StaticTree { nodes }
     }
 
     /// The root box; [`Aabb::EMPTY`] for an empty tree.
@@ -504,9 +505,9 @@ mod tests {
             .collect()
     }
 
-    fn built(boxes: &[Aabb]) -> (TriangleTree, Vec<Aabb>) {
+    fn built(boxes: &[Aabb]) -> (StaticTree, Vec<Aabb>) {
         let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
-        let tree = TriangleTree::build(boxes, &mut order);
+        let tree = StaticTree::build(boxes, &mut order);
         let in_order = order.iter().map(|&i| boxes[i as usize]).collect();
         (tree, in_order)
     }
