@@ -1808,3 +1808,5 @@ pub mod world {
         let _ = (live, Vec3::ZERO);
     }
 }
+
+pub mod mesh;

@@ -44,8 +44,57 @@ macro_rules! regression {
 
 regression!(
     load_obj, load_stl, load_gltf, scene_json, hull, overlap, sweep, raycast, gjk_epa, sat,
-    broadphase, world
+    broadphase, world, mesh
 );
+
+/// The mesh target's checks on seeded random bytes, so its contracts run in every test pass
+/// (cargo-fuzz explores far more; see docs/degenerate-input.md). Some strings are biased
+/// toward small finite floats so valid meshes and heightfields come out often.
+#[test]
+fn mesh_checks_on_random_bytes() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for case in 0..3000 {
+        let mut data = Vec::new();
+        let mut small = |data: &mut Vec<u8>, n: usize, r: u64| {
+            for _ in 0..n {
+                let x = ((r.wrapping_mul(data.len() as u64 + 7) >> 7) % 16_000) as f32 / 1000.0;
+                data.extend((x - 8.0).to_le_bytes());
+            }
+        };
+        if case % 2 == 0 {
+            // The target's read order: vertex count, vertices, triangle count, indices, then
+            // query floats; small finite values so most meshes are valid.
+            let nv = 3 + (next() % 20) as u8;
+            data.push(nv);
+            for _ in 0..nv {
+                let r = next();
+                small(&mut data, 3, r);
+            }
+            let nt = 1 + (next() % 30) as u8;
+            data.push(nt);
+            for _ in 0..3 * nt as usize {
+                data.push((next() % u64::from(nv)) as u8);
+            }
+        }
+        let len = data.len() + 64 + (next() % 600) as usize;
+        while data.len() < len {
+            if case % 4 == 0 {
+                let r = next();
+                small(&mut data, 1, r);
+            } else {
+                data.push((next() % 256) as u8);
+            }
+        }
+        let r = std::panic::catch_unwind(|| fuzz_checks::mesh::run(&data));
+        assert!(r.is_ok(), "case {case}: {data:?}");
+    }
+}
 
 /// The checks themselves must be able to fail: a NaN sphere input that a (hypothetically) broken
 /// `sphere_sphere` would report as touching is caught by the overlap check's NaN rule; here we

@@ -1,0 +1,136 @@
+//! Mesh colliders and heightfields from raw bytes: construction never panics (a typed error
+//! or a valid collider), and every query on a valid one keeps its contract.
+
+use super::{check_hit, is_unit, Bytes};
+use collide::mesh::{Heightfield, MeshCollider, MeshContact, MeshRayHit};
+use collide::shapes::{Ray, TriMesh};
+use collide::Vec3;
+
+/// Builds a mesh and a heightfield from the bytes and queries both.
+pub fn run(data: &[u8]) {
+    let mut b = Bytes::new(data);
+    let nv = usize::from(b.byte() % 24);
+    let vertices: Vec<Vec3> = (0..nv).map(|_| b.vec3()).collect();
+    let nt = usize::from(b.byte() % 32);
+    // Indices may point past the vertices (a typed error).
+    let triangles = (0..nt)
+        .map(|_| [b.byte(), b.byte(), b.byte()].map(|i| u32::from(i) % (nv as u32 + 2)))
+        .collect();
+    if let Ok(m) = MeshCollider::try_new(TriMesh::new(vertices, triangles)) {
+        if let Err(e) = m.validate() {
+            panic!("invalid mesh collider: {e:?}");
+        }
+        let mut out = Vec::new();
+        queries(
+            &mut b,
+            "mesh",
+            &mut |ray, max_t| m.ray_cast(ray, max_t),
+            &mut |p| m.closest_point(p, f32::INFINITY).map(|c| c.distance),
+            &mut |shape, out| match shape {
+                Probe::Sphere(s) => m.contacts(&s, 0.0, out),
+                Probe::Box(o) => m.contacts(&o, 0.0, out),
+                Probe::Capsule(c) => m.contacts(&c, 0.0, out),
+            },
+            &mut out,
+        );
+        let ray = b.ray();
+        let max_t = b.f32();
+        let mut all = Vec::new();
+        m.ray_cast_all(&ray, max_t, &mut all);
+        check_all(&ray, max_t, &all);
+    }
+    let rows = usize::from(b.byte() % 6) + 1;
+    let cols = usize::from(b.byte() % 6) + 1;
+    let n = if b.byte() % 8 == 0 {
+        rows * cols + 1
+    } else {
+        rows * cols
+    };
+    let heights = (0..n).map(|_| b.f32()).collect();
+    let scale = b.vec3();
+    if let Ok(f) = Heightfield::try_new(heights, rows, cols, scale) {
+        let mut out = Vec::new();
+        queries(
+            &mut b,
+            "heightfield",
+            &mut |ray, max_t| f.ray_cast(ray, max_t),
+            &mut |p| f.closest_point(p, f32::INFINITY).map(|c| c.distance),
+            &mut |shape, out| match shape {
+                Probe::Sphere(s) => f.contacts(&s, 0.0, out),
+                Probe::Box(o) => f.contacts(&o, 0.0, out),
+                Probe::Capsule(c) => f.contacts(&c, 0.0, out),
+            },
+            &mut out,
+        );
+        let ray = b.ray();
+        let max_t = b.f32();
+        let mut all = Vec::new();
+        f.ray_cast_all(&ray, max_t, &mut all);
+        check_all(&ray, max_t, &all);
+    }
+}
+
+/// A convex shape to touch a mesh with.
+enum Probe {
+    Sphere(collide::shapes::Sphere),
+    Box(collide::shapes::Obb),
+    Capsule(collide::shapes::Capsule),
+}
+
+/// Rays, closest points and contacts from the bytes, each checked against its contract.
+fn queries(
+    b: &mut Bytes<'_>,
+    name: &str,
+    ray_cast: &mut dyn FnMut(&Ray, f32) -> Option<MeshRayHit>,
+    closest: &mut dyn FnMut(Vec3) -> Option<f32>,
+    contacts: &mut dyn FnMut(Probe, &mut Vec<MeshContact>),
+    out: &mut Vec<MeshContact>,
+) {
+    for _ in 0..4 {
+        let ray = b.ray();
+        let max_t = b.f32();
+        let hit = ray_cast(&ray, max_t).map(|h| collide::raycast::RayHit {
+            t: h.t,
+            point: h.point,
+            normal: h.normal,
+        });
+        check_hit(name, &ray, max_t, &hit);
+        let p = b.vec3();
+        if let Some(d) = closest(p) {
+            assert!(
+                d >= 0.0 && !d.is_nan(),
+                "{name}: closest distance {d} from {p}"
+            );
+        }
+        let probe = match b.byte() % 3 {
+            0 => Probe::Sphere(b.sphere()),
+            1 => Probe::Box(b.obb()),
+            _ => Probe::Capsule(b.capsule()),
+        };
+        out.clear();
+        contacts(probe, out);
+        for c in out.iter() {
+            assert!(is_unit(c.normal), "{name}: contact normal not unit: {c:?}");
+            assert!(
+                c.depth.is_finite(),
+                "{name}: contact depth not finite: {c:?}"
+            );
+        }
+    }
+}
+
+/// `ray_cast_all`: every hit within contract, sorted by `t`.
+fn check_all(ray: &Ray, max_t: f32, all: &[MeshRayHit]) {
+    for h in all {
+        let hit = Some(collide::raycast::RayHit {
+            t: h.t,
+            point: h.point,
+            normal: h.normal,
+        });
+        check_hit("ray_cast_all", ray, max_t, &hit);
+    }
+    assert!(
+        all.windows(2).all(|w| w[0].t <= w[1].t),
+        "ray_cast_all not sorted: {all:?}"
+    );
+}
