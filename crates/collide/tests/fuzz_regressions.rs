@@ -61,7 +61,7 @@ fn mesh_checks_on_random_bytes() {
     };
     for case in 0..3000 {
         let mut data = Vec::new();
-        let mut small = |data: &mut Vec<u8>, n: usize, r: u64| {
+        let small = |data: &mut Vec<u8>, n: usize, r: u64| {
             for _ in 0..n {
                 let x = ((r.wrapping_mul(data.len() as u64 + 7) >> 7) % 16_000) as f32 / 1000.0;
                 data.extend((x - 8.0).to_le_bytes());
