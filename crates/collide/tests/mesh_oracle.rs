@@ -8,7 +8,7 @@
 
 mod common;
 
-use collide::mesh::{Heightfield, MeshCollider, MeshContact};
+use collide::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit};
 use collide::shapes::{Aabb, Capsule, Obb, Ray, Sphere, TriMesh};
 use collide::{io, Vec3};
 use collide_testkit::Gen;
@@ -392,5 +392,121 @@ fn no_ghost_normals_on_flat_floors_as_mesh_and_heightfield() {
         let what = ["mesh", "heightfield"][which];
         assert_eq!(t.1, 0, "{what}: ghost normals among {} contacts", t.0);
         assert_eq!(t.2, 0, "{what}: shapes resting 1 cm deep with no contact");
+    }
+}
+
+/// The first `u` in `[0, 1]` at which a sphere of radius `r` moving from `c` by `m` touches
+/// any triangle: 400 samples, then bisection on the first bracket (f64 brute force).
+fn sphere_cast64(tris: &[[DVec3; 3]], c: DVec3, m: DVec3, r: f64) -> Option<f64> {
+    let gap = |u: f64| {
+        let p = c + m * u;
+        tris.iter()
+            .filter(|t| t[0].is_finite())
+            .map(|t| (common::triangle_closest(p, *t) - p).length())
+            .fold(f64::INFINITY, f64::min)
+            - r
+    };
+    if gap(0.0) <= 0.0 {
+        return Some(0.0);
+    }
+    let steps = 400;
+    let mut prev = 0.0;
+    for k in 1..=steps {
+        let u = f64::from(k) / f64::from(steps);
+        if gap(u) <= 0.0 {
+            let (mut lo, mut hi) = (prev, u);
+            for _ in 0..50 {
+                let mid = 0.5 * (lo + hi);
+                if gap(mid) <= 0.0 {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            return Some(hi);
+        }
+        prev = u;
+    }
+    None
+}
+
+#[test]
+fn sphere_casts_are_never_late_and_never_miss() {
+    let bunny = io::load(mesh_path("bunny.obj")).unwrap().merged();
+    let mesh = MeshCollider::try_new(bunny).unwrap();
+    let (rows, cols) = (17, 23);
+    let field = Heightfield::try_new(
+        terrain_heights(rows, cols),
+        rows,
+        cols,
+        Vec3::new(20.0, 1.0, 15.0),
+    )
+    .unwrap();
+    let cases = common::cases(60, 2000);
+    for (name, aabb, tris, cast) in [
+        (
+            "bunny",
+            mesh.aabb(),
+            (0..mesh.triangles().len() as u32)
+                .map(|i| mesh.triangle(i).unwrap().vertices().map(dv))
+                .collect::<Vec<_>>(),
+            &(|s: &Sphere, m: Vec3| mesh.cast_shape(s, m))
+                as &dyn Fn(&Sphere, Vec3) -> Option<MeshShapeHit>,
+        ),
+        (
+            "terrain",
+            field.aabb(),
+            (0..field.triangle_count() as u32)
+                .filter_map(|i| Some(field.triangle(i)?.vertices().map(dv)))
+                .collect::<Vec<_>>(),
+            &(|s: &Sphere, m: Vec3| field.cast_shape(s, m))
+                as &dyn Fn(&Sphere, Vec3) -> Option<MeshShapeHit>,
+        ),
+    ] {
+        let mut g = Gen::new(31);
+        let (c, h) = (aabb.center(), aabb.half_extents());
+        let size = aabb.size().length();
+        let mut hits = 0;
+        for case in 0..cases {
+            let start = c + g.vec(1.0) * h * 1.5;
+            let target = c + g.vec(1.0) * h;
+            let r = size * g.range(0.005, 0.05);
+            let s = Sphere::new(start, r);
+            let motion = target - start;
+            let got = cast(&s, motion);
+            let want = sphere_cast64(&tris, dv(start), dv(motion), f64::from(r));
+            let tol = 1e-4;
+            match (got, want) {
+                (Some(h), Some(w)) => {
+                    hits += 1;
+                    assert!(
+                        f64::from(h.toi) <= w + tol,
+                        "{name} case {case}: late, toi {} vs f64 {w}",
+                        h.toi
+                    );
+                    assert!(
+                        f64::from(h.toi) >= w - 1e-3,
+                        "{name} case {case}: early, toi {} vs f64 {w}",
+                        h.toi
+                    );
+                }
+                (None, Some(w)) => panic!("{name} case {case}: missed a hit at {w}"),
+                (Some(h), None) => {
+                    // Only a graze the sampled oracle could step over: touching within tol.
+                    let p = dv(start + motion * h.toi);
+                    let gap = tris
+                        .iter()
+                        .map(|t| (common::triangle_closest(p, *t) - p).length())
+                        .fold(f64::INFINITY, f64::min)
+                        - f64::from(r);
+                    assert!(
+                        gap <= 1e-4 * f64::from(size),
+                        "{name} case {case}: {h:?}, gap {gap}"
+                    );
+                }
+                (None, None) => {}
+            }
+        }
+        assert!(hits * 4 > cases, "{name}: only {hits} hits of {cases}");
     }
 }

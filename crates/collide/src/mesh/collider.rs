@@ -1,7 +1,7 @@
 //! [`MeshCollider`]: a triangle mesh prepared for queries.
 
 use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
-use super::{MeshContact, TriangleSet};
+use super::{MeshContact, MeshShapeHit, TriangleSet};
 use crate::broadphase::static_tree::{StaticTree, TreeError};
 use crate::convex::SupportMap;
 use crate::math::Vec3;
@@ -221,6 +221,18 @@ impl MeshCollider {
         out: &mut Vec<MeshContact>,
     ) {
         super::contact::contacts(self, shape, margin, out);
+    }
+
+    /// The first contact of a convex shape (in this frame) moving by `motion` with any
+    /// triangle: time of impact in `[0, 1]`, never late (conservative advancement per
+    /// triangle). Touching or overlapping at the start gives `toi = 0`. NaN gives `None`.
+    #[must_use]
+    pub fn cast_shape<S: SupportMap + ?Sized>(
+        &self,
+        shape: &S,
+        motion: Vec3,
+    ) -> Option<MeshShapeHit> {
+        super::cast::cast(self, shape, motion)
     }
 
     /// Checks the collider's invariants: the tree over the triangles' boxes

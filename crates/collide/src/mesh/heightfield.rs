@@ -1,7 +1,7 @@
 //! [`Heightfield`]: a regular grid of height samples, walked cell by cell.
 
 use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
-use super::{MeshContact, TriangleSet};
+use super::{MeshContact, MeshShapeHit, TriangleSet};
 use crate::convex::SupportMap;
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Ray, Triangle};
@@ -385,6 +385,18 @@ impl Heightfield {
         out: &mut Vec<MeshContact>,
     ) {
         super::contact::contacts(self, shape, margin, out);
+    }
+
+    /// The first contact of a convex shape (in this frame) moving by `motion` with any
+    /// triangle: time of impact in `[0, 1]`, never late (conservative advancement per
+    /// triangle). Touching or overlapping at the start gives `toi = 0`. NaN gives `None`.
+    #[must_use]
+    pub fn cast_shape<S: SupportMap + ?Sized>(
+        &self,
+        shape: &S,
+        motion: Vec3,
+    ) -> Option<MeshShapeHit> {
+        super::cast::cast(self, shape, motion)
     }
 }
 

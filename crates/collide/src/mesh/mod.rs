@@ -38,12 +38,14 @@
 //! assert!((hit.t - 3.0).abs() < 1e-6 && hit.normal == Vec3::Y);
 //! ```
 
+mod cast;
 mod collider;
 mod contact;
 mod heightfield;
 
 pub use crate::broadphase::TreeError;
 pub use crate::shapes::MeshError;
+pub use cast::MeshShapeHit;
 pub use collider::MeshCollider;
 pub use contact::MeshContact;
 pub use heightfield::Heightfield;

@@ -1265,9 +1265,8 @@ fn surface_outcome(surface: &Body, body: &Body, swept: bool, flip: bool) -> Outc
         let motion = body.motion() - surface.motion();
         body.parts(body.start_position, body.start_rotation, &mut parts);
         let mut first: Option<Impact> = None;
-        for (part, part_box) in &parts {
-            let swept_box = part_box.union(&translate(part_box, motion));
-            if let Some(i) = narrow::surface_impact(&placed, part, motion, &swept_box) {
+        for (part, _) in &parts {
+            if let Some(i) = narrow::surface_impact(&placed, part, motion) {
                 if first.is_none_or(|f| i.t < f.t) {
                     first = Some(i);
                 }

@@ -5,9 +5,9 @@ use crate::closest;
 use crate::convex::contact::contact_cached;
 use crate::convex::{contact_manifold, ConvexPolyhedron, GjkCache, Posed, SepCache, SupportMap};
 use crate::math::{Quat, Vec3};
-use crate::mesh::{Heightfield, MeshCollider, MeshContact};
+use crate::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit};
 use crate::raycast::RayHit;
-use crate::shapes::{Aabb, Capsule, Obb, Ray, Sphere, Triangle};
+use crate::shapes::{Capsule, Obb, Ray, Sphere};
 use crate::sweep;
 use glam::DVec3;
 use std::sync::Arc;
@@ -614,76 +614,41 @@ fn reduce_to_four(points: &[(Vec3, f32)]) -> Vec<Vec3> {
 }
 
 /// First contact of a convex part moving by `motion` (the surface held still) with a surface:
-/// conservative advancement against each triangle near the swept box, the earliest kept;
-/// the half-space by its plane. Normal from the surface toward the part.
+/// [`MeshCollider::cast_shape`] and [`Heightfield::cast_shape`] in the surface's frame, the
+/// half-space by its plane. Normal from the surface toward the part.
 pub(crate) fn surface_impact(
     surface: &PlacedSurface<'_>,
     part: &Part,
     motion: Vec3,
-    swept_box: &Aabb,
 ) -> Option<Impact> {
     let local = surface.local(part);
     let local_motion = surface.rotation.inverse() * motion;
-    let to_world = |i: Impact| Impact {
-        t: i.t,
-        normal: surface.rotation * i.normal,
-        point: surface.rotation * i.point + surface.position,
-    };
-    let triangle_impact = |c: [Vec3; 3]| {
-        let tri = Triangle::new(c[0], c[1], c[2]);
-        let f = sweep::convex::first_contact(&tri, Vec3::ZERO, &local, local_motion)?;
-        let normal = sweep::convex::unit_normal(f.normal, -local_motion, &tri, &local);
-        Some(Impact {
-            t: f.t,
-            normal,
-            point: f.point,
-        })
-    };
-    let local_box = swept_box.transformed(&crate::math::Affine3A::from_rotation_translation(
-        surface.rotation.inverse(),
-        -(surface.rotation.inverse() * surface.position),
-    ));
-    let mut first: Option<Impact> = None;
-    let mut keep = |i: Option<Impact>| {
-        if let Some(i) = i {
-            if first.is_none_or(|f| i.t < f.t) {
-                first = Some(i);
-            }
-        }
-    };
-    match surface.surface {
-        Surface::Mesh(m) => {
-            let mut near = Vec::new();
-            m.triangles_touching(&local_box, &mut near);
-            for i in near {
-                keep(m.triangle(i).and_then(|t| triangle_impact(t.vertices())));
-            }
-        }
-        Surface::Heightfield(h) => {
-            let mut near = Vec::new();
-            h.triangles_touching(&local_box, &mut near);
-            for i in near {
-                keep(h.triangle(i).and_then(|t| triangle_impact(t.vertices())));
-            }
-        }
+    let hit = match surface.surface {
+        Surface::Mesh(m) => m.cast_shape(&local, local_motion),
+        Surface::Heightfield(h) => h.cast_shape(&local, local_motion),
         Surface::HalfSpace => {
             // Lowest point's height h(u) = y0 + u·m_y: first reaches 0 at u = y0 / −m_y.
-            let y0 = local.support(Vec3::NEG_Y).y;
-            let t = if y0 <= 0.0 {
+            let lowest = local.support(Vec3::NEG_Y);
+            let toi = if lowest.y <= 0.0 {
                 Some(0.0)
             } else if local_motion.y < 0.0 {
-                Some(y0 / -local_motion.y).filter(|t| *t <= 1.0)
+                Some(lowest.y / -local_motion.y).filter(|t| *t <= 1.0)
             } else {
                 None
             };
-            keep(t.map(|t| Impact {
-                t,
+            toi.map(|toi| MeshShapeHit {
+                toi,
+                point: lowest + local_motion * toi,
                 normal: Vec3::Y,
-                point: local.support(Vec3::NEG_Y) + local_motion * t,
-            }));
+                triangle: 0,
+            })
         }
-    }
-    first.map(to_world)
+    }?;
+    Some(Impact {
+        t: hit.toi,
+        normal: surface.rotation * hit.normal,
+        point: surface.rotation * hit.point + surface.position,
+    })
 }
 
 /// Ray against a surface: the first hit within `[0, max_t]`, normal facing the ray.
