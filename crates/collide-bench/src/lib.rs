@@ -11,5 +11,6 @@
 pub mod cases;
 pub mod convert;
 pub mod inputs;
+pub mod mesh_cases;
 pub mod oracle;
 pub mod timing;

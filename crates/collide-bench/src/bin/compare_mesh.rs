@@ -1,0 +1,43 @@
+//! `cargo run --release -p collide-bench --bin compare_mesh [-- --quick]`
+//!
+//! The level rows (triangle meshes and heightfields, `collide_bench::mesh_cases`) timed like
+//! `compare`: every round runs each row's collide pass and parry3d pass back to back,
+//! alternating which goes first; each row reports the median over rounds of ns per query.
+//! `--quick`: 512 queries per row and 9 rounds; default: 2048 and 21.
+
+use collide_bench::{mesh_cases, timing};
+use std::io::Write;
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    if cfg!(debug_assertions) {
+        eprintln!("compare_mesh: warning: debug build; run with --release for meaningful numbers");
+    }
+    let (n, rounds) = if quick { (512, 9) } else { (2048, 21) };
+    let loadavg_start = timing::loadavg();
+    let start = std::time::Instant::now();
+    let mut table = mesh_cases::all(n);
+    eprintln!(
+        "compare_mesh: {} rows built in {:.1} s",
+        table.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let rows = timing::measure(&mut table, rounds, |r| {
+        eprint!("\rround {}/{rounds}", r + 1);
+        let _ = std::io::stderr().flush();
+    });
+    eprintln!();
+    println!(
+        "collide vs parry3d 0.31, level rows — {} ({} logical CPUs), load average {} → {}; \
+         median of {rounds} interleaved rounds, {n} queries per row, single thread.\n",
+        timing::cpu_model(),
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        loadavg_start,
+        timing::loadavg()
+    );
+    print!("{}", timing::markdown(&rows));
+    println!("\nparry3d calls:");
+    for r in &rows {
+        println!("- {}: {}", r.query, r.parry_call);
+    }
+}

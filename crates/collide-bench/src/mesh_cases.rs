@@ -1,0 +1,387 @@
+//! The level rows of `compare_mesh`: triangle meshes and heightfields, collide against parry3d
+//! 0.31 `TriMesh` and `HeightField` on identical inputs.
+//!
+//! Inputs: the Stanford bunny (902 triangles, `assets/meshes`) and a rolling terrain of
+//! `TERRAIN x TERRAIN` samples, as a heightfield in both libraries and as a triangle mesh of
+//! ~1M triangles. Rays start around a box 1.5x the surface's and aim at a point inside it.
+//! Shapes for contacts sit on the bunny's surface (centred on a random surface point, so
+//! they overlap it); shape casts start outside and aim at a surface point. parry is called the
+//! way a speed-minded user would: the shape's own local query in its frame
+//! (`cast_local_ray_and_get_normal`), `contact_manifolds` of the default dispatcher with a
+//! reused workspace, `cast_shapes`.
+
+use crate::timing::Case;
+use collide::mesh::{Heightfield, MeshCollider, MeshContact};
+use collide::shapes::{Obb, Ray, Sphere, TriMesh};
+use collide::{Quat, Vec3};
+use collide_testkit::Gen;
+use parry3d::math::Pose;
+use parry3d::query::{
+    self, ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher, RayCast,
+    ShapeCastOptions,
+};
+use parry3d::shape::{
+    Ball, Capsule, Cuboid, HeightField, Shape, TriMesh as ParryMesh, TriMeshFlags,
+};
+use parry3d::utils::Array2;
+use std::hint::black_box;
+use std::sync::Arc;
+
+/// Samples per side of the terrain: 708² samples give 999,698 triangles.
+pub const TERRAIN: usize = 708;
+
+/// The repo's bunny, merged into one mesh.
+pub fn bunny() -> TriMesh {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/bunny.obj");
+    collide::io::load(path)
+        .map(|m| m.merged())
+        .unwrap_or_default()
+}
+
+/// Rolling hills: `n x n` heights, row-major (collide's layout).
+pub fn terrain_heights(n: usize) -> Vec<f32> {
+    (0..n * n)
+        .map(|i| {
+            let (r, c) = ((i / n) as f32, (i % n) as f32);
+            (c * 0.031).sin() * 3.0 + (r * 0.017 + c * 0.005).cos() * 2.0 + ((r * c) * 1e-4).sin()
+        })
+        .collect()
+}
+
+/// The terrain's scale: 1 unit per cell, heights as given.
+pub fn terrain_scale(n: usize) -> Vec3 {
+    Vec3::new((n - 1) as f32, 1.0, (n - 1) as f32)
+}
+
+/// A parry heightfield of collide's row-major heights (parry's `Array2` is column-major,
+/// rows along z).
+pub fn parry_heightfield(heights: &[f32], n: usize) -> HeightField {
+    let mut data = vec![0.0; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            data[r + c * n] = heights[r * n + c];
+        }
+    }
+    HeightField::new(Array2::new(n, n, data), terrain_scale(n))
+}
+
+/// The heightfield's triangles as one welded mesh (collide's split of each cell).
+pub fn heightfield_mesh(f: &Heightfield) -> TriMesh {
+    let (rows, cols) = (f.rows(), f.cols());
+    let mut mesh = TriMesh::default();
+    let s = f.scale();
+    for r in 0..rows {
+        for c in 0..cols {
+            // The sample's height, read back through the first triangle that holds it.
+            mesh.vertices.push(Vec3::new(
+                (c as f32 / (cols - 1) as f32 - 0.5) * s.x,
+                0.0,
+                (r as f32 / (rows - 1) as f32 - 0.5) * s.z,
+            ));
+        }
+    }
+    for i in 0..f.triangle_count() as u32 {
+        if let Some(t) = f.triangle(i) {
+            let ids = t.vertices().map(|v| {
+                let c = ((v.x / s.x + 0.5) * (cols - 1) as f32).round() as usize;
+                let r = ((v.z / s.z + 0.5) * (rows - 1) as f32).round() as usize;
+                let k = r * cols + c;
+                mesh.vertices[k].y = v.y;
+                k as u32
+            });
+            mesh.triangles.push(ids);
+        }
+    }
+    mesh
+}
+
+fn rays_at(aabb: collide::shapes::Aabb, n: usize, seed: u64) -> Vec<Ray> {
+    let mut g = Gen::new(seed);
+    let (c, h) = (aabb.center(), aabb.half_extents());
+    (0..n)
+        .map(|_| {
+            let o = c + g.vec(1.0) * h * 1.5;
+            let t = c + g.vec(1.0) * h;
+            Ray::new(o, t - o)
+        })
+        .collect()
+}
+
+fn parry_ray(r: &Ray) -> query::Ray {
+    query::Ray::new(r.origin, r.dir)
+}
+
+fn ray_case(
+    name: &str,
+    rays: Vec<Ray>,
+    collide_cast: impl Fn(&Ray) -> bool + 'static,
+    parry_cast: impl Fn(&query::Ray) -> bool + 'static,
+    parry_call: &str,
+) -> Case {
+    let prays: Vec<query::Ray> = rays.iter().map(parry_ray).collect();
+    Case {
+        name: name.into(),
+        n: rays.len(),
+        collide: Box::new(move || {
+            black_box(rays.as_slice())
+                .iter()
+                .filter(|r| collide_cast(r))
+                .count()
+        }),
+        parry: Box::new(move || {
+            black_box(prays.as_slice())
+                .iter()
+                .filter(|r| parry_cast(r))
+                .count()
+        }),
+        parry_call: parry_call.into(),
+    }
+}
+
+/// One convex probe in both libraries: collide's shape and parry's shape with its pose.
+#[derive(Clone)]
+enum Probe {
+    Sphere(Sphere),
+    Capsule(collide::shapes::Capsule),
+    Box(Obb),
+}
+
+impl Probe {
+    fn parry(&self) -> (Pose, Box<dyn Shape>) {
+        match self {
+            Probe::Sphere(s) => (
+                Pose::from_translation(s.center),
+                Box::new(Ball::new(s.radius)),
+            ),
+            Probe::Capsule(c) => {
+                let m = (c.a + c.b) * 0.5;
+                (
+                    Pose::from_translation(m),
+                    Box::new(Capsule::new(c.a - m, c.b - m, c.radius)),
+                )
+            }
+            Probe::Box(o) => (
+                Pose::from_parts(o.center, o.rotation()),
+                Box::new(Cuboid::new(o.half_extents)),
+            ),
+        }
+    }
+
+    fn contacts(&self, m: &MeshCollider, out: &mut Vec<MeshContact>) {
+        match self {
+            Probe::Sphere(s) => m.contacts(s, 0.0, out),
+            Probe::Capsule(c) => m.contacts(c, 0.0, out),
+            Probe::Box(o) => m.contacts(o, 0.0, out),
+        }
+    }
+
+    fn cast(&self, m: &MeshCollider, motion: Vec3) -> bool {
+        match self {
+            Probe::Sphere(s) => m.cast_shape(s, motion).is_some(),
+            Probe::Capsule(c) => m.cast_shape(c, motion).is_some(),
+            Probe::Box(o) => m.cast_shape(o, motion).is_some(),
+        }
+    }
+}
+
+/// A probe of `kind` centred at `at`, of size `s`, turned by `q`.
+fn probe(kind: usize, at: Vec3, s: f32, q: Quat) -> Probe {
+    match kind {
+        0 => Probe::Sphere(Sphere::new(at, s)),
+        1 => {
+            let axis = q * Vec3::Y * s;
+            Probe::Capsule(collide::shapes::Capsule::new(at - axis, at + axis, s * 0.5))
+        }
+        _ => Probe::Box(Obb::new(at, q, Vec3::new(s, s * 0.7, s * 0.5))),
+    }
+}
+
+/// Every level row.
+pub fn all(n: usize) -> Vec<Case> {
+    let bunny_mesh = bunny();
+    let size = bunny_mesh.aabb().map_or(1.0, |b| b.size().length());
+    let Ok(collider) = MeshCollider::try_new(bunny_mesh.clone()) else {
+        return Vec::new();
+    };
+    let collider = Arc::new(collider);
+    let parry_bunny = Arc::new(
+        ParryMesh::with_flags(
+            collider.vertices().to_vec(),
+            collider.triangles().to_vec(),
+            TriMeshFlags::FIX_INTERNAL_EDGES_TWO_SIDED,
+        )
+        .unwrap_or_else(|e| panic!("parry bunny: {e:?}")),
+    );
+    let mut cases = Vec::new();
+
+    // Tree build (one build per pass).
+    {
+        let (m1, m2) = (bunny_mesh.clone(), bunny_mesh.clone());
+        cases.push(Case {
+            name: "mesh_build_bunny".into(),
+            n: 1,
+            collide: Box::new(move || {
+                usize::from(black_box(MeshCollider::try_new(black_box(m1.clone()))).is_ok())
+            }),
+            parry: Box::new(move || {
+                let m = black_box(m2.clone());
+                usize::from(
+                    black_box(ParryMesh::with_flags(
+                        m.vertices,
+                        m.triangles,
+                        TriMeshFlags::FIX_INTERNAL_EDGES_TWO_SIDED,
+                    ))
+                    .is_ok(),
+                )
+            }),
+            parry_call: "TriMesh::with_flags(FIX_INTERNAL_EDGES_TWO_SIDED)".into(),
+        });
+    }
+
+    // Rays on the bunny.
+    {
+        let (c, p) = (collider.clone(), parry_bunny.clone());
+        cases.push(ray_case(
+            "mesh_ray_bunny",
+            rays_at(collider.aabb(), n, 1),
+            move |r| c.ray_cast(r, 1.0).is_some(),
+            move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
+            "TriMesh::cast_local_ray_and_get_normal",
+        ));
+    }
+
+    // Contacts of spheres, capsules and boxes overlapping the bunny's surface.
+    for (kind, name) in [(0, "sphere"), (1, "capsule"), (2, "box")] {
+        let mut g = Gen::new(10 + kind as u64);
+        let probes: Vec<Probe> = (0..n)
+            .map(|_| {
+                let t = g.range(0.0, collider.triangles().len() as f32) as u32;
+                let tri = collider.triangle(t).map_or(Vec3::ZERO, |t| t.centroid());
+                probe(kind, tri, size * g.range(0.01, 0.05), g.quat())
+            })
+            .collect();
+        let parry_probes: Vec<(Pose, Box<dyn Shape>)> = probes.iter().map(Probe::parry).collect();
+        let (c, p) = (collider.clone(), parry_bunny.clone());
+        let mut out = Vec::new();
+        let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+        let mut workspace = None;
+        cases.push(Case {
+            name: format!("mesh_contact_{name}"),
+            n,
+            collide: Box::new(move || {
+                let mut hits = 0;
+                for pr in black_box(probes.as_slice()) {
+                    out.clear();
+                    pr.contacts(&c, &mut out);
+                    hits += usize::from(!out.is_empty());
+                }
+                hits
+            }),
+            parry: Box::new(move || {
+                let mut hits = 0;
+                for (pose, shape) in black_box(parry_probes.as_slice()) {
+                    manifolds.clear();
+                    let _ = DefaultQueryDispatcher.contact_manifolds(
+                        pose,
+                        &*p,
+                        shape.as_ref(),
+                        0.0,
+                        &mut manifolds,
+                        &mut workspace,
+                    );
+                    hits += usize::from(manifolds.iter().any(|m| !m.points.is_empty()));
+                }
+                hits
+            }),
+            parry_call: "DefaultQueryDispatcher::contact_manifolds (reused workspace)".into(),
+        });
+    }
+
+    // Shape casts at the bunny from outside.
+    for (kind, name) in [(0, "sphere"), (2, "box")] {
+        let mut g = Gen::new(20 + kind as u64);
+        let b = collider.aabb();
+        let items: Vec<(Probe, Vec3)> = (0..n)
+            .map(|_| {
+                let start = b.center() + g.vec(1.0) * b.half_extents() * 2.0;
+                let target = b.center() + g.vec(1.0) * b.half_extents();
+                (
+                    probe(kind, start, size * g.range(0.01, 0.05), g.quat()),
+                    target - start,
+                )
+            })
+            .collect();
+        let parry_items: Vec<(Pose, Box<dyn Shape>, Vec3)> = items
+            .iter()
+            .map(|(pr, m)| {
+                let (pose, shape) = pr.parry();
+                (pose, shape, *m)
+            })
+            .collect();
+        let (c, p) = (collider.clone(), parry_bunny.clone());
+        let options = ShapeCastOptions {
+            max_time_of_impact: 1.0,
+            ..ShapeCastOptions::default()
+        };
+        cases.push(Case {
+            name: format!("mesh_cast_{name}"),
+            n,
+            collide: Box::new(move || {
+                black_box(items.as_slice())
+                    .iter()
+                    .filter(|(pr, m)| pr.cast(&c, *m))
+                    .count()
+            }),
+            parry: Box::new(move || {
+                let id = Pose::IDENTITY;
+                black_box(parry_items.as_slice())
+                    .iter()
+                    .filter(|(pose, shape, m)| {
+                        query::cast_shapes(&id, Vec3::ZERO, &*p, pose, *m, shape.as_ref(), options)
+                            .is_ok_and(|h| h.is_some())
+                    })
+                    .count()
+            }),
+            parry_call: "query::cast_shapes (max toi 1)".into(),
+        });
+    }
+
+    // The terrain: heightfield rays, and the same surface as a ~1M-triangle mesh.
+    let heights = terrain_heights(TERRAIN);
+    let Ok(field) = Heightfield::try_new(heights.clone(), TERRAIN, TERRAIN, terrain_scale(TERRAIN))
+    else {
+        return cases;
+    };
+    let parry_field = Arc::new(parry_heightfield(&heights, TERRAIN));
+    let field = Arc::new(field);
+    {
+        let (c, p) = (field.clone(), parry_field.clone());
+        cases.push(ray_case(
+            "heightfield_ray",
+            rays_at(field.aabb(), n, 3),
+            move |r| c.ray_cast(r, 1.0).is_some(),
+            move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
+            "HeightField::cast_local_ray_and_get_normal",
+        ));
+    }
+    let terrain_mesh = heightfield_mesh(&field);
+    let Ok(terrain) = MeshCollider::try_new(terrain_mesh.clone()) else {
+        return cases;
+    };
+    let parry_terrain = Arc::new(
+        ParryMesh::new(terrain_mesh.vertices, terrain_mesh.triangles)
+            .unwrap_or_else(|e| panic!("parry terrain: {e:?}")),
+    );
+    let terrain = Arc::new(terrain);
+    {
+        let (c, p) = (terrain.clone(), parry_terrain.clone());
+        cases.push(ray_case(
+            "mesh_ray_terrain_1m",
+            rays_at(terrain.aabb(), n, 4),
+            move |r| c.ray_cast(r, 1.0).is_some(),
+            move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
+            "TriMesh::cast_local_ray_and_get_normal",
+        ));
+    }
+    cases
+}
