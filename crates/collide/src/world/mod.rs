@@ -26,8 +26,10 @@
 //! a body of several pieces reports the deepest piece contact of a pair, not one manifold
 //! per piece pair.
 
+mod evaluate;
 mod narrow;
 
+pub use evaluate::{PairVerdict, Separation};
 pub use narrow::{Impact, Manifold};
 
 use crate::bounding::tight_aabb_vec3;
@@ -966,23 +968,7 @@ fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCou
         // Sweeps from the start pose along the frame's translation.
         a.parts(a.start_position, a.start_rotation, &mut pa);
         b.parts(b.start_position, b.start_rotation, &mut pb);
-        let (ma, mb) = (a.motion(), b.motion());
-        let mut first: Option<Impact> = None;
-        for (part_a, box_a) in &pa {
-            let swept_a = box_a.union(&translate(box_a, ma));
-            for (part_b, box_b) in &pb {
-                let swept_b = box_b.union(&translate(box_b, mb));
-                if !crate::overlap::aabb_aabb(&swept_a, &swept_b) {
-                    continue;
-                }
-                if let Some(i) = narrow::impact(part_a, ma, part_b, mb) {
-                    if first.is_none_or(|f| i.t < f.t) {
-                        first = Some(i);
-                    }
-                }
-            }
-        }
-        return match first {
+        return match first_impact(&pa, a.motion(), &pb, b.motion()) {
             Some(i) => (
                 Outcome::Contact(Manifold::one(i.normal, 0.0, i.point).finite(), Some(i.t)),
                 counts,
@@ -992,10 +978,24 @@ fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCou
     }
     a.parts(a.position, a.rotation, &mut pa);
     b.parts(b.position, b.rotation, &mut pb);
+    match deepest_contact(&pa, &pb, cache, &mut counts) {
+        Some(m) => (Outcome::Contact(m.finite(), None), counts),
+        None => (Outcome::Apart, counts),
+    }
+}
+
+/// The contact of two bodies' parts (placed at their poses), or `None` when apart: with
+/// several pieces, the deepest piece contact is the pair's (pieces whose boxes are apart are
+/// skipped). `cache` holds one entry per part pair (index `i * pb.len() + j`), resized here.
+fn deepest_contact(
+    pa: &[(Part, Aabb)],
+    pb: &[(Part, Aabb)],
+    cache: &mut PairCache,
+    counts: &mut QueryCounts,
+) -> Option<Manifold> {
     let n = pa.len() * pb.len();
     cache.sep.resize(n, SepCache::default());
     cache.gjk.resize(n, GjkCache::default());
-    // Several pieces: the deepest piece contact is the pair's.
     let mut best: Option<Manifold> = None;
     for (i, (part_a, box_a)) in pa.iter().enumerate() {
         for (j, (part_b, box_b)) in pb.iter().enumerate() {
@@ -1004,17 +1004,35 @@ fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCou
             }
             let k = i * pb.len() + j;
             let (sep, gjk) = (&mut cache.sep[k], &mut cache.gjk[k]);
-            if let Some(m) = narrow::contact(part_a, part_b, sep, gjk, &mut counts) {
+            if let Some(m) = narrow::contact(part_a, part_b, sep, gjk, counts) {
                 if best.is_none_or(|bm| m.depth > bm.depth) {
                     best = Some(m);
                 }
             }
         }
     }
-    match best {
-        Some(m) => (Outcome::Contact(m.finite(), None), counts),
-        None => (Outcome::Apart, counts),
+    best
+}
+
+/// The first impact of two bodies' parts (placed at their start poses) translating by
+/// `ma` and `mb`, or `None`: the earliest over the part pairs whose swept boxes touch.
+fn first_impact(pa: &[(Part, Aabb)], ma: Vec3, pb: &[(Part, Aabb)], mb: Vec3) -> Option<Impact> {
+    let mut first: Option<Impact> = None;
+    for (part_a, box_a) in pa {
+        let swept_a = box_a.union(&translate(box_a, ma));
+        for (part_b, box_b) in pb {
+            let swept_b = box_b.union(&translate(box_b, mb));
+            if !crate::overlap::aabb_aabb(&swept_a, &swept_b) {
+                continue;
+            }
+            if let Some(i) = narrow::impact(part_a, ma, part_b, mb) {
+                if first.is_none_or(|f| i.t < f.t) {
+                    first = Some(i);
+                }
+            }
+        }
     }
+    first
 }
 
 fn translate(b: &Aabb, d: Vec3) -> Aabb {

@@ -3,7 +3,7 @@
 
 use crate::closest;
 use crate::convex::contact::contact_cached;
-use crate::convex::{contact_manifold, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
+use crate::convex::{contact_manifold, gjk, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
 use crate::math::Vec3;
 use crate::raycast::RayHit;
 use crate::shapes::{Capsule, Obb, Ray, Sphere};
@@ -286,6 +286,15 @@ fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impa
     }
 }
 
+/// The distance and closest points of two parts (GJK on the parts' support functions, the
+/// radii of spheres and capsules as margins; Ericson, RTCD §9.5): `intersecting` when they
+/// touch or overlap (within GJK's tolerance), `None` for a non-finite part. The one query for
+/// distances: every part kind is a [`SupportMap`], so no `match` is needed.
+pub(crate) fn distance(a: &Part, b: &Part) -> Option<gjk::GjkResult> {
+    let r = gjk::distance(a, b);
+    (r.intersecting || r.distance.is_finite()).then_some(r)
+}
+
 /// Ray against a part: `(t, normal)` of the first hit in `[0, max_t]`.
 pub(crate) fn ray_part(ray: &Ray, part: &Part, max_t: f32) -> Option<RayHit> {
     match part {
@@ -460,5 +469,26 @@ mod tests {
         assert_eq!(m.depth, 2.0);
         let m = Manifold::one(Vec3::X, f32::NAN, Vec3::ONE).finite();
         assert_eq!((m.depth, m.points()), (0.0, &[Vec3::ONE][..]));
+    }
+
+    #[test]
+    fn distance_of_parts_apart_touching_and_overlapping() {
+        // A unit sphere 3 units from the unit cube's centre: 1.5 between the surfaces, the
+        // closest points on the x axis.
+        let s = Part::Sphere(Sphere::new(Vec3::new(3.0, 0.0, 0.0), 1.0));
+        let r = distance(&cube(Vec3::ZERO), &s).unwrap();
+        assert!(!r.intersecting);
+        assert_near!(r.distance, 1.5, 1e-5);
+        assert_near!(r.normal, Vec3::X, 1e-5);
+        assert_near!(r.point_a, Vec3::new(0.5, 0.0, 0.0), 1e-5);
+        assert_near!(r.point_b, Vec3::new(2.0, 0.0, 0.0), 1e-5);
+        // Touching faces and overlapping cubes: intersecting, distance 0.
+        for c in [Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.5, 0.2, 0.0)] {
+            let r = distance(&cube(Vec3::ZERO), &cube(c)).unwrap();
+            assert!(r.intersecting && r.distance == 0.0, "{c}");
+        }
+        // A NaN part: none.
+        let nan = Part::Sphere(Sphere::new(Vec3::NAN, 1.0));
+        assert!(distance(&nan, &s).is_none());
     }
 }
