@@ -533,7 +533,7 @@ mod tests {
     #[test]
     fn random_primitive_pairs_agree_with_oracles() {
         let mut rng = ChaCha8Rng::seed_from_u64(8);
-        let mut random_body = |rng: &mut ChaCha8Rng| {
+        let random_body = |rng: &mut ChaCha8Rng| {
             let p = Vec3::new(
                 rng.random_range(-1.5..1.5),
                 rng.random_range(-1.5..1.5),
