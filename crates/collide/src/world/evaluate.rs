@@ -25,9 +25,9 @@ pub struct Separation {
     /// The point of B closest to A (`point_b - point_a` has length `distance`).
     pub point_b: Vec3,
     /// The plane halfway between the closest points, unit normal from A toward B, with all of
-    /// A on its negative side and all of B on its positive side (within `1e-4` of the gap);
-    /// `None` when no such plane exists, which only a body of several pieces can cause (its
-    /// pieces on both sides of the other body).
+    /// A on its negative side and all of B on its positive side (within
+    /// `1e-4 · distance + 1e-6`); `None` when no such plane exists, which only a body of
+    /// several pieces can cause (its pieces on both sides of the other body).
     pub plane: Option<Plane>,
 }
 

@@ -16,7 +16,9 @@
 //!    for spheres and boxes, conservative advancement otherwise) — no tunnelling.
 //!
 //! Output: [`World::contacts`] (normal, depth, points, and the time of impact for swept
-//! pairs), [`World::events`] (began, persisted, ended) and [`World::stats`]. The narrow phase
+//! pairs), [`World::events`] (began, persisted, ended) and [`World::stats`]. Without running
+//! a frame, [`World::evaluate`] gives every close pair's verdict at the current poses
+//! (contact, or closest points and a separating plane; time of impact along the motion). The narrow phase
 //! runs in parallel (rayon) on the pairs sorted by id, so every output is identical whatever
 //! the number of threads.
 //!
