@@ -324,7 +324,7 @@ fn mass(b: &Body) -> f32 {
 }
 
 impl Pipeline {
-    /// A world holding the arena's bodies (hulls built once per kind and shared).
+    /// A world holding the arena's bodies (hulls built once per kind, by the prototypes).
     pub fn new(arena: &Arena) -> Result<Pipeline, CliError> {
         use collide::world::{BodyDesc, World, WorldConfig};
         // Sweep a body when it moves more than its smallest half-size in a frame: the motion
@@ -333,18 +333,11 @@ impl Pipeline {
             ccd_fraction: 1.0,
             ..WorldConfig::default()
         };
-        let mut geometry: Vec<Option<collide::world::Geometry>> = vec![None; KINDS.len()];
         let mut world = World::new(config);
         let mut ids = Vec::with_capacity(arena.world.bodies.len());
         for (i, b) in arena.world.bodies.iter().enumerate() {
-            let k = arena.kind[i];
-            if geometry[k].is_none() {
-                geometry[k] = Some(b.geometry.clone());
-            }
-            let g = geometry[k]
-                .clone()
-                .ok_or_else(|| CliError::new("no geometry"))?;
-            let desc = BodyDesc::new(g)
+            // Bodies cloned from one prototype share its hulls (`Arc`s in the geometry).
+            let desc = BodyDesc::new(b.geometry.clone())
                 .at(b.position)
                 .rotated(b.rotation)
                 .moving(b.velocity * FPS)
