@@ -7,7 +7,7 @@ use collide::{Quat, Vec3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::scene_eval::{Body, MeshCache, World};
+use crate::scene::{Body, MeshCache, Stage};
 use crate::CliError;
 
 /// Meshes built into the binary: name, OBJ text, how it becomes convex, scale, origin.
@@ -48,8 +48,8 @@ const KINDS: [&str; 7] = [
 
 /// A running arena: the bodies (poses and velocities live in them), their spin, the walls.
 pub struct Arena {
-    /// The bodies, as the scene evaluation sees them.
-    pub world: World,
+    /// The bodies, as the program shows them.
+    pub world: Stage,
     /// Angular velocity of each body, radians per frame about a world axis.
     pub spin: Vec<Vec3>,
     /// Index into [`KINDS`] of each body.
@@ -113,7 +113,7 @@ impl Arena {
             }
         }
         Ok(Arena {
-            world: World { bodies },
+            world: Stage { bodies },
             spin,
             kind,
             half,
@@ -323,39 +323,8 @@ fn mass(b: &Body) -> f32 {
     b.rest_sphere.radius.powi(3).max(1e-9)
 }
 
-/// The world's geometry for a prototype body: the same primitive, or its convex pieces as
-/// shared hulls.
-fn world_geometry(b: &Body) -> Result<collide::world::Geometry, CliError> {
-    use crate::scene_eval::Geometry as G;
-    use collide::world::Geometry as W;
-    Ok(match &b.geometry {
-        G::Sphere { radius } => W::Sphere(*radius),
-        G::Cuboid { half_extents } => W::Cuboid(*half_extents),
-        G::Capsule {
-            half_height,
-            radius,
-        } => W::Capsule {
-            half_height: *half_height,
-            radius: *radius,
-        },
-        G::Convex { pieces } => {
-            let mut hulls = Vec::with_capacity(pieces.len());
-            for p in pieces {
-                let h = collide::convex::ConvexHull::try_new(p)
-                    .map_err(|e| CliError::new(format!("{}: a piece has no hull: {e}", b.name)))?;
-                hulls.push(std::sync::Arc::new(h));
-            }
-            if hulls.len() == 1 {
-                W::Hull(hulls.remove(0))
-            } else {
-                W::Pieces(hulls)
-            }
-        }
-    })
-}
-
 impl Pipeline {
-    /// A world holding the arena's bodies (hulls built once per kind and shared).
+    /// A world holding the arena's bodies (hulls built once per kind, by the prototypes).
     pub fn new(arena: &Arena) -> Result<Pipeline, CliError> {
         use collide::world::{BodyDesc, World, WorldConfig};
         // Sweep a body when it moves more than its smallest half-size in a frame: the motion
@@ -364,18 +333,11 @@ impl Pipeline {
             ccd_fraction: 1.0,
             ..WorldConfig::default()
         };
-        let mut geometry: Vec<Option<collide::world::Geometry>> = vec![None; KINDS.len()];
         let mut world = World::new(config);
         let mut ids = Vec::with_capacity(arena.world.bodies.len());
         for (i, b) in arena.world.bodies.iter().enumerate() {
-            let k = arena.kind[i];
-            if geometry[k].is_none() {
-                geometry[k] = Some(world_geometry(b)?);
-            }
-            let g = geometry[k]
-                .clone()
-                .ok_or_else(|| CliError::new("no geometry"))?;
-            let desc = BodyDesc::new(g)
+            // Bodies cloned from one prototype share its hulls (`Arc`s in the geometry).
+            let desc = BodyDesc::new(b.geometry.clone())
                 .at(b.position)
                 .rotated(b.rotation)
                 .moving(b.velocity * FPS)
@@ -402,8 +364,7 @@ impl Pipeline {
     /// Runs one frame: the world moves every body and finds every collision; then the
     /// response, the walls, and the arena's copy of the poses.
     pub fn step(&mut self, arena: &mut Arena) -> FrameStats {
-        // Poses and velocities at the start of the frame (the bodies themselves carry meshes;
-        // only the two of a swept hit are cloned, below).
+        // Poses and velocities at the start of the frame.
         let start: Vec<(Vec3, Quat, Vec3)> = arena
             .world
             .bodies
@@ -443,20 +404,13 @@ impl Pipeline {
             let nrm = c.manifold.normal;
             if let Some(toi) = c.toi {
                 // Would a test at the start and one at the end of the frame have missed it?
-                let bodies = &arena.world.bodies;
-                let at_start = |i: usize| {
-                    let mut x = bodies[i].clone();
-                    (x.position, x.rotation) = (start[i].0, start[i].1);
-                    x
-                };
-                if toi > 0.0
-                    && crate::narrow::exact(&at_start(a), &at_start(b))
-                        .contact
-                        .is_none()
-                    && crate::narrow::exact(&bodies[a], &bodies[b])
-                        .contact
-                        .is_none()
-                {
+                // A sweep hit after the start (toi > 0) means the pair was apart at the start
+                // (a pair touching then has toi 0); at the end, ask the world.
+                let apart_at_end = self
+                    .world
+                    .evaluate_pair(self.ids[a], self.ids[b], 0.0)
+                    .is_ok_and(|v| v.contact.is_none());
+                if toi > 0.0 && apart_at_end {
                     stats.tunnelling_prevented += 1;
                 }
                 // A swept pair goes back to its moment of first contact; one already touching
@@ -472,12 +426,12 @@ impl Pipeline {
             // its depth at the end pose comes from the exact test instead.
             let resting = match c.toi {
                 None => Some((nrm, c.manifold.depth)),
-                Some(t) if t <= 0.0 => {
-                    let bodies = &arena.world.bodies;
-                    crate::narrow::exact(&bodies[a], &bodies[b])
-                        .contact
-                        .map(|k| (k.normal, k.depth))
-                }
+                Some(t) if t <= 0.0 => self
+                    .world
+                    .evaluate_pair(self.ids[a], self.ids[b], 0.0)
+                    .ok()
+                    .and_then(|v| v.contact)
+                    .map(|k| (k.normal, k.depth)),
                 Some(_) => None,
             };
             if let Some((n, depth)) = resting {
@@ -550,9 +504,9 @@ mod pipeline_tests {
         assert!(total.cache_hits > 0, "the cache never hit: {total:?}");
     }
 
-    // Oracle: the world's contacts for bodies at rest are the pairs the CLI's own narrow
-    // phase (GJK/EPA on every piece pair, all pairs through sweep-and-prune) finds colliding
-    // on the same poses.
+    // The demo and `check` agree: the contacts of the world's frame (midphase, SAT with
+    // warm caches) for bodies at rest are the pairs the scene evaluation (`World::evaluate`,
+    // what `check`, `render` and `view` report) finds colliding on the same poses.
     #[test]
     fn world_contacts_match_scene_evaluation() {
         let mut arena = Arena::new(300, 4).expect("arena");
@@ -561,13 +515,14 @@ mod pipeline_tests {
             arena.spin[i] = Vec3::ZERO;
         }
         let mut pipe = Pipeline::new(&arena).expect("pipeline");
-        let posed = World {
+        let posed = Stage {
             bodies: arena.world.bodies.clone(),
         };
         pipe.step(&mut arena);
-        let mut want: Vec<(usize, usize)> = crate::scene_eval::analyze(&posed)
+        let mut want: Vec<(usize, usize)> = crate::scene::analyze(&posed)
+            .expect("analyze")
             .iter()
-            .filter(|r| r.colliding)
+            .filter(|r| r.collides())
             .map(|r| (r.a, r.b))
             .collect();
         want.sort_unstable();
@@ -591,7 +546,7 @@ mod pipeline_tests {
             d.velocity = Vec3::new(0.0, 0.0, 0.04);
         }
         let mut arena = Arena {
-            world: World { bodies: vec![a, b] },
+            world: Stage { bodies: vec![a, b] },
             spin: vec![Vec3::ZERO; 2],
             kind: vec![1, 1],
             half: 50.0,
@@ -616,7 +571,7 @@ mod pipeline_tests {
         shot.position = Vec3::new(-5.0, 0.0, 0.0);
         shot.velocity = Vec3::new(10.0, 0.0, 0.0);
         let mut arena = Arena {
-            world: World {
+            world: Stage {
                 bodies: vec![target, shot],
             },
             spin: vec![Vec3::ZERO; 2],

@@ -10,9 +10,8 @@ use clap::{Parser, Subcommand};
 mod arena;
 mod commands;
 mod error;
-mod narrow;
 mod raster;
-mod scene_eval;
+mod scene;
 mod tess;
 
 pub use error::CliError;

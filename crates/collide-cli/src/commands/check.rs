@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use serde_json::{json, Value};
 
-use crate::scene_eval::{self, PairReport, World};
+use crate::scene::{self, PairReport, Stage};
 use crate::CliError;
 
 /// Arguments of `collide check`.
@@ -24,25 +24,25 @@ pub struct Args {
 
 /// Runs `collide check`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let world = World::load(&args.scene)?;
-    let reports = scene_eval::analyze(&world);
-    let colliding: Vec<&PairReport> = reports.iter().filter(|r| hits(r)).collect();
+    let stage = Stage::load(&args.scene)?;
+    let reports = scene::analyze(&stage)?;
+    let colliding: Vec<&PairReport> = reports.iter().filter(|r| r.collides()).collect();
     let near: Vec<&PairReport> = reports
         .iter()
-        .filter(|r| !hits(r) && r.aabb_overlap)
+        .filter(|r| !r.collides() && r.aabb_overlap)
         .collect();
     if args.json {
         let doc = json!({
             "scene": args.scene.display().to_string(),
-            "bodies": world.bodies.len(),
-            "pairs": total_pairs(&world),
+            "bodies": stage.bodies.len(),
+            "pairs": total_pairs(&stage),
             "pairs_near": reports.len(),
-            "colliding": colliding.iter().map(|r| colliding_json(&world, r)).collect::<Vec<_>>(),
-            "separated_boxes_overlap": near.iter().map(|r| near_json(&world, r)).collect::<Vec<_>>(),
+            "colliding": colliding.iter().map(|r| colliding_json(&stage, r)).collect::<Vec<_>>(),
+            "separated_boxes_overlap": near.iter().map(|r| near_json(&stage, r)).collect::<Vec<_>>(),
         });
         println!("{doc:#}");
     } else {
-        print_text(&args, &world, &colliding, &near);
+        print_text(&args, &stage, &colliding, &near);
     }
     Ok(if colliding.is_empty() {
         ExitCode::SUCCESS
@@ -52,14 +52,9 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 }
 
 /// `n (n - 1) / 2` for `n` bodies.
-fn total_pairs(world: &World) -> usize {
-    let n = world.bodies.len();
+fn total_pairs(stage: &Stage) -> usize {
+    let n = stage.bodies.len();
     n * n.saturating_sub(1) / 2
-}
-
-/// A pair collides when it touches now or within the frame.
-fn hits(r: &PairReport) -> bool {
-    r.colliding || r.impact.is_some()
 }
 
 /// An `f32` as a JSON number written with the float's shortest decimal form (`0.9`, not
@@ -78,34 +73,39 @@ pub fn v3(v: collide::Vec3) -> Value {
     json!([num(v.x), num(v.y), num(v.z)])
 }
 
-fn colliding_json(world: &World, r: &PairReport) -> Value {
-    let (a, b) = (&world.bodies[r.a], &world.bodies[r.b]);
+fn colliding_json(stage: &Stage, r: &PairReport) -> Value {
+    let (a, b) = (&stage.bodies[r.a], &stage.bodies[r.b]);
     json!({
         "a": a.name,
         "b": b.name,
-        "now": r.colliding,
+        "now": r.now,
         "volumes_overlap": r.volumes_overlap,
-        "test": if a.test == collide::io::scene::TestChoice::Volume
-            || b.test == collide::io::scene::TestChoice::Volume { "volume" } else { "exact" },
-        "contact": r.contact.as_ref().map(|c| json!({
-            "normal": v3(c.normal),
-            "depth": num(c.depth),
-            "points": c.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
-        })),
+        "test": if r.by_volume(stage) { "volume" } else { "exact" },
+        "contact": r.contact.as_ref().map(contact_json),
         // Decided by volumes while the shapes are apart: the plane that separates the shapes.
         "plane": r.separating_plane.map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
-        "impact": r.impact.map(|i| json!({
-            "toi": num(i.toi),
-            "normal": v3(i.normal),
-            "point": v3(i.point),
-        })),
+        "impact": r.impact.map(|i| impact_json(&i)),
     })
 }
 
-fn near_json(world: &World, r: &PairReport) -> Value {
+/// A contact as JSON: normal from A toward B, depth, points.
+pub fn contact_json(c: &collide::world::Manifold) -> Value {
     json!({
-        "a": world.bodies[r.a].name,
-        "b": world.bodies[r.b].name,
+        "normal": v3(c.normal),
+        "depth": num(c.depth),
+        "points": c.points().iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+    })
+}
+
+/// A time of impact as JSON: `toi` in the frame, normal from A toward B, point.
+pub fn impact_json(i: &collide::world::Impact) -> Value {
+    json!({ "toi": num(i.t), "normal": v3(i.normal), "point": v3(i.point) })
+}
+
+fn near_json(stage: &Stage, r: &PairReport) -> Value {
+    json!({
+        "a": stage.bodies[r.a].name,
+        "b": stage.bodies[r.b].name,
         "plane": r.separating_plane.map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
     })
 }
@@ -114,20 +114,20 @@ fn fmt3(v: collide::Vec3) -> String {
     format!("({:.3}, {:.3}, {:.3})", v.x, v.y, v.z)
 }
 
-fn print_text(args: &Args, world: &World, colliding: &[&PairReport], near: &[&PairReport]) {
+fn print_text(args: &Args, stage: &Stage, colliding: &[&PairReport], near: &[&PairReport]) {
     println!(
         "{}: {} bodies, {} pairs: {} colliding, {} separated with overlapping boxes",
         args.scene.display(),
-        world.bodies.len(),
-        total_pairs(world),
+        stage.bodies.len(),
+        total_pairs(stage),
         colliding.len(),
         near.len()
     );
     for r in colliding {
-        let (a, b) = (&world.bodies[r.a].name, &world.bodies[r.b].name);
-        match (&r.contact, r.colliding) {
+        let (a, b) = (&stage.bodies[r.a].name, &stage.bodies[r.b].name);
+        match (&r.contact, r.now) {
             (Some(c), _) => {
-                let pts: Vec<String> = c.points.iter().map(|&p| fmt3(p)).collect();
+                let pts: Vec<String> = c.points().iter().map(|&p| fmt3(p)).collect();
                 println!(
                     "collide  {a} × {b}: normal {} depth {:.4} points {}",
                     fmt3(c.normal),
@@ -148,14 +148,14 @@ fn print_text(args: &Args, world: &World, colliding: &[&PairReport], near: &[&Pa
         if let Some(i) = r.impact {
             println!(
                 "         time of impact {:.4}: normal {} point {}",
-                i.toi,
+                i.t,
                 fmt3(i.normal),
                 fmt3(i.point)
             );
         }
     }
     for r in near {
-        let (a, b) = (&world.bodies[r.a].name, &world.bodies[r.b].name);
+        let (a, b) = (&stage.bodies[r.a].name, &stage.bodies[r.b].name);
         match r.separating_plane {
             Some(p) => println!(
                 "apart    {a} × {b}: boxes overlap, separated by plane normal {} d {:.4}",

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use crate::arena::{Arena, FrameStats, Pipeline};
 use crate::raster::{self, Camera, Prim, Rgba, ViewDir};
-use crate::scene_eval::PairReport;
+use crate::scene::PairReport;
 use crate::CliError;
 
 /// Arguments of `collide demo`.
@@ -240,7 +240,7 @@ fn final_picture(arena: &Arena, pipe: &Pipeline) -> Option<tiny_skia::Pixmap> {
             b,
             aabb_overlap: true,
             volumes_overlap: true,
-            colliding: true,
+            now: true,
             contact: None,
             separating_plane: None,
             impact: None,

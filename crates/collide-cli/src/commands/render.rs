@@ -8,7 +8,7 @@ use collide::shapes::{Aabb, Obb, Plane};
 use collide::Vec3;
 
 use crate::raster::{self, Camera, Prim, Rgba, ViewDir};
-use crate::scene_eval::{self, PairReport, World};
+use crate::scene::{self, PairReport, Stage};
 use crate::CliError;
 
 /// Which camera direction, on the command line.
@@ -109,8 +109,8 @@ impl Show {
 /// Runs `collide render`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let show = Show::parse(&args.show)?;
-    let world = World::load(&args.scene)?;
-    let reports = scene_eval::analyze(&world);
+    let stage = Stage::load(&args.scene)?;
+    let reports = scene::analyze(&stage)?;
     let view = match args.view {
         View::Iso => ViewDir::Iso,
         View::Top => ViewDir::Top,
@@ -118,16 +118,24 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         View::Side => ViewDir::Side,
     };
     let (w, h) = args.size;
-    let pix = picture(&world, &reports, show, view, args.perspective, w, h)
+    let pix = picture(&stage, &reports, show, view, args.perspective, w, h)
         .ok_or_else(|| CliError::new("cannot allocate the picture"))?;
     pix.save_png(&args.output)
         .map_err(|e| CliError::new(format!("{}: cannot write PNG: {e}", args.output.display())))?;
-    let n = reports.iter().filter(|r| r.colliding).count();
+    let colliding: Vec<&PairReport> = reports.iter().filter(|r| r.collides()).collect();
     println!(
-        "{}: {} bodies, {n} colliding pairs drawn in red",
+        "{}: {} bodies, {} colliding pairs drawn in red",
         args.output.display(),
-        world.bodies.len()
+        stage.bodies.len(),
+        colliding.len()
     );
+    // The pairs by name, one per line, as `check` names them.
+    for r in colliding {
+        println!(
+            "collide  {} × {}",
+            stage.bodies[r.a].name, stage.bodies[r.b].name
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -153,9 +161,9 @@ const GRID_COLOR: Rgba = Rgba(255, 255, 255, 34);
 const MOTION_COLOR: Rgba = Rgba(235, 235, 245, 220);
 const GHOST_COLOR: Rgba = Rgba(255, 120, 110, 40);
 
-/// The whole picture of a world and its pair verdicts.
+/// The whole picture of a scene and its pair verdicts.
 pub fn picture(
-    world: &World,
+    stage: &Stage,
     reports: &[PairReport],
     show: Show,
     view: ViewDir,
@@ -163,33 +171,34 @@ pub fn picture(
     w: u32,
     h: u32,
 ) -> Option<tiny_skia::Pixmap> {
-    let prims = primitives(world, reports, show);
+    let prims = primitives(stage, reports, show);
     // Frame every body where it is and where its motion takes it.
     let mut points = Vec::new();
-    for b in &world.bodies {
+    for b in &stage.bodies {
         let bx = b.volumes().aabb_tight;
         points.extend(bx.corners());
         points.extend(bx.corners().map(|c| c + b.velocity));
     }
     let mut cam = Camera::fit(view, perspective, &points, w, h);
     // Edges on a face must win against the face's pieces (see `primitives`).
-    cam.line_bias = cam.line_bias.max(0.6 * piece_size(world));
+    cam.line_bias = cam.line_bias.max(0.6 * piece_size(stage));
     raster::draw(&prims, &cam, w, h)
 }
 
 /// Everything to draw, as raster primitives.
-pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim> {
+pub fn primitives(stage: &Stage, reports: &[PairReport], show: Show) -> Vec<Prim> {
     let mut prims = Vec::new();
-    let colliding: Vec<bool> = (0..world.bodies.len())
+    // Red: in a pair that collides now or within the frame (what `check` reports).
+    let colliding: Vec<bool> = (0..stage.bodies.len())
         .map(|i| {
             reports
                 .iter()
-                .any(|r| r.colliding && (r.a == i || r.b == i))
+                .any(|r| r.collides() && (r.a == i || r.b == i))
         })
         .collect();
-    let bounds = scene_bounds(world);
-    let piece = piece_size(world);
-    for (i, body) in world.bodies.iter().enumerate() {
+    let bounds = scene_bounds(stage);
+    let piece = piece_size(stage);
+    for (i, body) in stage.bodies.iter().enumerate() {
         let color = if colliding[i] {
             RED
         } else {
@@ -226,9 +235,9 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
         }
     }
     for r in reports {
-        if show.planes && !r.colliding && r.aabb_overlap {
+        if show.planes && !r.collides() && r.aabb_overlap {
             if let Some(plane) = r.separating_plane {
-                let (a, b) = (&world.bodies[r.a], &world.bodies[r.b]);
+                let (a, b) = (&stage.bodies[r.a], &stage.bodies[r.b]);
                 let (va, vb) = (a.volumes(), b.volumes());
                 let size = 0.55 * (va.sphere.radius + vb.sphere.radius);
                 let mid = 0.5 * (va.sphere.center + vb.sphere.center);
@@ -238,11 +247,11 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
         if show.contacts {
             if let Some(c) = &r.contact {
                 let scale = 0.25
-                    * world.bodies[r.a]
+                    * stage.bodies[r.a]
                         .rest_sphere
                         .radius
-                        .min(world.bodies[r.b].rest_sphere.radius);
-                for &p in &c.points {
+                        .min(stage.bodies[r.b].rest_sphere.radius);
+                for &p in c.points() {
                     prims.push(Prim::Line {
                         a: p,
                         b: p + c.normal * scale * 2.0,
@@ -263,19 +272,19 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
     }
     // Motion: an arrow along each velocity; for each impact within the frame, the moving
     // bodies as translucent ghosts where they first touch, and the contact point.
-    for body in world.bodies.iter().filter(|_| show.motion) {
+    for body in stage.bodies.iter().filter(|_| show.motion) {
         if body.velocity != Vec3::ZERO {
             arrow(&mut prims, body.position, body.position + body.velocity);
         }
     }
-    for r in reports.iter().filter(|r| show.motion && !r.colliding) {
+    for r in reports.iter().filter(|r| show.motion && !r.now) {
         let Some(hit) = r.impact else { continue };
         for i in [r.a, r.b] {
-            let body = &world.bodies[i];
+            let body = &stage.bodies[i];
             if body.velocity == Vec3::ZERO {
                 continue;
             }
-            let offset = body.velocity * hit.toi;
+            let offset = body.velocity * hit.t;
             let pts = body.world_positions();
             for t in &body.display.triangles {
                 prims.push(Prim::Poly {
@@ -286,10 +295,10 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
             }
         }
         let s = 0.15
-            * world.bodies[r.a]
+            * stage.bodies[r.a]
                 .rest_sphere
                 .radius
-                .min(world.bodies[r.b].rest_sphere.radius);
+                .min(stage.bodies[r.b].rest_sphere.radius);
         for d in [Vec3::X, Vec3::Y, Vec3::Z] {
             prims.push(Prim::Line {
                 a: hit.point - d * s,
@@ -306,8 +315,8 @@ pub fn primitives(world: &World, reports: &[PairReport], show: Show) -> Vec<Prim
 }
 
 /// The union of the bodies' tight boxes.
-fn scene_bounds(world: &World) -> Aabb {
-    world
+fn scene_bounds(stage: &Stage) -> Aabb {
+    stage
         .bodies
         .iter()
         .fold(Aabb::EMPTY, |acc, b| acc.union(&b.volumes().aabb_tight))
@@ -315,8 +324,8 @@ fn scene_bounds(world: &World) -> Aabb {
 
 /// Large triangles are cut into pieces about a tenth of the scene across, so that the
 /// painter's sort (by centroid depth) orders them correctly against their neighbours.
-fn piece_size(world: &World) -> f32 {
-    let b = scene_bounds(world);
+fn piece_size(stage: &Stage) -> f32 {
+    let b = scene_bounds(stage);
     if b.is_finite() && !b.is_empty() {
         0.1 * b.size().max_element().max(1e-6)
     } else {

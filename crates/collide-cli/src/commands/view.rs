@@ -24,8 +24,8 @@ use collide::shapes::{Aabb, Obb, Sphere};
 use collide::{Quat, Vec3};
 use serde_json::{json, Value};
 
-use super::check::{num, v3};
-use crate::scene_eval::{self, Body, PairReport, World};
+use super::check::{contact_json, impact_json, num, v3};
+use crate::scene::{self, Body, PairReport, Stage};
 use crate::tess::{TriList, Wire};
 use crate::CliError;
 
@@ -62,7 +62,7 @@ const BUILTIN_MESHES: [(&str, &str); 2] = [
 ];
 
 /// The built-in scene, its meshes read from the binary rather than from files.
-pub fn builtin_world() -> Result<World, CliError> {
+pub fn builtin_world() -> Result<Stage, CliError> {
     let base = std::path::Path::new("<built-in>");
     let scene = Scene::from_json_str(
         BUILTIN_SCENE,
@@ -70,13 +70,13 @@ pub fn builtin_world() -> Result<World, CliError> {
         base,
     )
     .map_err(|e| CliError::new(e.to_string()))?;
-    let mut cache = scene_eval::MeshCache::new();
+    let mut cache = scene::MeshCache::new();
     for (name, text) in BUILTIN_MESHES {
         let model =
             collide::io::load_obj_str(text, name).map_err(|e| CliError::new(e.to_string()))?;
         cache.insert(base.join(name), model);
     }
-    World::from_scene_with(&scene, &mut cache)
+    Stage::from_scene_with(&scene, &mut cache)
 }
 
 /// Largest request head (request line and headers) accepted.
@@ -89,9 +89,9 @@ const MAX_CONNECTIONS: usize = 32;
 /// What the server shares between connections.
 struct Shared {
     /// The scene as loaded (for reset).
-    initial: World,
+    initial: Stage,
     /// The scene as the user has moved it.
-    world: Mutex<World>,
+    world: Mutex<Stage>,
     /// A label for the page's title.
     label: String,
 }
@@ -99,7 +99,7 @@ struct Shared {
 /// Runs `collide view`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (world, label) = match &args.scene {
-        Some(path) => (World::load(path)?, path.display().to_string()),
+        Some(path) => (Stage::load(path)?, path.display().to_string()),
         None => (builtin_world()?, "built-in scene".to_string()),
     };
     let listener = TcpListener::bind(("127.0.0.1", args.port))
@@ -260,6 +260,7 @@ fn respond(stream: &mut TcpStream, status: u16, ctype: &str, body: &[u8]) -> std
         411 => "Length Required",
         413 => "Payload Too Large",
         431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
         503 => "Service Unavailable",
         505 => "HTTP Version Not Supported",
         _ => "Error",
@@ -303,7 +304,7 @@ fn route(req: &Request, shared: &Shared) -> Result<Reply, HttpError> {
             let doc = json!({
                 "label": shared.label,
                 "bodies": world.bodies.iter().map(body_json).collect::<Vec<_>>(),
-                "state": state_json(&world),
+                "state": state_json(&world)?,
             });
             Ok(json_reply(&doc))
         }
@@ -313,19 +314,19 @@ fn route(req: &Request, shared: &Shared) -> Result<Reply, HttpError> {
                 .map_err(|e| bad(format!("the body is not JSON: {e}")))?;
             let mut world = lock(shared)?;
             apply_pose(&mut world, &v)?;
-            Ok(json_reply(&state_json(&world)))
+            Ok(json_reply(&state_json(&world)?))
         }
         "/api/reset" => {
             allow("POST")?;
             let mut world = lock(shared)?;
             *world = shared.initial.clone();
-            Ok(json_reply(&state_json(&world)))
+            Ok(json_reply(&state_json(&world)?))
         }
         _ => Err(HttpError(404, format!("no such page: {path}"))),
     }
 }
 
-fn lock(shared: &Shared) -> Result<std::sync::MutexGuard<'_, World>, HttpError> {
+fn lock(shared: &Shared) -> Result<std::sync::MutexGuard<'_, Stage>, HttpError> {
     // A panic while holding the lock would poison it; the world is still whole (poses are
     // written in one assignment), so keep serving it.
     Ok(shared.world.lock().unwrap_or_else(|p| p.into_inner()))
@@ -353,7 +354,7 @@ fn vec3_field(v: &Value, field: &str) -> Result<Option<Vec3>, HttpError> {
 }
 
 /// Moves one body: `{"body": NAME, "position": [..], "rotation": [x, y, z, w]}`.
-fn apply_pose(world: &mut World, v: &Value) -> Result<(), HttpError> {
+fn apply_pose(world: &mut Stage, v: &Value) -> Result<(), HttpError> {
     let name = v.get("body").and_then(Value::as_str).ok_or_else(|| {
         bad("expected {\"body\": NAME, \"position\": [x,y,z], \"rotation\": [x,y,z,w]}")
     })?;
@@ -426,15 +427,13 @@ fn sphere_json(s: &Sphere) -> Value {
     json!({ "center": v3(s.center), "radius": num(s.radius) })
 }
 
-/// Every body's pose and volumes, and every pair worth showing.
-pub fn state_json(world: &World) -> Value {
-    let reports = scene_eval::analyze(world);
+/// Every body's pose and volumes, and every pair worth showing. A body is `colliding` when
+/// it is in a pair that collides now; a pair is `colliding` when it does, and carries its
+/// `impact` when it meets within the frame (the page shows those as "hit this frame").
+fn state_json(world: &Stage) -> Result<Value, HttpError> {
+    let reports = scene::analyze(world).map_err(|e| HttpError(500, e.to_string()))?;
     let vols: Vec<_> = world.bodies.iter().map(Body::volumes).collect();
-    let colliding = |i: usize| {
-        reports
-            .iter()
-            .any(|r| r.colliding && (r.a == i || r.b == i))
-    };
+    let colliding = |i: usize| reports.iter().any(|r| r.now && (r.a == i || r.b == i));
     let bodies: Vec<Value> = world
         .bodies
         .iter()
@@ -455,19 +454,19 @@ pub fn state_json(world: &World) -> Value {
         .collect();
     let pairs: Vec<Value> = reports
         .iter()
-        .filter(|r| r.aabb_overlap || r.colliding || r.impact.is_some())
+        .filter(|r| r.aabb_overlap || r.collides())
         .map(|r| pair_json(world, &vols, r))
         .collect();
-    json!({ "bodies": bodies, "pairs": pairs })
+    Ok(json!({ "bodies": bodies, "pairs": pairs }))
 }
 
-fn pair_json(world: &World, vols: &[scene_eval::Volumes], r: &PairReport) -> Value {
+fn pair_json(world: &Stage, vols: &[scene::Volumes], r: &PairReport) -> Value {
     use collide::overlap as o;
     let (va, vb) = (&vols[r.a], &vols[r.b]);
     json!({
         "a": world.bodies[r.a].name,
         "b": world.bodies[r.b].name,
-        "colliding": r.colliding,
+        "colliding": r.now,
         "volumes_overlap": r.volumes_overlap,
         // Which volume tests pass: the cheap filters in the order a game would try them.
         "tests": {
@@ -477,12 +476,8 @@ fn pair_json(world: &World, vols: &[scene_eval::Volumes], r: &PairReport) -> Val
             "sphere": o::sphere_sphere(&va.sphere, &vb.sphere),
             "exact": r.contact.is_some(),
         },
-        "contact": r.contact.as_ref().map(|c| json!({
-            "normal": v3(c.normal),
-            "depth": num(c.depth),
-            "points": c.points.iter().map(|&p| v3(p)).collect::<Vec<_>>(),
-        })),
+        "contact": r.contact.as_ref().map(contact_json),
         "plane": r.separating_plane.map(|p| json!({ "normal": v3(p.normal), "d": num(p.d) })),
-        "impact": r.impact.map(|i| json!({ "toi": num(i.toi), "normal": v3(i.normal), "point": v3(i.point) })),
+        "impact": r.impact.as_ref().map(impact_json),
     })
 }

@@ -40,13 +40,23 @@
 //! Every error names the file, the line and column when the JSON is at fault, and what was
 //! expected; unknown fields are errors (a misspelt `"velocty"` would otherwise be silently
 //! ignored).
+//!
+//! [`BodyDesc::to_world`] (or [`Scene::to_world`] for all of them) turns a scene body into a
+//! [`crate::world::BodyDesc`], so that [`crate::world::World`] answers for the scene: contact,
+//! separation and time of impact per pair ([`crate::world::World::evaluate`] with `dt = 1`,
+//! one frame, since scene velocities are per frame).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::convex::ConvexHull;
+use crate::io::Model;
 use crate::math::{Quat, Vec3};
+use crate::world::{self, Geometry};
 
 /// A scene: a list of bodies with unique names.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,6 +188,14 @@ pub enum SceneError {
         /// What is wrong and what to do.
         message: String,
     },
+    /// A body's collision geometry could not be built ([`BodyDesc::to_world`]): its mesh file
+    /// does not load, has no part of the name asked for, or a piece spans no volume.
+    Body {
+        /// The body's name.
+        name: String,
+        /// What is wrong (naming the mesh file) and what to do.
+        message: String,
+    },
 }
 
 impl fmt::Display for SceneError {
@@ -194,6 +212,7 @@ impl fmt::Display for SceneError {
             } => write!(f, "{}:{line}:{column}: {message}", path.display()),
             SceneError::Mesh { message } => f.write_str(message),
             SceneError::Invalid { path, message } => write!(f, "{}: {message}", path.display()),
+            SceneError::Body { name, message } => write!(f, "body {name:?}: {message}"),
         }
     }
 }
@@ -350,6 +369,130 @@ impl Scene {
             });
         }
         Ok(Scene { bodies })
+    }
+}
+
+/// Models already read, by path: [`BodyDesc::to_world`] reads each mesh file once and keeps
+/// it here. A program may put models in first (meshes built into it), under the path the
+/// scene's `mesh.path` resolves to.
+pub type Models = HashMap<PathBuf, Model>;
+
+/// The parts of `model` that a mesh shape with this `part` keeps: the part of that name and
+/// its `name#k` primitives, or every part when `part` is `None`. Empty when none matches.
+#[must_use]
+pub fn selected_parts<'m>(model: &'m Model, part: Option<&str>) -> Vec<&'m crate::io::Part> {
+    model
+        .parts
+        .iter()
+        .filter(|p| part.is_none_or(|want| p.name == want || part_base_name(&p.name) == want))
+        .collect()
+}
+
+impl ShapeDesc {
+    /// The shape as world geometry in the body's rest frame: a sphere, box or capsule as
+    /// itself; a mesh as the convex hull of its kept parts' vertices (`"hull"`, mapped to the
+    /// rest frame by `(v - origin) · scale`), or one hull per kept part (`"pieces"`; a single
+    /// piece becomes [`Geometry::Hull`]). Mesh files are read through `models`.
+    ///
+    /// Errors: [`SceneError::Body`] (naming `name`) when the file does not load, no part has
+    /// the name asked for (the message lists the parts), or a hull cannot be built (every
+    /// vertex on one plane, line or point: a flat part has no volume to collide with).
+    pub fn to_geometry(&self, name: &str, models: &mut Models) -> Result<Geometry, SceneError> {
+        let err = |message: String| SceneError::Body {
+            name: name.to_string(),
+            message,
+        };
+        let (path, convex, scale, part, origin) = match self {
+            ShapeDesc::Sphere { radius } => return Ok(Geometry::Sphere(*radius)),
+            ShapeDesc::Box { half_extents } => return Ok(Geometry::Cuboid(*half_extents)),
+            ShapeDesc::Capsule {
+                half_height,
+                radius,
+            } => {
+                return Ok(Geometry::Capsule {
+                    half_height: *half_height,
+                    radius: *radius,
+                })
+            }
+            ShapeDesc::Mesh {
+                path,
+                convex,
+                scale,
+                part,
+                origin,
+            } => (path, *convex, *scale, part.as_deref(), *origin),
+        };
+        if !models.contains_key(path) {
+            let model = crate::io::load(path).map_err(|e| err(e.to_string()))?;
+            models.insert(path.clone(), model);
+        }
+        let Some(model) = models.get(path) else {
+            return Err(err(format!("{}: not loaded", path.display())));
+        };
+        let parts = selected_parts(model, part);
+        if parts.is_empty() {
+            let names: Vec<&str> = model.parts.iter().map(|p| p.name.as_str()).collect();
+            return Err(err(format!(
+                "{} has no part named {:?}; its parts are: {}",
+                path.display(),
+                part.unwrap_or(""),
+                names.join(", ")
+            )));
+        }
+        let to_rest = |v: &Vec3| (*v - origin) * scale;
+        let mut pieces: Vec<(String, Vec<Vec3>)> = parts
+            .iter()
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    p.mesh.vertices.iter().map(to_rest).collect(),
+                )
+            })
+            .collect();
+        if convex == ConvexMode::Hull {
+            let all = pieces.drain(..).flat_map(|(_, v)| v).collect();
+            pieces = vec![(path.display().to_string(), all)];
+        }
+        let mut hulls = Vec::with_capacity(pieces.len());
+        for (piece, points) in &pieces {
+            let hull = ConvexHull::try_new(points).map_err(|e| {
+                err(format!(
+                    "{}: part {piece:?} has no convex hull ({e}); give the mesh some volume \
+                     or leave that part out with \"part\"",
+                    path.display()
+                ))
+            })?;
+            hulls.push(Arc::new(hull));
+        }
+        Ok(match hulls.len() {
+            1 => Geometry::Hull(hulls.remove(0)),
+            _ => Geometry::Pieces(hulls),
+        })
+    }
+}
+
+impl BodyDesc {
+    /// The body as a world body: its geometry ([`ShapeDesc::to_geometry`]), position,
+    /// rotation, `velocity` as the linear velocity (per frame: evaluate with `dt = 1`), no
+    /// spin, every collision group, and tight bounds when `bounding` is `"tight_aabb"`. The
+    /// other bounding choices and the `test` choice are for the program showing the scene;
+    /// the world always runs its own bounding volumes and the exact test.
+    ///
+    /// Errors: as [`ShapeDesc::to_geometry`].
+    pub fn to_world(&self, models: &mut Models) -> Result<world::BodyDesc, SceneError> {
+        let mut desc = world::BodyDesc::new(self.shape.to_geometry(&self.name, models)?)
+            .at(self.position)
+            .rotated(self.rotation)
+            .moving(self.velocity);
+        desc.tight_bounds = self.bounding == BoundingChoice::TightAabb;
+        Ok(desc)
+    }
+}
+
+impl Scene {
+    /// Every body as a world body, in file order ([`BodyDesc::to_world`]); the first error.
+    pub fn to_world(&self, models: &mut Models) -> Result<Vec<world::BodyDesc>, SceneError> {
+        self.bodies.iter().map(|b| b.to_world(models)).collect()
     }
 }
 
@@ -745,5 +888,117 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("/nonexistent/scene.json: cannot read"));
+    }
+    fn mesh_desc(file: &str, convex: ConvexMode, part: Option<&str>) -> BodyDesc {
+        BodyDesc {
+            name: "m".into(),
+            shape: ShapeDesc::Mesh {
+                path: Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../assets/meshes")
+                    .join(file),
+                convex,
+                scale: 2.0,
+                part: part.map(str::to_string),
+                origin: Vec3::new(1.0, 0.0, 0.0),
+            },
+            position: Vec3::new(0.0, 3.0, 0.0),
+            rotation: Quat::from_rotation_y(1.0),
+            velocity: Vec3::new(0.0, -1.0, 0.0),
+            bounding: BoundingChoice::TightAabb,
+            test: TestChoice::Exact,
+        }
+    }
+
+    // Primitives become themselves, with the pose, the velocity and the bounds choice.
+    #[test]
+    fn primitives_to_world() {
+        let s = parse(
+            r#"{"bodies": [
+              {"name": "s", "shape": {"sphere": {"radius": 0.5}}, "position": [1, 2, 3], "velocity": [1, 0, 0]},
+              {"name": "b", "shape": {"box": {"half_extents": [1, 2, 3]}}, "rotation": {"euler_deg": [0, 90, 0]}},
+              {"name": "c", "shape": {"capsule": {"half_height": 1, "radius": 0.25}}, "bounding": "tight_aabb"}
+            ]}"#,
+        )
+        .unwrap();
+        let w = s.to_world(&mut Models::new()).unwrap();
+        assert!(matches!(w[0].geometry, Geometry::Sphere(r) if r == 0.5));
+        assert_eq!(
+            (w[0].position, w[0].linear_velocity, w[0].tight_bounds),
+            (Vec3::new(1.0, 2.0, 3.0), Vec3::X, false)
+        );
+        assert!(matches!(w[1].geometry, Geometry::Cuboid(h) if h == Vec3::new(1.0, 2.0, 3.0)));
+        assert_eq!(w[1].rotation, s.bodies[1].rotation);
+        assert!(matches!(
+            w[2].geometry,
+            Geometry::Capsule { half_height, radius } if half_height == 1.0 && radius == 0.25
+        ));
+        assert!(w[2].tight_bounds);
+    }
+
+    // A mesh as one hull: every vertex mapped by (v - origin) · scale lies in the hull, and
+    // the hull's vertices are mapped vertices; the model is read once into `models`.
+    #[test]
+    fn mesh_hull_to_world() {
+        let mut models = Models::new();
+        let d = mesh_desc("bunny.obj", ConvexMode::Hull, None);
+        let w = d.to_world(&mut models).unwrap();
+        assert_eq!(models.len(), 1);
+        let Geometry::Hull(h) = &w.geometry else {
+            panic!("one hull")
+        };
+        let model = models.values().next().unwrap();
+        let mapped: Vec<Vec3> = model.parts[0]
+            .mesh
+            .vertices
+            .iter()
+            .map(|&v| (v - Vec3::X) * 2.0)
+            .collect();
+        assert!(h.vertices().iter().all(|v| mapped.contains(v)));
+        assert!(w.tight_bounds && w.linear_velocity == -Vec3::Y);
+        assert_eq!(w.position, Vec3::new(0.0, 3.0, 0.0));
+    }
+
+    // Pieces: one hull per part; a part asked by name keeps that part alone; a missing part
+    // and a missing file are Body errors naming the body and the file.
+    #[test]
+    fn mesh_pieces_parts_and_errors() {
+        let mut models = Models::new();
+        let w = mesh_desc("duck_vhacd.obj", ConvexMode::Pieces, None)
+            .to_world(&mut models)
+            .unwrap();
+        let Geometry::Pieces(ps) = &w.geometry else {
+            panic!("pieces")
+        };
+        let model = models.values().next().unwrap();
+        assert_eq!(ps.len(), model.parts.len());
+        let first = model.parts[0].name.clone();
+        let one = mesh_desc("duck_vhacd.obj", ConvexMode::Pieces, Some(&first))
+            .to_world(&mut models)
+            .unwrap();
+        assert!(matches!(one.geometry, Geometry::Hull(_)));
+        let e = mesh_desc("duck_vhacd.obj", ConvexMode::Pieces, Some("wing"))
+            .to_world(&mut models)
+            .unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, SceneError::Body { .. }));
+        assert!(msg.starts_with("body \"m\": ") && msg.contains("no part named \"wing\""));
+        assert!(msg.contains(&first), "{msg}");
+        let e = mesh_desc("no_such.obj", ConvexMode::Hull, None)
+            .to_world(&mut models)
+            .unwrap_err();
+        assert!(e.to_string().contains("no_such.obj"), "{e}");
+    }
+
+    // A flat mesh (one triangle) has no hull: a Body error saying so, not a panic.
+    #[test]
+    fn flat_mesh_is_an_error() {
+        let model =
+            crate::io::load_obj_str("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "flat.obj").unwrap();
+        let mut models = Models::new();
+        models.insert(PathBuf::from("dir/flat.obj"), model);
+        let s = parse(r#"{"bodies": [{"name": "f", "shape": {"mesh": {"path": "flat.obj"}}}]}"#)
+            .unwrap();
+        let e = s.to_world(&mut models).unwrap_err();
+        assert!(e.to_string().contains("has no convex hull"), "{e}");
     }
 }

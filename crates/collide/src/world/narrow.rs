@@ -3,7 +3,9 @@
 
 use crate::closest;
 use crate::convex::contact::contact_cached;
-use crate::convex::{contact_manifold, ConvexPolyhedron, GjkCache, Posed, SepCache, SupportMap};
+use crate::convex::{
+    contact_manifold, gjk, ConvexPolyhedron, GjkCache, Posed, SepCache, SupportMap,
+};
 use crate::math::{Quat, Vec3};
 use crate::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit};
 use crate::raycast::RayHit;
@@ -153,6 +155,15 @@ fn sphere_sphere(a: &Sphere, b: &Sphere) -> Option<Manifold> {
 /// Sphere against box (Arvo 1990; Ericson RTCD §5.1.3): the closest point of the box to the
 /// centre gives normal and depth; a centre inside the box uses the face of least penetration.
 fn sphere_box(s: &Sphere, o: &Obb) -> Option<Manifold> {
+    // Inside or outside is decided in the box's frame. Regression (issue 21, found by the
+    // oracle test `random_primitive_pairs_agree_with_oracles`): testing `d2 > 0` on the world
+    // closest point took a centre inside a rotated box for outside, since `point_obb` maps
+    // the centre to box coordinates and back with rounding; the normal was rounding noise and
+    // the depth the radius alone.
+    let p = o.to_local(s.center);
+    if p.abs().cmple(o.half_extents).all() {
+        return Some(sphere_inside_box(s, o, p));
+    }
     let q = closest::point_obb(s.center, o);
     // In f64 (hardening, issue 9): as in `sphere_sphere`, f32 squares overflow far out.
     let (c, q64, r) = (s.center.as_dvec3(), q.as_dvec3(), f64::from(s.radius));
@@ -173,9 +184,14 @@ fn sphere_box(s: &Sphere, o: &Obb) -> Option<Manifold> {
             ((surface + q64) * 0.5).as_vec3(),
         ));
     }
-    // Centre inside: in box coordinates p, the face k with the least h_k - |p_k| is nearest;
-    // pushing the box out along that face's outward normal (sign of p_k) separates them.
-    let p = o.axes.transpose() * (s.center - o.center);
+    // Centre on the surface after rounding: as inside.
+    Some(sphere_inside_box(s, o, o.to_local(s.center)))
+}
+
+/// A sphere whose centre `p` (box coordinates) is inside the box: in box coordinates, the
+/// face k with the least `h_k - |p_k|` is nearest; pushing the box out along that face's
+/// outward normal (sign of `p_k`) separates them.
+fn sphere_inside_box(s: &Sphere, o: &Obb, p: Vec3) -> Manifold {
     let mut best = (0usize, f32::INFINITY);
     for k in 0..3 {
         let gap = o.half_extents[k] - p[k].abs();
@@ -188,7 +204,7 @@ fn sphere_box(s: &Sphere, o: &Obb) -> Option<Manifold> {
     let face_normal = o.axes.col(k) * sign;
     // Moving the box (B) against that face's outward normal by gap + r leaves the sphere
     // touching the face from outside: the normal from A toward B is -face_normal.
-    Some(Manifold::one(-face_normal, gap + s.radius, s.center))
+    Manifold::one(-face_normal, gap + s.radius, s.center)
 }
 
 /// The contact of two convex parts, or `None` when apart. The one dispatch over part kinds
@@ -286,6 +302,15 @@ fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impa
             point: c.point,
         }),
     }
+}
+
+/// The distance and closest points of two parts (GJK on the parts' support functions, the
+/// radii of spheres and capsules as margins; Ericson, RTCD §9.5): `intersecting` when they
+/// touch or overlap (within GJK's tolerance), `None` for a non-finite part. The one query for
+/// distances: every part kind is a [`SupportMap`], so no `match` is needed.
+pub(crate) fn distance(a: &Part, b: &Part) -> Option<gjk::GjkResult> {
+    let r = gjk::distance(a, b);
+    (r.intersecting || r.distance.is_finite()).then_some(r)
 }
 
 /// Ray against a part: `(t, normal)` of the first hit in `[0, max_t]`.
@@ -462,6 +487,50 @@ mod tests {
         assert_eq!(m.depth, 2.0);
         let m = Manifold::one(Vec3::X, f32::NAN, Vec3::ONE).finite();
         assert_eq!((m.depth, m.points()), (0.0, &[Vec3::ONE][..]));
+    }
+
+    #[test]
+    fn distance_of_parts_apart_touching_and_overlapping() {
+        // A unit sphere 3 units from the unit cube's centre: 1.5 between the surfaces, the
+        // closest points on the x axis.
+        let s = Part::Sphere(Sphere::new(Vec3::new(3.0, 0.0, 0.0), 1.0));
+        let r = distance(&cube(Vec3::ZERO), &s).unwrap();
+        assert!(!r.intersecting);
+        assert_near!(r.distance, 1.5, 1e-5);
+        assert_near!(r.normal, Vec3::X, 1e-5);
+        assert_near!(r.point_a, Vec3::new(0.5, 0.0, 0.0), 1e-5);
+        assert_near!(r.point_b, Vec3::new(2.0, 0.0, 0.0), 1e-5);
+        // Touching faces and overlapping cubes: intersecting, distance 0.
+        for c in [Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.5, 0.2, 0.0)] {
+            let r = distance(&cube(Vec3::ZERO), &cube(c)).unwrap();
+            assert!(r.intersecting && r.distance == 0.0, "{c}");
+        }
+        // A NaN part: none.
+        let nan = Part::Sphere(Sphere::new(Vec3::NAN, 1.0));
+        assert!(distance(&nan, &s).is_none());
+    }
+
+    #[test]
+    fn sphere_centred_inside_a_rotated_box() {
+        // Regression (issue 21): a sphere whose centre is inside a rotated box is pushed out
+        // through the nearest face, depth = distance to that face + radius, normal the face's.
+        let q = Quat::from_rotation_y(0.7) * Quat::from_rotation_x(0.4);
+        let o = Obb::new(Vec3::new(1.0, 2.0, 3.0), q, Vec3::new(1.0, 0.5, 0.8));
+        let p = ConvexPolyhedron::cuboid(o.half_extents)
+            .unwrap()
+            .with_pose(q, o.center);
+        let b = Part::Cuboid(o, p);
+        // 0.1 inside the local +y face.
+        let c = o.center + q * Vec3::new(0.3, 0.4, -0.2);
+        let s = Part::Sphere(Sphere::new(c, 0.25));
+        let (mut sep, mut g, mut n) = (
+            SepCache::default(),
+            GjkCache::default(),
+            QueryCounts::default(),
+        );
+        let m = contact(&b, &s, &mut sep, &mut g, &mut n).unwrap();
+        assert_near!(m.normal, q * Vec3::Y, 1e-5);
+        assert_near!(m.depth, 0.35, 1e-5);
     }
 }
 

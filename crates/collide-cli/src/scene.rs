@@ -1,57 +1,29 @@
-//! Scene evaluation: bodies built from a scene description, their bounding volumes, and
-//! every pair's verdict computed by the collide library. Shared by `check`, `render`, `view`.
+//! A scene as the program shows it: each body's collision geometry (built by the library's
+//! scene conversion), pose and motion, what to draw, and its bounding volumes; and every
+//! pair's verdict, computed by `collide::world::World::evaluate` — the library's one narrow
+//! phase. Shared by `check`, `render`, `view` and `demo`.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use collide::io::scene::{
-    part_base_name, BodyDesc, BoundingChoice, ConvexMode, Scene, ShapeDesc, TestChoice,
-};
-use collide::io::Model;
+use collide::io::scene::{selected_parts, BodyDesc, BoundingChoice, Scene, ShapeDesc, TestChoice};
 use collide::shapes::{Aabb, Obb, Plane, Sphere};
+use collide::world::{BodyId, Geometry, Impact, Manifold, PairVerdict};
 use collide::{Affine3A, Quat, Vec3};
 
 use crate::tess::{self, TriList, Wire};
 use crate::CliError;
 
-/// The collision geometry of a body in its rest frame.
-#[derive(Clone, Debug)]
-pub enum Geometry {
-    /// Sphere around the origin.
-    Sphere {
-        /// Radius.
-        radius: f32,
-    },
-    /// Box centred on the origin.
-    Cuboid {
-        /// Half-extents.
-        half_extents: Vec3,
-    },
-    /// Capsule along local `y`.
-    Capsule {
-        /// Half the core segment's length.
-        half_height: f32,
-        /// Radius.
-        radius: f32,
-    },
-    /// Convex pieces, each the hull of a cloud of rest-frame points.
-    Convex {
-        /// The point clouds (each non-empty and finite).
-        pieces: Vec<Vec<Vec3>>,
-    },
-}
-
 /// Models already loaded, by path, so a file used by many bodies is read once.
-pub type MeshCache = HashMap<PathBuf, Model>;
+pub use collide::io::scene::Models as MeshCache;
 
-/// A body ready for queries: geometry, pose, motion, and what to draw.
+/// A body ready to show and to hand to the world: geometry, pose, motion, what to draw.
 #[derive(Clone, Debug)]
 pub struct Body {
     /// Unique name.
     pub name: String,
     /// A short word for the shape kind (`sphere`, `box`, `capsule`, `mesh`).
     pub kind: &'static str,
-    /// Collision geometry in the rest frame.
+    /// Collision geometry in the rest frame, as the world takes it.
     pub geometry: Geometry,
     /// World position.
     pub position: Vec3,
@@ -59,7 +31,7 @@ pub struct Body {
     pub rotation: Quat,
     /// Motion over the frame.
     pub velocity: Vec3,
-    /// Volume compared by the broad phase.
+    /// Volume compared for the scene's `bounding` choice.
     pub bounding: BoundingChoice,
     /// What decides a collision.
     pub test: TestChoice,
@@ -69,7 +41,7 @@ pub struct Body {
     pub closed: bool,
     /// The body's hull pieces as wireframes, in the rest frame (empty for primitives).
     pub hulls: Vec<Wire>,
-    /// Every collision vertex in the rest frame (for the tight AABB); empty for primitives.
+    /// Every hull vertex in the rest frame (for the tight AABB); empty for primitives.
     pub points: Vec<Vec3>,
     /// Rest-frame AABB.
     pub rest_aabb: Aabb,
@@ -93,20 +65,41 @@ pub struct Volumes {
 }
 
 impl Body {
-    /// Builds a body from its description, loading mesh files through `cache`.
+    /// Builds a body from its description: the geometry by the library
+    /// ([`ShapeDesc::to_geometry`], mesh files read through `cache`), then what to draw and
+    /// the bounding volumes.
     pub fn from_desc(d: &BodyDesc, cache: &mut MeshCache) -> Result<Body, CliError> {
-        // Primitives: geometry, what to draw, and their exact rest-frame volumes.
-        let (geometry, kind, display, rest_aabb, rest_obb, rest_sphere) = match &d.shape {
-            &ShapeDesc::Sphere { radius } => (
-                Geometry::Sphere { radius },
+        let geometry = d
+            .shape
+            .to_geometry(&d.name, cache)
+            .map_err(|e| CliError::new(e.to_string()))?;
+        let body = |kind, display: TriList, rest_aabb, rest_obb, rest_sphere| Body {
+            name: d.name.clone(),
+            kind,
+            geometry: geometry.clone(),
+            position: d.position,
+            rotation: d.rotation,
+            velocity: d.velocity,
+            bounding: d.bounding,
+            test: d.test,
+            closed: display.is_closed(),
+            display,
+            hulls: Vec::new(),
+            points: Vec::new(),
+            rest_aabb,
+            rest_obb,
+            rest_sphere,
+        };
+        // Primitives: what to draw and their exact rest-frame volumes.
+        Ok(match &d.shape {
+            &ShapeDesc::Sphere { radius } => body(
                 "sphere",
                 tess::sphere(radius),
                 Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(radius)),
                 Obb::new(Vec3::ZERO, Quat::IDENTITY, Vec3::splat(radius)),
                 Sphere::new(Vec3::ZERO, radius),
             ),
-            &ShapeDesc::Box { half_extents } => (
-                Geometry::Cuboid { half_extents },
+            &ShapeDesc::Box { half_extents } => body(
                 "box",
                 tess::cuboid(half_extents),
                 Aabb::from_center_half_extents(Vec3::ZERO, half_extents),
@@ -118,11 +111,7 @@ impl Body {
                 radius,
             } => {
                 let he = Vec3::new(radius, half_height + radius, radius);
-                (
-                    Geometry::Capsule {
-                        half_height,
-                        radius,
-                    },
+                body(
                     "capsule",
                     tess::capsule(half_height, radius, 8, 24),
                     Aabb::from_center_half_extents(Vec3::ZERO, he),
@@ -132,28 +121,11 @@ impl Body {
             }
             ShapeDesc::Mesh {
                 path,
-                convex,
                 scale,
                 part,
                 origin,
-            } => return mesh_body(d, path, *convex, *scale, part.as_deref(), *origin, cache),
-        };
-        Ok(Body {
-            name: d.name.clone(),
-            kind,
-            geometry,
-            position: d.position,
-            rotation: d.rotation,
-            velocity: d.velocity,
-            bounding: d.bounding,
-            test: d.test,
-            display,
-            closed: true,
-            hulls: Vec::new(),
-            points: Vec::new(),
-            rest_aabb,
-            rest_obb,
-            rest_sphere,
+                ..
+            } => mesh_body(d, geometry, path, *scale, part.as_deref(), *origin, cache)?,
         })
     }
 
@@ -162,17 +134,28 @@ impl Body {
         Affine3A::from_rotation_translation(self.rotation, self.position)
     }
 
+    /// The body as the world takes it, in its current pose and motion (per frame: the world
+    /// is evaluated with `dt = 1`); tight bounds when the scene asked for the tight AABB.
+    pub fn world_desc(&self) -> collide::world::BodyDesc {
+        let mut d = collide::world::BodyDesc::new(self.geometry.clone())
+            .at(self.position)
+            .rotated(self.rotation)
+            .moving(self.velocity);
+        d.tight_bounds = self.bounding == BoundingChoice::TightAabb;
+        d
+    }
+
     /// The body's volumes in its current pose.
     pub fn volumes(&self) -> Volumes {
         let m = self.transform();
         let aabb_fast = self.rest_aabb.transformed(&m);
         let aabb_tight = match self.geometry {
             // A sphere's box does not depend on rotation.
-            Geometry::Sphere { radius } => {
+            Geometry::Sphere(radius) => {
                 Aabb::from_center_half_extents(self.position, Vec3::splat(radius))
             }
             // A box's tight AABB is the fast one (the rest AABB is the box itself).
-            Geometry::Cuboid { .. } => aabb_fast,
+            Geometry::Cuboid(_) => aabb_fast,
             // The two cap centres, grown by the radius.
             Geometry::Capsule {
                 half_height,
@@ -183,7 +166,7 @@ impl Body {
                 Aabb::new(a.min(b), a.max(b)).expanded(radius)
             }
             // Every hull vertex moved (the hull's box is the box of its vertices).
-            Geometry::Convex { .. } => {
+            Geometry::Hull(_) | Geometry::Pieces(_) => {
                 let moved: Vec<Vec3> = self.points.iter().map(|&p| m.transform_point3(p)).collect();
                 Aabb::from_points(&moved).unwrap_or(aabb_fast)
             }
@@ -217,62 +200,52 @@ impl Body {
     }
 }
 
-/// A loaded scene: its bodies.
+/// A loaded scene: its bodies, in file order.
 #[derive(Clone, Debug)]
-pub struct World {
+pub struct Stage {
     /// The bodies, in file order.
     pub bodies: Vec<Body>,
 }
 
-impl World {
+impl Stage {
     /// Reads a scene file (JSON or glTF) and builds every body.
-    pub fn load(path: &Path) -> Result<World, CliError> {
+    pub fn load(path: &Path) -> Result<Stage, CliError> {
         let scene = Scene::load(path).map_err(|e| CliError::new(e.to_string()))?;
         // Body errors (a mesh that does not load) are prefixed with the scene file.
-        World::from_scene(&scene).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
+        Stage::from_scene(&scene).map_err(|e| CliError::new(format!("{}: {e}", path.display())))
     }
 
     /// Builds every body of a parsed scene.
-    pub fn from_scene(scene: &Scene) -> Result<World, CliError> {
-        World::from_scene_with(scene, &mut MeshCache::new())
+    pub fn from_scene(scene: &Scene) -> Result<Stage, CliError> {
+        Stage::from_scene_with(scene, &mut MeshCache::new())
     }
 
     /// Builds every body, taking meshes from `cache` before reading files.
-    pub fn from_scene_with(scene: &Scene, cache: &mut MeshCache) -> Result<World, CliError> {
+    pub fn from_scene_with(scene: &Scene, cache: &mut MeshCache) -> Result<Stage, CliError> {
         let bodies = scene
             .bodies
             .iter()
             .map(|d| Body::from_desc(d, cache))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(World { bodies })
+        Ok(Stage { bodies })
     }
 
     /// Index of the body with this name.
     pub fn find(&self, name: &str) -> Option<usize> {
         self.bodies.iter().position(|b| b.name == name)
     }
-}
 
-/// Contact data of a colliding pair: normal from A toward B, penetration depth, points.
-#[derive(Clone, Debug)]
-pub struct Contact {
-    /// Unit normal pointing from A toward B.
-    pub normal: Vec3,
-    /// How far the shapes interpenetrate along the normal (`>= 0`, zero when touching).
-    pub depth: f32,
-    /// Contact points in world space.
-    pub points: Vec<Vec3>,
-}
-
-/// The first moment of contact within the frame of two moving bodies.
-#[derive(Clone, Copy, Debug)]
-pub struct Impact {
-    /// Normalised time in `[0, 1]`.
-    pub toi: f32,
-    /// Contact normal at that moment, from A toward B.
-    pub normal: Vec3,
-    /// A contact point at that moment.
-    pub point: Vec3,
+    /// The bodies in a fresh world, in their current poses; body `i` has id `BodyId(i)`.
+    pub fn world(&self) -> Result<collide::world::World, CliError> {
+        let mut world = collide::world::World::default();
+        for (i, b) in self.bodies.iter().enumerate() {
+            let id = world
+                .add_body(b.world_desc())
+                .map_err(|e| CliError::new(format!("body {:?}: {e}", b.name)))?;
+            debug_assert_eq!(id, BodyId(i as u32));
+        }
+        Ok(world)
+    }
 }
 
 /// The verdict on one pair of bodies.
@@ -282,21 +255,37 @@ pub struct PairReport {
     pub a: usize,
     /// Index of the second body (`a < b`).
     pub b: usize,
-    /// The fast AABBs overlap.
+    /// The bodies' world boxes overlap (the fast AABB, or the tight one for bodies that ask
+    /// for it).
     pub aabb_overlap: bool,
-    /// The chosen bounding volumes overlap (the broad phase passed).
+    /// The chosen bounding volumes overlap.
     pub volumes_overlap: bool,
-    /// The pair collides now (per the bodies' test choice).
-    pub colliding: bool,
-    /// Contact data when colliding and the exact test ran.
-    pub contact: Option<Contact>,
+    /// The pair collides at the start of the frame: the shapes touch, or, when either body
+    /// asks for the volume test, the chosen volumes overlap.
+    pub now: bool,
+    /// Contact data when the shapes touch (normal from A toward B, depth, points).
+    pub contact: Option<Manifold>,
     /// A plane with A on its negative side and B on its positive side, when separated.
     pub separating_plane: Option<Plane>,
-    /// Time of impact within the frame, when one body moves and they touch during it.
+    /// Time of impact within the frame, when a body moves and they touch during it.
     pub impact: Option<Impact>,
 }
 
-/// Which volume of a body the broad phase compares, in its pose.
+impl PairReport {
+    /// The pair collides: now, or within the frame. What `check` exits 1 on, what `render`
+    /// draws red and what `view` marks.
+    pub fn collides(&self) -> bool {
+        self.now || self.impact.is_some()
+    }
+
+    /// Either body decides by its bounding volume alone.
+    pub fn by_volume(&self, stage: &Stage) -> bool {
+        stage.bodies[self.a].test == TestChoice::Volume
+            || stage.bodies[self.b].test == TestChoice::Volume
+    }
+}
+
+/// Which volume of a body the scene's `bounding` choice compares, in its pose.
 enum Vol {
     Box(Aabb),
     Oriented(Obb),
@@ -312,7 +301,8 @@ fn chosen(v: &Volumes, c: BoundingChoice) -> Vol {
     }
 }
 
-/// Do two chosen volumes overlap (touching counts)? One library call per pair of kinds.
+/// Do two chosen bounding volumes overlap (touching counts)? The volume test of Lander's
+/// sample program; the shapes themselves are the world's business.
 fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
     use collide::overlap as o;
     match (a, b) {
@@ -325,124 +315,84 @@ fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
     }
 }
 
-/// Evaluates every pair of bodies that could touch during the frame, in body order.
-///
-/// The library's sweep-and-prune broad phase picks the pairs: each body's box covers all its
-/// volumes (fast and tight AABB, OBB, sphere) at the start and the end of its motion, so every
-/// pair whose volumes overlap, that collides, or that meets during the frame is among them.
-/// Every other pair is separated by their boxes and gets no report.
-pub fn analyze(world: &World) -> Vec<PairReport> {
-    use collide::broadphase::{BroadPhase, CollisionGroups, SweepAndPrune};
-    let vols: Vec<Volumes> = world.bodies.iter().map(Body::volumes).collect();
-    let mut sap = SweepAndPrune::new();
-    let mut body_of = std::collections::HashMap::new();
-    for (i, (b, v)) in world.bodies.iter().zip(&vols).enumerate() {
-        let reach = v.aabb_fast.union(&v.aabb_tight).union(&v.obb.aabb()).union(
-            &Aabb::from_center_half_extents(v.sphere.center, Vec3::splat(v.sphere.radius)),
-        );
-        let end = Aabb::new(reach.min + b.velocity, reach.max + b.velocity);
-        // A body whose box is not finite (it cannot come from a valid scene) touches nothing.
-        if let Ok(id) = sap.insert(reach.union(&end), CollisionGroups::ALL) {
-            body_of.insert(id, i);
+/// Every pair of bodies with something to report, in body order: the world's verdicts
+/// ([`collide::world::World::evaluate`] over one frame) for the pairs whose boxes touch now
+/// or along the motion, plus the pairs of a volume-test body whose chosen volumes overlap
+/// (a bounding sphere or OBB can reach past the box). Every other pair is apart.
+pub fn analyze(stage: &Stage) -> Result<Vec<PairReport>, CliError> {
+    let world = stage.world()?;
+    let vols: Vec<Volumes> = stage.bodies.iter().map(Body::volumes).collect();
+    let mut verdicts = world.evaluate(1.0);
+    let n = stage.bodies.len();
+    for a in 0..n {
+        for b in a + 1..n {
+            let by_volume = stage.bodies[a].test == TestChoice::Volume
+                || stage.bodies[b].test == TestChoice::Volume;
+            let (ia, ib) = (BodyId(a as u32), BodyId(b as u32));
+            if by_volume
+                && verdicts
+                    .binary_search_by(|v| (v.a, v.b).cmp(&(ia, ib)))
+                    .is_err()
+                && pair_volumes_overlap(stage, &vols, a, b)
+            {
+                let v = world
+                    .evaluate_pair(ia, ib, 1.0)
+                    .map_err(|e| CliError::new(e.to_string()))?;
+                let at = verdicts.partition_point(|w| (w.a, w.b) < (ia, ib));
+                verdicts.insert(at, v);
+            }
         }
     }
-    let mut ids = Vec::new();
-    sap.update_pairs(&mut ids);
-    let mut pairs: Vec<(usize, usize)> = ids
-        .iter()
-        .filter_map(|(x, y)| {
-            let (a, b) = (*body_of.get(x)?, *body_of.get(y)?);
-            Some((a.min(b), a.max(b)))
-        })
-        .collect();
-    pairs.sort_unstable();
-    pairs
-        .into_iter()
-        .map(|(a, b)| analyze_pair(world, &vols, a, b))
-        .collect()
+    Ok(verdicts.iter().map(|v| report(stage, &vols, v)).collect())
 }
 
-/// Every pair, without the broad phase: the reference [`analyze`] is checked against.
-#[cfg(test)]
-pub fn analyze_all_pairs(world: &World) -> Vec<PairReport> {
-    let vols: Vec<Volumes> = world.bodies.iter().map(Body::volumes).collect();
-    let n = world.bodies.len();
-    (0..n)
-        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-        .map(|(a, b)| analyze_pair(world, &vols, a, b))
-        .collect()
+fn pair_volumes_overlap(stage: &Stage, vols: &[Volumes], a: usize, b: usize) -> bool {
+    volumes_overlap(
+        &chosen(&vols[a], stage.bodies[a].bounding),
+        &chosen(&vols[b], stage.bodies[b].bounding),
+    )
 }
 
-fn analyze_pair(world: &World, vols: &[Volumes], a: usize, b: usize) -> PairReport {
-    let (ba, bb) = (&world.bodies[a], &world.bodies[b]);
-    let aabb_overlap = collide::overlap::aabb_aabb(&vols[a].aabb_fast, &vols[b].aabb_fast);
-    let volumes_overlap = volumes_overlap(
-        &chosen(&vols[a], ba.bounding),
-        &chosen(&vols[b], bb.bounding),
-    );
-    let by_volume = ba.test == TestChoice::Volume || bb.test == TestChoice::Volume;
-    let mut report = PairReport {
+/// The program's report of the world's verdict on a pair.
+fn report(stage: &Stage, vols: &[Volumes], v: &PairVerdict) -> PairReport {
+    let (a, b) = (v.a.0 as usize, v.b.0 as usize);
+    let volumes_overlap = pair_volumes_overlap(stage, vols, a, b);
+    let by_volume =
+        stage.bodies[a].test == TestChoice::Volume || stage.bodies[b].test == TestChoice::Volume;
+    PairReport {
         a,
         b,
-        aabb_overlap,
+        aabb_overlap: v.boxes_touch,
         volumes_overlap,
-        colliding: false,
-        contact: None,
-        separating_plane: None,
-        impact: None,
-    };
-    // The exact test runs when either box test passes: it decides the pair (unless the
-    // bodies asked for the volume test alone) and gives contact data or a separating plane.
-    if aabb_overlap || volumes_overlap {
-        let exact = crate::narrow::exact(ba, bb);
-        report.colliding = if by_volume {
+        now: if by_volume {
             volumes_overlap
         } else {
-            volumes_overlap && exact.contact.is_some()
-        };
-        report.contact = exact.contact;
-        report.separating_plane = exact.separating_plane;
+            v.contact.is_some()
+        },
+        contact: v.contact,
+        separating_plane: v.separation.and_then(|s| s.plane),
+        impact: v.impact,
     }
-    report.impact = crate::narrow::impact(ba, bb);
-    report
 }
 
-/// A body of a mesh file: display triangles, convex pieces (one hull, or one per part), and
-/// volumes fitted to the pieces' points.
+/// A body of a mesh file: display triangles of the kept parts, the hulls' wireframes and
+/// vertices (from the geometry the library built), and volumes fitted to those vertices.
 fn mesh_body(
     d: &BodyDesc,
+    geometry: Geometry,
     path: &Path,
-    convex: ConvexMode,
     scale: f32,
     part: Option<&str>,
     origin: Vec3,
-    cache: &mut MeshCache,
+    cache: &MeshCache,
 ) -> Result<Body, CliError> {
-    if !cache.contains_key(path) {
-        let model = collide::io::load(path)
-            .map_err(|e| CliError::new(format!("body {:?}: {e}", d.name)))?;
-        cache.insert(path.to_path_buf(), model);
-    }
-    let model = &cache[path];
-    let parts: Vec<&collide::io::Part> = model
-        .parts
-        .iter()
-        .filter(|p| part.is_none_or(|want| p.name == want || part_base_name(&p.name) == want))
-        .collect();
-    if parts.is_empty() {
-        let names: Vec<&str> = model.parts.iter().map(|p| p.name.as_str()).collect();
-        return Err(CliError::new(format!(
-            "body {:?}: {} has no part named {:?}; its parts are: {}",
-            d.name,
-            path.display(),
-            part.unwrap_or(""),
-            names.join(", ")
-        )));
-    }
+    // `to_geometry` has loaded the model into the cache.
+    let model = cache.get(path).ok_or_else(|| {
+        CliError::new(format!("body {:?}: {} not loaded", d.name, path.display()))
+    })?;
     let to_rest = |v: Vec3| (v - origin) * scale;
     let mut display = TriList::default();
-    let mut pieces: Vec<Vec<Vec3>> = Vec::new();
-    for p in &parts {
+    for p in selected_parts(model, part) {
         let base = display.positions.len() as u32;
         display
             .positions
@@ -450,26 +400,23 @@ fn mesh_body(
         display
             .triangles
             .extend(p.mesh.triangles.iter().map(|t| t.map(|i| i + base)));
-        pieces.push(p.mesh.vertices.iter().map(|&v| to_rest(v)).collect());
     }
-    if convex == ConvexMode::Hull {
-        pieces = vec![pieces.concat()];
-    }
-    pieces.retain(|p| !p.is_empty());
-    // Each piece becomes its convex hull (Quickhull): its vertices are all GJK needs and its
-    // edges are what the picture shows. A flat or degenerate piece has no hull; it keeps its
-    // points, which GJK handles as the flat shape they span.
-    let mut hulls = Vec::new();
-    for piece in &mut pieces {
-        if let Ok(h) = collide::convex::ConvexHull::try_new(piece) {
-            *piece = h.vertices().to_vec();
-            hulls.push(Wire {
-                positions: h.vertices().to_vec(),
-                edges: h.edges().iter().map(|e| e.vertices).collect(),
-            });
-        }
-    }
-    let points: Vec<Vec3> = pieces.concat();
+    let hull_list = match &geometry {
+        Geometry::Hull(h) => vec![h.clone()],
+        Geometry::Pieces(ps) => ps.clone(),
+        _ => Vec::new(),
+    };
+    let hulls: Vec<Wire> = hull_list
+        .iter()
+        .map(|h| Wire {
+            positions: h.vertices().to_vec(),
+            edges: h.edges().iter().map(|e| e.vertices).collect(),
+        })
+        .collect();
+    let points: Vec<Vec3> = hull_list
+        .iter()
+        .flat_map(|h| h.vertices().iter().copied())
+        .collect();
     let Some(rest_aabb) = Aabb::from_points(&points) else {
         return Err(CliError::new(format!(
             "body {:?}: {} has no finite vertices",
@@ -486,7 +433,7 @@ fn mesh_body(
         name: d.name.clone(),
         kind: "mesh",
         closed: display.is_closed(),
-        geometry: Geometry::Convex { pieces },
+        geometry,
         position: d.position,
         rotation: d.rotation,
         velocity: d.velocity,
@@ -519,7 +466,7 @@ mod tests {
         }
     }
 
-    fn mesh(file: &str, convex: ConvexMode) -> ShapeDesc {
+    fn mesh(file: &str, convex: collide::io::scene::ConvexMode) -> ShapeDesc {
         ShapeDesc::Mesh {
             path: Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../../assets/meshes")
@@ -536,6 +483,7 @@ mod tests {
     // the points on all six sides.
     #[test]
     fn volumes_contain_the_geometry() {
+        use collide::io::scene::ConvexMode;
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         let mut cache = MeshCache::new();
         let shapes = [
@@ -609,9 +557,9 @@ mod tests {
         }
     }
 
-    // Oracle: the broad phase drops only pairs with nothing to report — every pair the
-    // all-pairs reference finds with overlapping boxes or volumes, a collision or an impact is
-    // reported by `analyze`, identically.
+    // Oracle: `analyze` drops only pairs with nothing to report — every pair whose world
+    // verdict (asked pair by pair, without a broad phase) has touching boxes or volumes, a
+    // collision or an impact is reported, identically.
     #[test]
     fn broad_phase_keeps_every_interesting_pair() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -648,17 +596,34 @@ mod tests {
                         BoundingChoice::Obb,
                         BoundingChoice::Sphere,
                     ][i % 4];
+                    if i % 7 == 0 {
+                        d.test = TestChoice::Volume;
+                    }
                     d
                 })
                 .collect();
-            let world =
-                World::from_scene_with(&Scene { bodies: descs }, &mut cache).expect("world");
-            let fast = analyze(&world);
-            let all = analyze_all_pairs(&world);
+            let stage =
+                Stage::from_scene_with(&Scene { bodies: descs }, &mut cache).expect("stage");
+            let fast = analyze(&stage).expect("analyze");
+            let world = stage.world().expect("world");
+            let vols: Vec<Volumes> = stage.bodies.iter().map(Body::volumes).collect();
+            let n = stage.bodies.len();
+            let all: Vec<PairReport> = (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .map(|(a, b)| {
+                    let v = world
+                        .evaluate_pair(BodyId(a as u32), BodyId(b as u32), 1.0)
+                        .expect("pair");
+                    report(&stage, &vols, &v)
+                })
+                .collect();
             let interesting: Vec<&PairReport> = all
                 .iter()
                 .filter(|r| {
-                    r.aabb_overlap || r.volumes_overlap || r.colliding || r.impact.is_some()
+                    r.aabb_overlap
+                        || (r.volumes_overlap && r.by_volume(&stage))
+                        || r.now
+                        || r.impact.is_some()
                 })
                 .collect();
             assert!(!interesting.is_empty(), "round {round}");
@@ -668,18 +633,8 @@ mod tests {
                     .find(|f| (f.a, f.b) == (r.a, r.b))
                     .unwrap_or_else(|| panic!("round {round}: pair {}-{} dropped", r.a, r.b));
                 assert_eq!(
-                    (
-                        f.colliding,
-                        f.aabb_overlap,
-                        f.volumes_overlap,
-                        f.impact.is_some()
-                    ),
-                    (
-                        r.colliding,
-                        r.aabb_overlap,
-                        r.volumes_overlap,
-                        r.impact.is_some()
-                    )
+                    (f.now, f.aabb_overlap, f.volumes_overlap, f.impact.is_some()),
+                    (r.now, r.aabb_overlap, r.volumes_overlap, r.impact.is_some())
                 );
             }
             assert!(
@@ -693,6 +648,7 @@ mod tests {
     // smaller), and a convex-pieces body keeps one piece per OBJ object.
     #[test]
     fn mesh_bodies() {
+        use collide::io::scene::ConvexMode;
         let mut cache = MeshCache::new();
         let duck = Body::from_desc(
             &desc(
@@ -704,8 +660,8 @@ mod tests {
             &mut cache,
         )
         .expect("duck");
-        let Geometry::Convex { pieces } = &duck.geometry else {
-            panic!("a mesh body is convex pieces");
+        let Geometry::Pieces(pieces) = &duck.geometry else {
+            panic!("the duck is convex pieces");
         };
         assert_eq!(pieces.len(), 5);
         assert_eq!(duck.hulls.len(), 5);
@@ -720,15 +676,12 @@ mod tests {
             &mut cache,
         )
         .expect("bunny");
-        let Geometry::Convex { pieces } = &bunny.geometry else {
-            panic!("a mesh body is convex pieces");
+        let Geometry::Hull(hull) = &bunny.geometry else {
+            panic!("the bunny is one hull");
         };
-        assert_eq!(pieces.len(), 1);
         // The hull keeps a subset of the 453 vertices.
-        assert!(
-            pieces[0].len() < 453 && pieces[0].len() > 50,
-            "{}",
-            pieces[0].len()
-        );
+        let n = hull.vertices().len();
+        assert!(n < 453 && n > 50, "{n}");
+        assert_eq!(bunny.points.len(), n);
     }
 }

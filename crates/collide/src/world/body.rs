@@ -1,0 +1,305 @@
+//! A body as the world holds it: its geometry prepared once (convex parts or a surface, rest
+//! box, bounding sphere), its pose at the start and end of the frame, and the boxes and parts
+//! it shows at any pose.
+
+use super::narrow::{Part, PlacedSurface, Surface};
+use super::{BodyDesc, Geometry, WorldError};
+use crate::bounding::tight_aabb_vec3;
+use crate::broadphase::{CollisionGroups, ProxyId};
+use crate::convex::{ConvexHull, ConvexPolyhedron};
+use crate::math::{Affine3A, Quat, Vec3};
+use crate::shapes::{Aabb, Capsule, Obb, Sphere};
+use std::sync::Arc;
+
+/// A body's geometry prepared once: parts in the rest frame and bounding volumes.
+#[derive(Clone, Debug)]
+pub(super) enum Shape {
+    Sphere(f32),
+    Capsule(f32, f32),
+    Cuboid(Vec3, Arc<ConvexHull>),
+    Hull(Arc<ConvexHull>),
+    Pieces(Vec<(Arc<ConvexHull>, Aabb)>),
+    Surface(Surface),
+}
+
+/// Half-size of the box standing in for a half-space's unbounded extent: large enough to hold
+/// any scene, small enough that the broad phases' surface areas stay finite in `f32`.
+pub(super) const HALF_SPACE_EXTENT: f32 = 1e18;
+
+/// A body: geometry, poses, velocities, groups, and this frame's boxes.
+#[derive(Clone, Debug)]
+pub(super) struct Body {
+    pub(super) shape: Shape,
+    pub(super) position: Vec3,
+    pub(super) rotation: Quat,
+    /// Pose at the start of the frame (before the last move).
+    pub(super) start_position: Vec3,
+    pub(super) start_rotation: Quat,
+    pub(super) linear_velocity: Vec3,
+    pub(super) angular_velocity: Vec3,
+    pub(super) groups: CollisionGroups,
+    pub(super) tight: bool,
+    pub(super) fixed: bool,
+    /// Rest-frame box of the geometry.
+    pub(super) local_box: Aabb,
+    /// Bounding sphere in the rest frame: centre and radius.
+    pub(super) sphere_center: Vec3,
+    pub(super) sphere_radius: f32,
+    /// Smallest half-size: the motion that can tunnel through this body.
+    pub(super) thickness: f32,
+    pub(super) proxy: ProxyId,
+    /// Swept this frame.
+    pub(super) fast: bool,
+    /// World box at the end pose.
+    pub(super) aabb: Aabb,
+    /// The box given to the broad phase this frame (swept for a fast body).
+    pub(super) broad_box: Aabb,
+}
+
+pub(super) fn finite_quat(q: Quat) -> bool {
+    q.is_finite() && glam::Vec4::from(q).abs().max_element() > 0.0
+}
+
+/// `q / |q|` for any finite non-zero `q`. Hardening (issue 9, fuzz target `world`): glam's
+/// `normalize` squares the components, which underflows for components below ~1e-19 (a
+/// quaternion of 1e-22 components came out with length 0.71, so hull normals were not unit)
+/// and overflows above ~1e19 (giving a zero quaternion); dividing by the largest component
+/// first keeps the squared length in [1, 4].
+pub(super) fn unit_quat(q: Quat) -> Quat {
+    let m = glam::Vec4::from(q).abs().max_element();
+    (q * m.recip()).normalize()
+}
+
+impl Body {
+    pub(super) fn new(desc: &BodyDesc, proxy: ProxyId) -> Result<Body, WorldError> {
+        if !(desc.position.is_finite()
+            && finite_quat(desc.rotation)
+            && desc.linear_velocity.is_finite()
+            && desc.angular_velocity.is_finite())
+        {
+            return Err(WorldError::InvalidBody("pose or velocity not finite"));
+        }
+        let hull_box = |h: &ConvexHull| Aabb::from_points(h.vertices());
+        let (shape, local_box) = match &desc.geometry {
+            Geometry::Sphere(r) => {
+                if !(r.is_finite() && *r >= 0.0) {
+                    return Err(WorldError::InvalidBody("sphere radius not finite and >= 0"));
+                }
+                (
+                    Shape::Sphere(*r),
+                    Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(*r)),
+                )
+            }
+            Geometry::Cuboid(h) => {
+                if !(h.is_finite() && h.min_element() > 0.0) {
+                    return Err(WorldError::InvalidBody(
+                        "box half-extents not finite and > 0",
+                    ));
+                }
+                let poly = ConvexPolyhedron::cuboid(*h)
+                    .map_err(|_| WorldError::InvalidBody("box hull could not be built"))?;
+                (
+                    Shape::Cuboid(*h, poly.hull),
+                    Aabb::from_center_half_extents(Vec3::ZERO, *h),
+                )
+            }
+            Geometry::Capsule {
+                half_height,
+                radius,
+            } => {
+                let (h, r) = (*half_height, *radius);
+                if !(h.is_finite() && r.is_finite() && h >= 0.0 && r >= 0.0) {
+                    return Err(WorldError::InvalidBody(
+                        "capsule half-height and radius not finite and >= 0",
+                    ));
+                }
+                (
+                    Shape::Capsule(h, r),
+                    Aabb::from_center_half_extents(Vec3::ZERO, Vec3::new(r, h + r, r)),
+                )
+            }
+            Geometry::Hull(h) => {
+                let b = hull_box(h).ok_or(WorldError::InvalidBody("hull has no finite vertex"))?;
+                (Shape::Hull(h.clone()), b)
+            }
+            Geometry::Pieces(ps) => {
+                let mut parts = Vec::with_capacity(ps.len());
+                let mut all = Aabb::EMPTY;
+                for h in ps {
+                    let b =
+                        hull_box(h).ok_or(WorldError::InvalidBody("piece has no finite vertex"))?;
+                    all = all.union(&b);
+                    parts.push((h.clone(), b));
+                }
+                if parts.is_empty() {
+                    return Err(WorldError::InvalidBody("piece list is empty"));
+                }
+                (Shape::Pieces(parts), all)
+            }
+            Geometry::Mesh(m) => (Shape::Surface(Surface::Mesh(m.clone())), m.aabb()),
+            Geometry::Heightfield(h) => (Shape::Surface(Surface::Heightfield(h.clone())), h.aabb()),
+            Geometry::HalfSpace => {
+                let e = HALF_SPACE_EXTENT;
+                let b = Aabb::new(Vec3::new(-e, -e, -e), Vec3::new(e, 0.0, e));
+                (Shape::Surface(Surface::HalfSpace), b)
+            }
+        };
+        // Bounding sphere about the rest box's centre: the farthest vertex (hulls), or the
+        // analytic radius.
+        let c = local_box.center();
+        let sphere_radius = match &shape {
+            Shape::Sphere(r) => *r,
+            Shape::Capsule(h, r) => h + r,
+            Shape::Cuboid(h, _) => h.length(),
+            Shape::Hull(hull) => hull
+                .vertices()
+                .iter()
+                .map(|v| (*v - c).length())
+                .fold(0.0, f32::max),
+            Shape::Pieces(ps) => ps
+                .iter()
+                .flat_map(|(h, _)| h.vertices().iter())
+                .map(|v| (*v - c).length())
+                .fold(0.0, f32::max),
+            Shape::Surface(_) => local_box.half_extents().length(),
+        };
+        let thickness = match &shape {
+            Shape::Sphere(r) => *r,
+            Shape::Capsule(_, r) => *r,
+            Shape::Cuboid(h, _) => h.min_element(),
+            Shape::Hull(_) => local_box.half_extents().min_element(),
+            Shape::Pieces(ps) => ps
+                .iter()
+                .map(|(_, b)| b.half_extents().min_element())
+                .fold(f32::INFINITY, f32::min),
+            Shape::Surface(_) => local_box.half_extents().min_element(),
+        };
+        let rotation = unit_quat(desc.rotation);
+        let mut body = Body {
+            shape,
+            position: desc.position,
+            rotation,
+            start_position: desc.position,
+            start_rotation: rotation,
+            linear_velocity: desc.linear_velocity,
+            angular_velocity: desc.angular_velocity,
+            groups: desc.groups,
+            tight: desc.tight_bounds,
+            fixed: desc.fixed,
+            local_box,
+            sphere_center: c,
+            sphere_radius,
+            thickness,
+            proxy,
+            fast: false,
+            aabb: Aabb::EMPTY,
+            broad_box: Aabb::EMPTY,
+        };
+        body.aabb = body.world_box(body.position, body.rotation);
+        body.broad_box = body.aabb;
+        if !body.aabb.is_finite() {
+            return Err(WorldError::InvalidBody("bounding box not finite"));
+        }
+        Ok(body)
+    }
+
+    /// The body's world box at a pose: fast (transformed rest box) or tight (vertices).
+    pub(super) fn world_box(&self, position: Vec3, rotation: Quat) -> Aabb {
+        let m = Affine3A::from_rotation_translation(rotation, position);
+        match &self.shape {
+            // Spheres and capsules: exact boxes directly.
+            Shape::Sphere(r) => Aabb::from_center_half_extents(position, Vec3::splat(*r)),
+            Shape::Capsule(h, r) => {
+                let a = m.transform_point3(Vec3::new(0.0, -h, 0.0));
+                let b = m.transform_point3(Vec3::new(0.0, *h, 0.0));
+                Aabb::new(a.min(b), a.max(b)).expanded(*r)
+            }
+            Shape::Hull(hull) if self.tight => tight_aabb_vec3(hull.vertices(), &m),
+            Shape::Pieces(ps) if self.tight => ps
+                .iter()
+                .map(|(h, _)| tight_aabb_vec3(h.vertices(), &m))
+                .fold(Aabb::EMPTY, |acc, b| acc.union(&b)),
+            _ => self.local_box.transformed(&m),
+        }
+    }
+
+    /// The body's convex parts placed at a pose.
+    pub(super) fn parts(&self, position: Vec3, rotation: Quat, out: &mut Vec<(Part, Aabb)>) {
+        out.clear();
+        let m = Affine3A::from_rotation_translation(rotation, position);
+        match &self.shape {
+            Shape::Sphere(r) => {
+                let s = Sphere::new(position, *r);
+                out.push((Part::Sphere(s), self.aabb_of(position, rotation)));
+            }
+            Shape::Capsule(h, r) => {
+                let c = Capsule::new(
+                    m.transform_point3(Vec3::new(0.0, -h, 0.0)),
+                    m.transform_point3(Vec3::new(0.0, *h, 0.0)),
+                    *r,
+                );
+                out.push((Part::Capsule(c), self.aabb_of(position, rotation)));
+            }
+            Shape::Cuboid(h, hull) => {
+                let o = Obb::new(position, rotation, *h);
+                let p = ConvexPolyhedron::new(hull.clone()).with_pose(rotation, position);
+                out.push((Part::Cuboid(o, p), self.aabb_of(position, rotation)));
+            }
+            Shape::Hull(hull) => {
+                let p = ConvexPolyhedron::new(hull.clone()).with_pose(rotation, position);
+                out.push((Part::Hull(p), self.aabb_of(position, rotation)));
+            }
+            Shape::Pieces(ps) => {
+                for (h, b) in ps {
+                    let p = ConvexPolyhedron::new(h.clone()).with_pose(rotation, position);
+                    out.push((Part::Hull(p), b.transformed(&m)));
+                }
+            }
+            // A surface has no convex parts: pairs with it go through `narrow::surface_*`.
+            Shape::Surface(_) => {}
+        }
+    }
+
+    /// `true` for a mesh, heightfield or half-space.
+    pub(super) fn is_surface(&self) -> bool {
+        matches!(self.shape, Shape::Surface(_))
+    }
+
+    /// The body's surface at a pose, if its geometry is one.
+    pub(super) fn surface(&self, position: Vec3, rotation: Quat) -> Option<PlacedSurface<'_>> {
+        match &self.shape {
+            Shape::Surface(surface) => Some(PlacedSurface {
+                surface,
+                rotation,
+                position,
+            }),
+            _ => None,
+        }
+    }
+
+    pub(super) fn aabb_of(&self, position: Vec3, rotation: Quat) -> Aabb {
+        if position == self.position && rotation == self.rotation {
+            self.aabb
+        } else {
+            self.world_box(position, rotation)
+        }
+    }
+
+    /// World bounding sphere at a pose.
+    pub(super) fn bounding_sphere(&self, position: Vec3, rotation: Quat) -> Sphere {
+        Sphere::new(position + rotation * self.sphere_center, self.sphere_radius)
+    }
+
+    /// World bounding OBB at a pose (the rest box, rotated).
+    pub(super) fn bounding_obb(&self, position: Vec3, rotation: Quat) -> Obb {
+        Obb::new(
+            position + rotation * self.local_box.center(),
+            rotation,
+            self.local_box.half_extents(),
+        )
+    }
+
+    pub(super) fn motion(&self) -> Vec3 {
+        self.position - self.start_position
+    }
+}

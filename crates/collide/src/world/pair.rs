@@ -1,0 +1,254 @@
+//! One pair's narrow phase: the midphase, then the contact at rest or the first impact along
+//! the frame's motion, for convex bodies (part against part) and for a surface (mesh,
+//! heightfield, half-space) against a convex body. [`World::update`](super::World::update)
+//! and [`World::evaluate`](super::World::evaluate) both go through [`contact`] and [`impact`].
+
+use super::body::Body;
+use super::narrow::{self, Part, QueryCounts};
+use super::{Impact, Manifold};
+use crate::convex::{GjkCache, SepCache};
+use crate::math::{Quat, Vec3};
+use crate::shapes::Aabb;
+
+/// Per-pair state kept between frames.
+#[derive(Clone, Debug, Default)]
+pub(super) struct PairCache {
+    /// Separating-plane caches, one per part pair (index `i * parts_b + j`).
+    sep: Vec<SepCache>,
+    gjk: Vec<GjkCache>,
+}
+
+/// What one pair's narrow phase found.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Outcome {
+    RejectedSphere,
+    RejectedObb,
+    Apart,
+    Contact(Manifold, Option<f32>),
+}
+
+/// A body at a pose.
+#[derive(Clone, Copy)]
+pub(super) struct Placed<'a> {
+    pub body: &'a Body,
+    pub position: Vec3,
+    pub rotation: Quat,
+}
+
+impl<'a> Placed<'a> {
+    /// The body at its pose at the end of the frame.
+    pub fn now(body: &'a Body) -> Placed<'a> {
+        Placed {
+            body,
+            position: body.position,
+            rotation: body.rotation,
+        }
+    }
+
+    /// The body at its pose at the start of the frame.
+    pub fn start(body: &'a Body) -> Placed<'a> {
+        Placed {
+            body,
+            position: body.start_position,
+            rotation: body.start_rotation,
+        }
+    }
+
+    fn parts(self, out: &mut Vec<(Part, Aabb)>) {
+        self.body.parts(self.position, self.rotation, out);
+    }
+
+    fn surface(self) -> Option<narrow::PlacedSurface<'a>> {
+        self.body.surface(self.position, self.rotation)
+    }
+}
+
+/// The midphase, exact test and sweep of one pair (bodies `a < b`).
+pub(super) fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcome, QueryCounts) {
+    let mut counts = QueryCounts::default();
+    let swept = a.fast || b.fast;
+    // The midphase's bounding volumes are for convex bodies: a surface's box is its bound.
+    if !(a.is_surface() || b.is_surface()) {
+        if swept {
+            // The bounding spheres swept over the frame.
+            let sa = a.bounding_sphere(a.start_position, a.start_rotation);
+            let sb = b.bounding_sphere(b.start_position, b.start_rotation);
+            if crate::sweep::sphere_sphere(&sa, a.motion(), &sb, b.motion()).is_none() {
+                return (Outcome::RejectedSphere, counts);
+            }
+        } else {
+            let sa = a.bounding_sphere(a.position, a.rotation);
+            let sb = b.bounding_sphere(b.position, b.rotation);
+            if !crate::overlap::sphere_sphere(&sa, &sb) {
+                return (Outcome::RejectedSphere, counts);
+            }
+            let oa = a.bounding_obb(a.position, a.rotation);
+            let ob = b.bounding_obb(b.position, b.rotation);
+            if !crate::overlap::obb_obb(&oa, &ob) {
+                return (Outcome::RejectedObb, counts);
+            }
+        }
+    }
+    if swept {
+        // Sweeps from the start pose along the frame's translation.
+        let found = impact(Placed::start(a), a.motion(), Placed::start(b), b.motion());
+        return match found {
+            Some(i) => (
+                Outcome::Contact(Manifold::one(i.normal, 0.0, i.point).finite(), Some(i.t)),
+                counts,
+            ),
+            None => (Outcome::Apart, counts),
+        };
+    }
+    match contact(Placed::now(a), Placed::now(b), cache, &mut counts) {
+        Some(m) => (Outcome::Contact(m.finite(), None), counts),
+        None => (Outcome::Apart, counts),
+    }
+}
+
+/// The contact of two placed bodies, normal from `a` toward `b`, or `None` when apart.
+///
+/// Convex bodies: with several pieces, the deepest piece contact is the pair's (pieces whose
+/// boxes are apart are skipped); `cache` holds one entry per part pair (index `i * pb.len() +
+/// j`), resized here. A surface against a convex body: the deepest of its parts' surface
+/// contacts ([`narrow::surface_contact`]). Two surfaces: `None`.
+pub(super) fn contact(
+    a: Placed<'_>,
+    b: Placed<'_>,
+    cache: &mut PairCache,
+    counts: &mut QueryCounts,
+) -> Option<Manifold> {
+    let (mut pa, mut pb) = (Vec::new(), Vec::new());
+    match (a.surface(), b.surface()) {
+        (Some(_), Some(_)) => None,
+        (Some(s), None) => {
+            b.parts(&mut pb);
+            surface_contact(&s, &pb)
+        }
+        (None, Some(s)) => {
+            a.parts(&mut pa);
+            surface_contact(&s, &pa).map(Manifold::flipped)
+        }
+        (None, None) => {
+            a.parts(&mut pa);
+            b.parts(&mut pb);
+            deepest_contact(&pa, &pb, cache, counts)
+        }
+    }
+}
+
+/// The first impact of two placed bodies translating by `ma` and `mb`, normal from `a` toward
+/// `b`, or `None`: the earliest over the part pairs whose swept boxes touch; a surface is held
+/// still and the body moves by the relative motion, the contact point then carried along with
+/// the surface to the time of impact. Two surfaces: `None`.
+pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option<Impact> {
+    let mut parts = Vec::new();
+    let against_surface = |s: narrow::PlacedSurface<'_>, body: Placed<'_>, m_body, m_surface| {
+        let mut parts = Vec::new();
+        body.parts(&mut parts);
+        let relative = m_body - m_surface;
+        let mut first: Option<Impact> = None;
+        for (part, _) in &parts {
+            if let Some(i) = narrow::surface_impact(&s, part, relative) {
+                if first.is_none_or(|f| i.t < f.t) {
+                    first = Some(i);
+                }
+            }
+        }
+        first.map(|i| Impact {
+            point: i.point + m_surface * i.t,
+            ..i
+        })
+    };
+    match (a.surface(), b.surface()) {
+        (Some(_), Some(_)) => None,
+        (Some(s), None) => against_surface(s, b, mb, ma),
+        (None, Some(s)) => against_surface(s, a, ma, mb).map(|i| Impact {
+            normal: -i.normal,
+            ..i
+        }),
+        (None, None) => {
+            let mut pb = Vec::new();
+            a.parts(&mut parts);
+            b.parts(&mut pb);
+            first_impact(&parts, ma, &pb, mb)
+        }
+    }
+}
+
+/// The deepest contact of a surface (A) with any of a body's parts.
+fn surface_contact(s: &narrow::PlacedSurface<'_>, parts: &[(Part, Aabb)]) -> Option<Manifold> {
+    let mut scratch = Vec::new();
+    let mut best: Option<Manifold> = None;
+    for (part, _) in parts {
+        if let Some(m) = narrow::surface_contact(s, part, &mut scratch) {
+            if best.is_none_or(|bm| m.depth > bm.depth) {
+                best = Some(m);
+            }
+        }
+    }
+    best
+}
+
+/// The contact of two bodies' parts (placed at their poses), or `None` when apart: with
+/// several pieces, the deepest piece contact is the pair's (pieces whose boxes are apart are
+/// skipped). `cache` holds one entry per part pair (index `i * pb.len() + j`), resized here.
+pub(super) fn deepest_contact(
+    pa: &[(Part, Aabb)],
+    pb: &[(Part, Aabb)],
+    cache: &mut PairCache,
+    counts: &mut QueryCounts,
+) -> Option<Manifold> {
+    let n = pa.len() * pb.len();
+    cache.sep.resize(n, SepCache::default());
+    cache.gjk.resize(n, GjkCache::default());
+    let mut best: Option<Manifold> = None;
+    for (i, (part_a, box_a)) in pa.iter().enumerate() {
+        for (j, (part_b, box_b)) in pb.iter().enumerate() {
+            if n > 1 && !crate::overlap::aabb_aabb(box_a, box_b) {
+                continue;
+            }
+            let k = i * pb.len() + j;
+            let (sep, gjk) = (&mut cache.sep[k], &mut cache.gjk[k]);
+            if let Some(m) = narrow::contact(part_a, part_b, sep, gjk, counts) {
+                if best.is_none_or(|bm| m.depth > bm.depth) {
+                    best = Some(m);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The first impact of two bodies' parts (placed at their start poses) translating by
+/// `ma` and `mb`, or `None`: the earliest over the part pairs whose swept boxes touch.
+pub(super) fn first_impact(
+    pa: &[(Part, Aabb)],
+    ma: Vec3,
+    pb: &[(Part, Aabb)],
+    mb: Vec3,
+) -> Option<Impact> {
+    let mut first: Option<Impact> = None;
+    for (part_a, box_a) in pa {
+        let swept_a = box_a.union(&translate(box_a, ma));
+        for (part_b, box_b) in pb {
+            let swept_b = box_b.union(&translate(box_b, mb));
+            if !crate::overlap::aabb_aabb(&swept_a, &swept_b) {
+                continue;
+            }
+            if let Some(i) = narrow::impact(part_a, ma, part_b, mb) {
+                if first.is_none_or(|f| i.t < f.t) {
+                    first = Some(i);
+                }
+            }
+        }
+    }
+    first
+}
+
+fn translate(b: &Aabb, d: Vec3) -> Aabb {
+    Aabb {
+        min: b.min + d,
+        max: b.max + d,
+    }
+}
