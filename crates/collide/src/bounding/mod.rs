@@ -19,12 +19,11 @@
 mod obb_fit;
 mod sphere_fit;
 
-use rayon::prelude::*;
-
 use crate::math::{Affine3A, Vec3, Vec3A};
 use crate::shapes::{Aabb, Obb};
 
-/// Vertex count from which [`tight_aabb`] splits the work over rayon's thread pool.
+/// Vertex count from which [`tight_aabb`] splits the work over rayon's thread pool (with the
+/// `parallel` feature; without it the chunks run in turn on the calling thread).
 ///
 /// Measured with `cargo bench --bench bounding` (`tight_aabb_threshold`, a 2-core machine):
 /// at 65 536 vertices the split was still slower than the serial loop (322 µs vs 281 µs), at
@@ -38,7 +37,7 @@ const CHUNK: usize = 1 << 14;
 ///
 /// Lander's `RecalcFullBBox` over the unique vertices (ERRATA Lander 1: not over every face
 /// corner, which transforms each shared vertex several times). No allocation; runs on rayon's
-/// pool from [`PARALLEL_THRESHOLD`] vertices (use [`tight_aabb_serial`] inside your own
+/// pool from [`PARALLEL_THRESHOLD`] vertices when the `parallel` feature is on (use [`tight_aabb_serial`] inside your own
 /// parallel loop). Empty input gives [`Aabb::EMPTY`]. A NaN or infinite coordinate anywhere
 /// (in a vertex or in `m`) gives a box with NaN corners, which no query reports as touching.
 #[must_use]
@@ -46,10 +45,13 @@ pub fn tight_aabb(vertices: &[Vec3A], m: &Affine3A) -> Aabb {
     if vertices.len() < PARALLEL_THRESHOLD {
         return tight_aabb_serial(vertices, m);
     }
-    let acc = vertices
-        .par_chunks(CHUNK)
-        .map(|c| extremes(c, m))
-        .reduce(|| Extremes::EMPTY, Extremes::merge);
+    let acc = crate::par::map_reduce_chunks(
+        vertices,
+        CHUNK,
+        |c| extremes(c, m),
+        || Extremes::EMPTY,
+        Extremes::merge,
+    );
     acc.finish(m)
 }
 
@@ -59,10 +61,13 @@ pub fn tight_aabb_vec3(vertices: &[Vec3], m: &Affine3A) -> Aabb {
     if vertices.len() < PARALLEL_THRESHOLD {
         return extremes(vertices, m).finish(m);
     }
-    let acc = vertices
-        .par_chunks(CHUNK)
-        .map(|c| extremes(c, m))
-        .reduce(|| Extremes::EMPTY, Extremes::merge);
+    let acc = crate::par::map_reduce_chunks(
+        vertices,
+        CHUNK,
+        |c| extremes(c, m),
+        || Extremes::EMPTY,
+        Extremes::merge,
+    );
     acc.finish(m)
 }
 

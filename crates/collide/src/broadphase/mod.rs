@@ -50,6 +50,7 @@ pub type ProxyId = u32;
 /// category/mask bits and of parry's `InteractionGroups`). The default is all bits in both,
 /// which collides with everything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionGroups {
     /// The groups this proxy belongs to.
     pub memberships: u32,

@@ -17,8 +17,8 @@
 //!
 //! Output: [`World::contacts`] (normal, depth, points, and the time of impact for swept
 //! pairs), [`World::events`] (began, persisted, ended) and [`World::stats`]. The narrow phase
-//! runs in parallel (rayon) on the pairs sorted by id, so every output is identical whatever
-//! the number of threads.
+//! runs on the pairs sorted by id, in parallel (rayon) with the `parallel` feature and on the
+//! calling thread without it; every output is identical whatever the number of threads.
 //!
 //! Limits, by design for now: a swept pair is tested along the frame's translation with the
 //! bodies' orientation at the start of the frame (rotation within the frame is not swept);
@@ -38,7 +38,6 @@ use crate::convex::{ConvexHull, ConvexPolyhedron, GjkCache, SepCache};
 use crate::math::{Affine3A, Quat, Vec3};
 use crate::shapes::{Aabb, Capsule, Obb, Ray, Sphere};
 use narrow::{Part, QueryCounts};
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -777,23 +776,21 @@ impl World {
         pairs.sort_unstable();
         stats.broad_pairs = pairs.len();
         let t2 = Instant::now();
-        // 3–5. Midphase, exact tests, sweeps: in parallel, one task per pair, each with its
-        // own cache; results in the sorted pair order.
+        // 3–5. Midphase, exact tests, sweeps: one task per pair (in parallel with the
+        // `parallel` feature), each with its own cache; results in the sorted pair order.
         let mut work: Vec<((u32, u32), PairCache)> = pairs
             .iter()
             .map(|&k| (k, self.caches.remove(&k).unwrap_or_default()))
             .collect();
         let bodies = &self.bodies;
-        let results: Vec<(Outcome, QueryCounts)> = work
-            .par_iter_mut()
-            .map(|((a, b), cache)| {
+        let results: Vec<(Outcome, QueryCounts)> =
+            crate::par::map_mut(&mut work, |((a, b), cache)| {
                 let (ba, bb) = (bodies[*a as usize].as_ref(), bodies[*b as usize].as_ref());
                 match (ba, bb) {
                     (Some(ba), Some(bb)) => pair_outcome(ba, bb, cache),
                     _ => (Outcome::Apart, QueryCounts::default()),
                 }
-            })
-            .collect();
+            });
         let t3 = Instant::now();
         // Events and contacts, in pair order.
         self.contacts.clear();
