@@ -45,7 +45,10 @@ where
     C: Fn(R, R) -> R + Sync + Send,
 {
     use rayon::prelude::*;
-    items.par_chunks(chunk.max(1)).map(map).reduce(identity, reduce)
+    items
+        .par_chunks(chunk.max(1))
+        .map(map)
+        .reduce(identity, reduce)
 }
 
 /// `map` applied to chunks of `chunk` elements, the results combined by `reduce` starting from
@@ -90,14 +93,23 @@ mod tests {
         let (lo, hi) = map_reduce_chunks(
             &v,
             7,
-            |c| c.iter().fold((i64::MAX, i64::MIN), |(l, h), &x| (l.min(x), h.max(x))),
+            |c| {
+                c.iter()
+                    .fold((i64::MAX, i64::MIN), |(l, h), &x| (l.min(x), h.max(x)))
+            },
             || (i64::MAX, i64::MIN),
             |a, b| (a.0.min(b.0), a.1.max(b.1)),
         );
         assert_eq!(Some(&lo), v.iter().min());
         assert_eq!(Some(&hi), v.iter().max());
         // Empty input gives the identity; a zero chunk size is read as 1.
-        assert_eq!(map_reduce_chunks(&[] as &[i64], 0, |c| c.len(), || 0, |a, b| a + b), 0);
-        assert_eq!(map_reduce_chunks(&v, 0, |c| c.len(), || 0, |a, b| a + b), v.len());
+        assert_eq!(
+            map_reduce_chunks(&[] as &[i64], 0, |c| c.len(), || 0, |a, b| a + b),
+            0
+        );
+        assert_eq!(
+            map_reduce_chunks(&v, 0, |c| c.len(), || 0, |a, b| a + b),
+            v.len()
+        );
     }
 }

@@ -483,10 +483,18 @@ mod tests {
             ("fooba", "Zm9vYmE="),
             ("foobar", "Zm9vYmFy"),
         ] {
-            assert_eq!(decode_base64(coded).as_deref(), Some(plain.as_bytes()), "{coded}");
+            assert_eq!(
+                decode_base64(coded).as_deref(),
+                Some(plain.as_bytes()),
+                "{coded}"
+            );
             // Padding is optional.
             let bare = coded.trim_end_matches('=');
-            assert_eq!(decode_base64(bare).as_deref(), Some(plain.as_bytes()), "{bare}");
+            assert_eq!(
+                decode_base64(bare).as_deref(),
+                Some(plain.as_bytes()),
+                "{bare}"
+            );
         }
         // Every byte value survives (+ and / included).
         assert_eq!(

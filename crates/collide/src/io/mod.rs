@@ -13,6 +13,22 @@
 //! Bad input never panics: malformed, truncated, empty or absurdly large files, out-of-range
 //! indices and NaN or infinite coordinates give a [`LoadError`] naming the file and, for the
 //! text formats, the line (`bunny.obj:123: face index 999 out of range (453 vertices)`).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::io;
+//!
+//! // A unit square from OBJ text (read a file with `io::load`, embed one with `include_str!`).
+//! let model = io::load_obj_str("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "square.obj")?;
+//! assert_eq!(model.triangle_count(), 2); // the quad, fan-triangulated
+//! assert_eq!(model.parts[0].name, "square"); // no `o` name: the file's stem
+//! // Errors name the file and the line.
+//! let err = io::load_obj_str("v 0 0 0\nf 1 2 3\n", "bad.obj").unwrap_err();
+//! assert_eq!(err.line(), Some(2));
+//! assert!(err.to_string().starts_with("bad.obj:2: face index"), "{err}");
+//! # Ok::<(), io::LoadError>(())
+//! ```
 
 use std::fmt;
 use std::path::Path;

@@ -25,6 +25,44 @@
 //! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end;
 //! a body of several pieces reports the deepest piece contact of a pair, not one manifold
 //! per piece pair.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::shapes::Aabb;
+//! use collide::world::{BodyDesc, ContactEvent, Geometry, World};
+//! use collide::{Quat, Vec3};
+//!
+//! let mut world = World::default();
+//! let door = world.add_body(BodyDesc::new(Geometry::Cuboid(Vec3::new(0.1, 1.0, 0.5))))?;
+//! let body = Geometry::Capsule { half_height: 0.6, radius: 0.3 };
+//! let player = world.add_body(BodyDesc::new(body).at(Vec3::new(-2.0, 0.0, 0.0)))?;
+//! let mut events = Vec::new();
+//! let mut frame = |world: &mut World, events: &mut Vec<ContactEvent>| {
+//!     world.update();
+//!     events.extend_from_slice(world.events());
+//! };
+//! frame(&mut world, &mut events); // apart: no event
+//! // Walk into the door: the move is swept, so even a long step is caught.
+//! world.move_body(player, Vec3::new(-0.3, 0.0, 0.0), Quat::IDENTITY)?;
+//! frame(&mut world, &mut events);
+//! world.move_body(player, Vec3::new(-0.35, 0.0, 0.0), Quat::IDENTITY)?; // still in contact
+//! frame(&mut world, &mut events);
+//! // A respawn: teleport (a swept move would touch the door at its start).
+//! world.teleport_body(player, Vec3::new(-2.0, 0.0, 0.0), Quat::IDENTITY)?;
+//! frame(&mut world, &mut events);
+//! assert_eq!(
+//!     events,
+//!     [
+//!         ContactEvent::Began(door, player),
+//!         ContactEvent::Persisted(door, player),
+//!         ContactEvent::Ended(door, player),
+//!     ]
+//! );
+//! // Scene queries: which bodies' boxes touch a region around the door?
+//! assert_eq!(world.query_aabb(&Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5))), [door]);
+//! # Ok::<(), collide::world::WorldError>(())
+//! ```
 
 mod narrow;
 
