@@ -109,8 +109,8 @@ fn main() {
             }
         }
     }
-    reported.sort_by(|p, q| (p.0, p.1, p.2).cmp(&(q.0, q.1, q.2)));
-    expected.sort_by(|p, q| (p.0, p.1, p.2).cmp(&(q.0, q.1, q.2)));
+    reported.sort_by_key(|r| (r.0, r.1, r.2));
+    expected.sort_by_key(|e| (e.0, e.1, e.2));
 
     let in_lanes = bullets
         .iter()

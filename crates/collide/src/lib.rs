@@ -62,8 +62,8 @@
 //! | feature | adds | pulls in |
 //! |---|---|---|
 //! | `parallel` | the world's narrow phase and large bounding fits on rayon's thread pool (without it they run on the calling thread, with identical results) | rayon |
-//! | `gltf` | the glTF loader: [`io::load_gltf`], `.gltf`/`.glb` in [`io::load`] | gltf (without its image decoders) |
-//! | `serde` | `Serialize`/`Deserialize` on the [`shapes`] and [`broadphase::CollisionGroups`]; the [`io::scene`] file loader | serde, serde_json |
+//! | `gltf` | the glTF loader: `io::load_gltf`, `.gltf`/`.glb` in [`io::load`] | gltf (without its image decoders) |
+//! | `serde` | `Serialize`/`Deserialize` on the [`shapes`] and [`broadphase::CollisionGroups`]; the `io::scene` file loader | serde, serde_json |
 // No panics from library code on any input: no unwrap, expect or panic! outside tests.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]

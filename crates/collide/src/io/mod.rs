@@ -8,7 +8,7 @@
 //! [`TriMesh::drop_degenerate`]).
 //!
 //! Features: the glTF loader needs `gltf` (without it `.gltf`/`.glb` files give
-//! [`LoadError::FormatDisabled`]); [`scene`] files need `serde`. OBJ and STL are always in.
+//! [`LoadError::FormatDisabled`]); `scene` files need `serde`. OBJ and STL are always in.
 //!
 //! Bad input never panics: malformed, truncated, empty or absurdly large files, out-of-range
 //! indices and NaN or infinite coordinates give a [`LoadError`] naming the file and, for the
