@@ -67,8 +67,8 @@ const CHUNK: usize = 1 << 14;
 ///
 /// Lander's `RecalcFullBBox` over the unique vertices (ERRATA Lander 1: not over every face
 /// corner, which transforms each shared vertex several times). No allocation; runs on rayon's
-/// pool from [`PARALLEL_THRESHOLD`] vertices when the `parallel` feature is on (use [`tight_aabb_serial`] inside your own
-/// parallel loop). Empty input gives [`Aabb::EMPTY`]. A NaN or infinite coordinate anywhere
+/// pool from [`PARALLEL_THRESHOLD`] vertices when the `parallel` feature is on (use
+/// [`tight_aabb_serial`] inside your own parallel loop). Empty input gives [`Aabb::EMPTY`]. A NaN or infinite coordinate anywhere
 /// (in a vertex or in `m`) gives a box with NaN corners, which no query reports as touching.
 #[must_use]
 pub fn tight_aabb(vertices: &[Vec3A], m: &Affine3A) -> Aabb {

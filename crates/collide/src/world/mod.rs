@@ -38,10 +38,10 @@
 //! let body = Geometry::Capsule { half_height: 0.6, radius: 0.3 };
 //! let player = world.add_body(BodyDesc::new(body).at(Vec3::new(-2.0, 0.0, 0.0)))?;
 //! let mut events = Vec::new();
-//! let mut frame = |world: &mut World, events: &mut Vec<ContactEvent>| {
+//! fn frame(world: &mut World, events: &mut Vec<ContactEvent>) {
 //!     world.update();
 //!     events.extend_from_slice(world.events());
-//! };
+//! }
 //! frame(&mut world, &mut events); // apart: no event
 //! // Walk into the door: the move is swept, so even a long step is caught.
 //! world.move_body(player, Vec3::new(-0.3, 0.0, 0.0), Quat::IDENTITY)?;
