@@ -165,3 +165,9 @@ mod tests {
         assert!((u.length() - 1.0).abs() < 1e-5);
     }
 }
+
+/// The workspace README's code examples, compiled and run as doctests (here rather than in the
+/// library, whose package does not contain the workspace README).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct WorkspaceReadmeDoctests;

@@ -2,6 +2,20 @@
 //!
 //! collide is 3-D and `f32` throughout, on the glam types Bevy and most Rust game code
 //! already use, so there is no conversion at the boundary.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::math::{is_finite3, Vec3};
+//! use collide::{Affine3A, Quat};
+//!
+//! // The glam types Bevy uses. A pose: turn 90° about z, then move 1 m along x.
+//! let quarter_turn = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+//! let pose = Affine3A::from_rotation_translation(quarter_turn, Vec3::X);
+//! let p = pose.transform_point3(Vec3::X); // x turns to y, then moves by +x
+//! assert!((p - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-6);
+//! assert!(!is_finite3(Vec3::new(f32::NAN, 0.0, 0.0)));
+//! ```
 
 pub use glam::{Affine3A, Mat3, Mat3A, Quat, Vec3, Vec3A};
 

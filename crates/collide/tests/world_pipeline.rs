@@ -151,6 +151,9 @@ fn contacts_equal_the_all_pairs_oracle_and_events_follow() {
     }
 }
 
+// Thread pools exist only with the `parallel` feature (without it the narrow phase runs on the
+// calling thread).
+#[cfg(feature = "parallel")]
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let run = |threads: usize| {

@@ -4,9 +4,9 @@
 //
 //   node view.test.mjs [SCREENSHOT.png]
 //
-// Environment: COLLIDE_BIN (default: the workspace's target/debug/collide), CHROMIUM
-// (default /usr/bin/chromium).
-import { spawn } from 'node:child_process';
+// Environment: COLLIDE_BIN (default: debug/collide in the target directory `cargo metadata`
+// reports, which honours CARGO_TARGET_DIR), CHROMIUM (default /usr/bin/chromium).
+import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname, resolve } from 'node:path';
@@ -14,7 +14,21 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bin = process.env.COLLIDE_BIN || resolve(here, '../../../../target/debug/collide');
+const bin = process.env.COLLIDE_BIN || defaultBin();
+
+// The debug build of the program in cargo's target directory (wherever CARGO_TARGET_DIR or a
+// cargo config puts it), as `cargo metadata` reports it.
+function defaultBin() {
+  const meta = JSON.parse(
+    execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'], {
+      cwd: here,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    }),
+  );
+  const exe = process.platform === 'win32' ? 'collide.exe' : 'collide';
+  return join(meta.target_directory, 'debug', exe);
+}
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const shot = resolve(process.argv[2] || join(tmpdir(), 'collide-viewer.png'));
 

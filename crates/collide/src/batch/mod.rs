@@ -20,6 +20,45 @@
 //! `overlap::aabb_aabb` and `overlap::sphere_sphere`); NaN anywhere in the query or in a stored
 //! element gives "no hit" for that element; a box with `min > max` on an axis (for example
 //! [`Aabb::EMPTY`](crate::shapes::Aabb::EMPTY)), stored or as the query, overlaps nothing.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::batch::{mask_words, AabbSoa, SphereSoa};
+//! use collide::raycast::RayInv;
+//! use collide::shapes::{Aabb, Ray, Sphere};
+//! use collide::Vec3;
+//!
+//! // A row of 20 crates, one every 2 m along x: crate i spans x in [2i - 0.5, 2i + 0.5].
+//! let crates: Vec<Aabb> = (0..20)
+//!     .map(|i| Vec3::new(2.0 * i as f32, 0.0, 0.0))
+//!     .map(|c| Aabb::from_center_half_extents(c, Vec3::splat(0.5)))
+//!     .collect();
+//! let soa = AabbSoa::from_aabbs(&crates);
+//!
+//! // A trigger volume over x in [2.5, 7.5]: crates 2 and 3 inside, 1 and 4 touching its faces.
+//! let trigger = Aabb::new(Vec3::new(2.5, -1.0, -1.0), Vec3::new(7.5, 1.0, 1.0));
+//! let mut inside = Vec::new();
+//! soa.for_each_overlap(&trigger, |i| inside.push(i)); // called with each index, in order
+//! assert_eq!(inside, [1, 2, 3, 4]);
+//! let mut mask = vec![0_u64; mask_words(soa.len())];
+//! assert_eq!(soa.overlap_mask(&trigger, &mut mask), 4);
+//! assert_eq!(mask[0], 0b11110);
+//!
+//! // A picking ray along the row from x = -10 first enters crate 0, at x = -0.5.
+//! let ray = RayInv::new(&Ray::new(Vec3::new(-10.0, 0.0, 0.0), Vec3::X));
+//! let (first, t) = soa.ray_first_hit(&ray, 100.0).unwrap();
+//! assert_eq!(first, 0);
+//! assert!((t - 9.5).abs() < 1e-5);
+//!
+//! // Spheres: which pickups does a player of radius 0.5 at the origin reach?
+//! let pickups = SphereSoa::from_spheres(&[
+//!     Sphere::new(Vec3::new(1.0, 0.0, 0.0), 0.5), // touching
+//!     Sphere::new(Vec3::new(5.0, 0.0, 0.0), 0.5), // out of reach
+//!     Sphere::new(Vec3::new(0.0, 0.9, 0.0), 0.5), // overlapping
+//! ]);
+//! assert_eq!(pickups.count_overlaps(&Sphere::new(Vec3::ZERO, 0.5)), 2);
+//! ```
 
 mod aabb;
 mod lanes;

@@ -15,16 +15,45 @@
 //! [`Sphere::fit`](crate::shapes::Sphere::fit) (Ritter 1990) and
 //! [`Sphere::fit_exact`](crate::shapes::Sphere::fit_exact) (Welzl 1991 with Gärtner's
 //! move-to-front).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::bounding::{obb_aabb, tight_aabb};
+//! use collide::shapes::{Aabb, Obb};
+//! use collide::{Affine3A, Quat, Vec3, Vec3A};
+//!
+//! // A cube of half-size 1, turned 45° about y and lifted 2 m.
+//! let s = |bit: usize| if bit == 0 { -1.0 } else { 1.0 };
+//! let corners: Vec<Vec3> = (0..8).map(|i| Vec3::new(s(i & 1), s(i & 2), s(i & 4))).collect();
+//! let m = Affine3A::from_rotation_translation(
+//!     Quat::from_rotation_y(std::f32::consts::FRAC_PI_4),
+//!     Vec3::new(0.0, 2.0, 0.0),
+//! );
+//! // Tight: every vertex transformed. The turned cube reaches √2 along x and z.
+//! let verts: Vec<Vec3A> = corners.iter().map(|&v| Vec3A::from(v)).collect();
+//! let tight = tight_aabb(&verts, &m);
+//! let r2 = 2.0_f32.sqrt();
+//! assert!((tight.max - Vec3::new(r2, 3.0, r2)).length() < 1e-5);
+//! // Fast: the rest-pose box transformed, in constant time; it always contains the tight box
+//! // (here they are equal, the mesh being the box itself).
+//! let fast = Aabb::new(Vec3::splat(-1.0), Vec3::ONE).transformed(&m);
+//! assert!((fast.max - tight.max).length() < 1e-5 && (fast.min - tight.min).length() < 1e-5);
+//! // A box fitted to the turned points finds the cube: volume 8, where the AABB's is 16.
+//! let moved: Vec<Vec3> = corners.iter().map(|&v| m.transform_point3(v)).collect();
+//! let obb = Obb::fit(&moved).unwrap();
+//! assert!((obb.volume() - 8.0).abs() < 1e-3);
+//! assert!((obb_aabb(&obb, &Affine3A::IDENTITY).max - tight.max).length() < 1e-3);
+//! ```
 
 mod obb_fit;
 mod sphere_fit;
 
-use rayon::prelude::*;
-
 use crate::math::{Affine3A, Vec3, Vec3A};
 use crate::shapes::{Aabb, Obb};
 
-/// Vertex count from which [`tight_aabb`] splits the work over rayon's thread pool.
+/// Vertex count from which [`tight_aabb`] splits the work over rayon's thread pool (with the
+/// `parallel` feature; without it the chunks run in turn on the calling thread).
 ///
 /// Measured with `cargo bench --bench bounding` (`tight_aabb_threshold`, a 2-core machine):
 /// at 65 536 vertices the split was still slower than the serial loop (322 µs vs 281 µs), at
@@ -38,18 +67,21 @@ const CHUNK: usize = 1 << 14;
 ///
 /// Lander's `RecalcFullBBox` over the unique vertices (ERRATA Lander 1: not over every face
 /// corner, which transforms each shared vertex several times). No allocation; runs on rayon's
-/// pool from [`PARALLEL_THRESHOLD`] vertices (use [`tight_aabb_serial`] inside your own
-/// parallel loop). Empty input gives [`Aabb::EMPTY`]. A NaN or infinite coordinate anywhere
+/// pool from [`PARALLEL_THRESHOLD`] vertices when the `parallel` feature is on (use
+/// [`tight_aabb_serial`] inside your own parallel loop). Empty input gives [`Aabb::EMPTY`]. A NaN or infinite coordinate anywhere
 /// (in a vertex or in `m`) gives a box with NaN corners, which no query reports as touching.
 #[must_use]
 pub fn tight_aabb(vertices: &[Vec3A], m: &Affine3A) -> Aabb {
     if vertices.len() < PARALLEL_THRESHOLD {
         return tight_aabb_serial(vertices, m);
     }
-    let acc = vertices
-        .par_chunks(CHUNK)
-        .map(|c| extremes(c, m))
-        .reduce(|| Extremes::EMPTY, Extremes::merge);
+    let acc = crate::par::map_reduce_chunks(
+        vertices,
+        CHUNK,
+        |c| extremes(c, m),
+        || Extremes::EMPTY,
+        Extremes::merge,
+    );
     acc.finish(m)
 }
 
@@ -59,10 +91,13 @@ pub fn tight_aabb_vec3(vertices: &[Vec3], m: &Affine3A) -> Aabb {
     if vertices.len() < PARALLEL_THRESHOLD {
         return extremes(vertices, m).finish(m);
     }
-    let acc = vertices
-        .par_chunks(CHUNK)
-        .map(|c| extremes(c, m))
-        .reduce(|| Extremes::EMPTY, Extremes::merge);
+    let acc = crate::par::map_reduce_chunks(
+        vertices,
+        CHUNK,
+        |c| extremes(c, m),
+        || Extremes::EMPTY,
+        Extremes::merge,
+    );
     acc.finish(m)
 }
 

@@ -1,12 +1,11 @@
 //! Fitting an oriented box to a point set: PCA (the classic baseline) and a DiTO-style search
 //! over candidate frames with local refinement, which is never worse than PCA.
 
-use rayon::prelude::*;
-
 use crate::math::{Mat3, Mat3A, Vec3, Vec3A};
 use crate::shapes::{Aabb, Obb};
 
-/// From this many points a frame is measured on rayon's pool.
+/// From this many points a frame is measured in chunks, on rayon's pool with the `parallel`
+/// feature.
 const PARALLEL_MEASURE: usize = 1 << 15;
 
 /// The 13 directions of DiTO-26 (Larsson & Källberg 2011): the 3 axes, the 4 cube diagonals
@@ -71,7 +70,10 @@ impl Cloud<'_> {
             (lo, hi)
         };
         let (lo, hi) = if self.points.len() >= PARALLEL_MEASURE {
-            self.points.par_chunks(1 << 13).map(scan).reduce(
+            crate::par::map_reduce_chunks(
+                self.points,
+                1 << 13,
+                scan,
                 || (Vec3A::INFINITY, Vec3A::NEG_INFINITY),
                 |a, b| (a.0.min(b.0), a.1.max(b.1)),
             )

@@ -25,6 +25,30 @@
 //! fresh structure and the most recently released first after removals, identically in all
 //! three implementations; a removed id is released for reuse only at the next
 //! [`BroadPhase::update_pairs`], so a pair output never mixes a removed proxy with a new one.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::broadphase::{BroadPhase, CollisionGroups, DynamicBvh};
+//! use collide::shapes::Aabb;
+//! use collide::Vec3;
+//!
+//! let unit = |x: f32| Aabb::from_center_half_extents(Vec3::new(x, 0.0, 0.0), Vec3::splat(0.5));
+//! let mut bp = DynamicBvh::new();
+//! let a = bp.insert(unit(0.0), CollisionGroups::ALL)?;
+//! let b = bp.insert(unit(3.0), CollisionGroups::ALL)?;
+//! // Overlaps `a`, but its groups accept nothing: never paired.
+//! bp.insert(unit(0.2), CollisionGroups::NONE)?;
+//!
+//! let mut pairs = Vec::new();
+//! bp.update_pairs(&mut pairs); // once per frame, after the frame's updates
+//! assert!(pairs.is_empty());
+//! bp.update(b, unit(1.0))?; // b moves until its face touches a's (x = 0.5): touching counts
+//! bp.update_pairs(&mut pairs);
+//! assert_eq!(pairs, [(a, b)]);
+//! bp.validate().unwrap();
+//! # Ok::<(), collide::broadphase::BroadPhaseError>(())
+//! ```
 
 mod brute;
 mod bvh;
@@ -52,6 +76,7 @@ pub type ProxyId = u32;
 /// category/mask bits and of parry's `InteractionGroups`). The default is all bits in both,
 /// which collides with everything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionGroups {
     /// The groups this proxy belongs to.
     pub memberships: u32,
@@ -152,15 +177,110 @@ pub trait BroadPhase {
     /// each other. The order of `out` is unspecified; sort it when order matters.
     fn update_pairs(&mut self, out: &mut Vec<(ProxyId, ProxyId)>);
 
-    /// Calls `f` with every live proxy whose box touches or overlaps `aabb`, until `f` returns
-    /// `false`. A NaN `aabb` touches nothing. Order unspecified.
+    /// Calls `f(id)` for each live proxy whose box touches or overlaps `aabb` (touching
+    /// counts), in no particular order.
+    ///
+    /// What `f` returns decides whether the query goes on: **`true` = continue** with the next
+    /// proxy, **`false` = stop now** (no further calls). Return `true` from every call to
+    /// visit them all. A NaN `aabb` touches nothing.
+    ///
+    /// ```rust
+    /// use collide::broadphase::{BroadPhase, CollisionGroups, SweepAndPrune};
+    /// use collide::shapes::Aabb;
+    /// use collide::Vec3;
+    ///
+    /// let mut bp = SweepAndPrune::new();
+    /// for x in [0.0, 2.0, 4.0] {
+    ///     let b = Aabb::from_center_half_extents(Vec3::new(x, 0.0, 0.0), Vec3::splat(0.5));
+    ///     bp.insert(b, CollisionGroups::ALL)?;
+    /// }
+    /// let query = Aabb::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::new(2.5, 1.0, 1.0));
+    /// // Every box in the query region: continue after each (return true).
+    /// let mut all = Vec::new();
+    /// bp.query_aabb(&query, &mut |id| {
+    ///     all.push(id);
+    ///     true
+    /// });
+    /// all.sort_unstable();
+    /// assert_eq!(all, [0, 1]);
+    /// // "Is anything there?": stop at the first (return false).
+    /// let mut calls = 0;
+    /// bp.query_aabb(&query, &mut |_| {
+    ///     calls += 1;
+    ///     false
+    /// });
+    /// assert_eq!(calls, 1);
+    /// # Ok::<(), collide::broadphase::BroadPhaseError>(())
+    /// ```
     fn query_aabb(&self, aabb: &Aabb, f: &mut dyn FnMut(ProxyId) -> bool);
 
-    /// Calls `f(id, t)` for proxies whose box the ray enters at `t` in `[0, max_t]` (`t = 0`
-    /// when the origin is inside the box; `t` in units of `|ray.dir|`). `f` returns the new
-    /// `max_t` (return the given bound to keep it, a smaller value to clip the search, a
-    /// negative value to stop); boxes entered beyond the current bound may be skipped. A ray
-    /// with a NaN component hits nothing; a zero direction hits the boxes containing its origin.
+    /// Calls `f(id, box_t)` for live proxies whose **box** the ray enters within the current
+    /// bound (at first `max_t`), in no particular order, and lets `f` lower the bound.
+    ///
+    /// The arguments: `id`, the proxy; `box_t`, where the ray enters the proxy's *box* (`0`
+    /// when the origin is inside it), in units of `|ray.dir|` (the ray's point is
+    /// `origin + t · dir`). `box_t` is **not** a hit on the object in the box: that object
+    /// may be hit later along the ray, or not at all. Test the object yourself.
+    ///
+    /// What `f` returns is the **bound for the rest of the search**: boxes the ray enters only
+    /// beyond it may be skipped. Return
+    /// - the bound you were searching with (the `max_t` you passed in, or the `t` of your
+    ///   nearest exact hit so far) to leave the search as it was;
+    /// - the `t` of a new nearest **exact** hit on the object, to skip whatever lies behind it;
+    /// - a negative number (or NaN) to stop now (no further calls).
+    ///
+    /// Never return `box_t` for an object you did not hit exactly at `box_t`: every box
+    /// entered beyond it is then skipped, though its object may be nearer than this one's
+    /// (the box of a large round or slanted object starts well before the object does), and
+    /// a line of sight sees through the floor. Calls do not come nearest-first, so a
+    /// nearest-hit search keeps its best exact hit itself, as below. A ray with a NaN
+    /// component hits nothing; a zero direction enters the boxes containing its origin.
+    ///
+    /// ```rust
+    /// use collide::broadphase::{BroadPhase, BruteForce, CollisionGroups, ProxyId};
+    /// use collide::raycast;
+    /// use collide::shapes::{Aabb, Ray, Sphere};
+    /// use collide::Vec3;
+    ///
+    /// // A boulder above the line of sight (its box reaches down across the line, and the
+    /// // ray grazes the boulder itself only at x ≈ 2.94) and a post at x = 2 in front of it.
+    /// let objects = [
+    ///     Sphere::new(Vec3::new(5.0, 4.0, 0.0), 4.5),
+    ///     Sphere::new(Vec3::new(2.0, 0.0, 0.0), 0.1),
+    /// ];
+    /// let mut bp = BruteForce::new(); // visits ids in order, so the boulder comes first
+    /// for s in &objects {
+    ///     let b = Aabb::from_center_half_extents(s.center, Vec3::splat(s.radius));
+    ///     bp.insert(b, CollisionGroups::ALL)?;
+    /// }
+    /// let ray = Ray::new(Vec3::ZERO, Vec3::X);
+    ///
+    /// // Right: test the object, keep the nearest exact hit, return its t as the bound.
+    /// let mut nearest: Option<(ProxyId, f32)> = None;
+    /// bp.ray_cast(&ray, 100.0, &mut |id, _box_t| {
+    ///     let bound = nearest.map_or(100.0, |(_, t)| t);
+    ///     match raycast::sphere(&ray, &objects[id as usize], bound) {
+    ///         Some(hit) => {
+    ///             nearest = Some((id, hit.t));
+    ///             hit.t
+    ///         }
+    ///         None => bound, // missed: keep searching with the same bound
+    ///     }
+    /// });
+    /// let (id, t) = nearest.unwrap();
+    /// assert_eq!(id, 1); // the post
+    /// assert!((t - 1.9).abs() < 1e-5);
+    ///
+    /// // Wrong: returning box_t clips the search at the boulder's box (entered at x = 0.5),
+    /// // so the post's box (entered at 1.9) is never visited and the boulder is "nearest".
+    /// let mut seen = Vec::new();
+    /// bp.ray_cast(&ray, 100.0, &mut |id, box_t| {
+    ///     seen.push(id);
+    ///     box_t
+    /// });
+    /// assert_eq!(seen, [0]);
+    /// # Ok::<(), collide::broadphase::BroadPhaseError>(())
+    /// ```
     fn ray_cast(&self, ray: &Ray, max_t: f32, f: &mut dyn FnMut(ProxyId, f32) -> f32);
 
     /// The box last given for a live proxy; `None` for an unknown id.

@@ -15,6 +15,27 @@
 //!
 //! References: Ericson, *Real-Time Collision Detection* (RTCD) §5.1.2–§5.1.5, §5.1.9;
 //! Arvo, *Graphics Gems* 1990 (the squared distance to a box).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::closest::{distance_squared_point_aabb, point_aabb, segment_segment};
+//! use collide::shapes::{Aabb, Segment};
+//! use collide::Vec3;
+//!
+//! let b = Aabb::new(Vec3::ZERO, Vec3::ONE);
+//! let p = Vec3::new(2.0, 0.5, -1.0);
+//! assert_eq!(point_aabb(p, &b), Vec3::new(1.0, 0.5, 0.0));
+//! assert_eq!(distance_squared_point_aabb(p, &b), 2.0);
+//! assert_eq!(point_aabb(Vec3::splat(0.5), &b), Vec3::splat(0.5)); // inside: itself
+//!
+//! // Two wires crossing 1 m apart: along x at y = 0, along z at y = 1.
+//! let low = Segment::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0));
+//! let high = Segment::new(Vec3::new(0.0, 1.0, -1.0), Vec3::new(0.0, 1.0, 1.0));
+//! let pair = segment_segment(&low, &high);
+//! assert!((pair.s - 0.5).abs() < 1e-6 && (pair.t - 0.5).abs() < 1e-6); // both midpoints
+//! assert!((pair.distance_squared() - 1.0).abs() < 1e-6);
+//! ```
 
 pub(crate) mod triangle;
 

@@ -8,6 +8,24 @@
 //! So the rounded part is exact, and EPA never runs on a curved surface (the "convex radius" of
 //! Jolt and the margins of Bullet; van den Bergen 2003 §4.3.9). Sharp shapes have no margin
 //! and are handled by GJK (apart) and EPA (overlapping) directly.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::convex::contact::contact;
+//! use collide::shapes::{Capsule, Sphere};
+//! use collide::Vec3;
+//!
+//! // A capsule lying along x, and a ball whose surface is 0.1 above the capsule's.
+//! let pill = Capsule::new(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 0.5);
+//! let ball = Sphere::new(Vec3::new(0.3, 1.1, 0.0), 0.5);
+//! // Apart by 0.1: nothing with margin 0; a speculative contact of depth -0.1 with margin 0.2.
+//! assert!(contact(&pill, &ball, 0.0).is_none());
+//! let c = contact(&pill, &ball, 0.2).unwrap();
+//! assert!((c.depth + 0.1).abs() < 1e-5);
+//! assert!((c.normal - Vec3::Y).length() < 1e-5); // from A (pill) toward B (ball)
+//! assert!((c.point_a - Vec3::new(0.3, 0.5, 0.0)).length() < 1e-5);
+//! ```
 
 use super::epa;
 use super::gjk::{self, GjkCache, Status};

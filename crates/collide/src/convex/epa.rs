@@ -16,6 +16,24 @@
 //! answer is the expanded normal along which the shapes overlap least, with that overlap as
 //! the depth (an upper bound of the minimum, exact along the normal reported); and documented
 //! answers when `M` is flat, a segment or a point (see [`penetration`]).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::convex::epa::penetration;
+//! use collide::shapes::Obb;
+//! use collide::{Quat, Vec3};
+//!
+//! // Two 1 m cubes, B pushed 0.3 into A's +x face.
+//! let a = Obb::new(Vec3::ZERO, Quat::IDENTITY, Vec3::splat(0.5));
+//! let b = Obb::new(Vec3::new(0.7, 0.0, 0.0), Quat::IDENTITY, Vec3::splat(0.5));
+//! let p = penetration(&a, &b).unwrap();
+//! assert!((p.depth - 0.3).abs() < 1e-4);
+//! assert!((p.normal - Vec3::X).length() < 1e-4); // moving B by depth · normal separates them
+//! // Apart: no penetration.
+//! let far = Obb::new(Vec3::new(1.5, 0.0, 0.0), Quat::IDENTITY, Vec3::splat(0.5));
+//! assert!(penetration(&a, &far).is_none());
+//! ```
 
 use glam::DVec3;
 

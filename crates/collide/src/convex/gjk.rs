@@ -26,6 +26,28 @@
 //! Tolerance: shapes closer than [`TOLERANCE`] × *scale* count as touching, where *scale* is the
 //! largest coordinate magnitude of the support points seen. That is a few `f32`
 //! ulps of the input coordinates: the precision below which the input itself is uncertain.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::convex::gjk::{distance, intersects_cached, GjkCache};
+//! use collide::convex::ConvexPoints;
+//! use collide::shapes::Sphere;
+//! use collide::Vec3;
+//!
+//! // A tetrahedron given by its points, and a ball 1 m from its x = 0 face.
+//! let tet = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+//! let ball = Sphere::new(Vec3::new(-2.0, 0.25, 0.25), 1.0);
+//! let r = distance(&ConvexPoints(&tet), &ball);
+//! assert!((r.distance - 1.0).abs() < 1e-5);
+//! assert!((r.point_a - Vec3::new(0.0, 0.25, 0.25)).length() < 1e-5);
+//! assert!((r.normal - Vec3::NEG_X).length() < 1e-5); // from A toward B
+//! // Frame after frame, one cache per pair warm-starts the test; it never changes the answer.
+//! let mut cache = GjkCache::default();
+//! assert!(!intersects_cached(&ConvexPoints(&tet), &ball, &mut cache));
+//! let touching = Sphere::new(Vec3::new(-1.0, 0.25, 0.25), 1.0);
+//! assert!(intersects_cached(&ConvexPoints(&tet), &touching, &mut cache));
+//! ```
 
 use glam::DVec3;
 

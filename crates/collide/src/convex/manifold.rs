@@ -7,6 +7,29 @@
 //! axis is clearly better, the contact is the closest pair of points of the two edges
 //! (Gregorius, *Robust Contact Creation for Physics Simulations*, GDC 2015; Box2D v3
 //! `b2ClipPolygons`; Ericson, RTCD §5.5).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::convex::manifold::contact_manifold;
+//! use collide::convex::{ConvexPolyhedron, SepCache};
+//! use collide::{Quat, Vec3};
+//!
+//! // A crate sunk 5 cm into a floor slab whose top is at y = 0.
+//! let floor = ConvexPolyhedron::cuboid(Vec3::new(5.0, 0.5, 5.0))?
+//!     .with_pose(Quat::IDENTITY, Vec3::new(0.0, -0.5, 0.0));
+//! let crate_box = ConvexPolyhedron::cuboid(Vec3::splat(0.5))?
+//!     .with_pose(Quat::IDENTITY, Vec3::new(0.0, 0.45, 0.0));
+//! let m = contact_manifold(&floor, &crate_box, &mut SepCache::default()).unwrap();
+//! assert!((m.normal - Vec3::Y).length() < 1e-6);
+//! // The crate's four bottom corners, each 5 cm deep.
+//! assert_eq!(m.points().len(), 4);
+//! for p in m.points() {
+//!     assert!((p.depth - 0.05).abs() < 1e-5);
+//!     assert!((p.point.x.abs() - 0.5).abs() < 1e-5 && (p.point.z.abs() - 0.5).abs() < 1e-5);
+//! }
+//! # Ok::<(), collide::convex::HullError>(())
+//! ```
 
 use super::epa;
 use super::polyhedron::ConvexPolyhedron;

@@ -25,6 +25,31 @@
 //!
 //! All work is done in A's local frame (B's pose relative to A), which keeps round-off relative
 //! to A's size, as Box2D and parry do.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::convex::sat::{sat, sat_cached, SatResult, SepCache};
+//! use collide::convex::ConvexPolyhedron;
+//! use collide::{Quat, Vec3};
+//!
+//! let a = ConvexPolyhedron::cuboid(Vec3::ONE)?;
+//! let turn = Quat::from_rotation_y(0.3);
+//! // Apart: a separating plane with its normal from A toward B.
+//! let b = a.with_pose(turn, Vec3::new(3.0, 0.0, 0.0));
+//! let SatResult::Separated { plane, distance } = sat(&a, &b) else {
+//!     panic!("the boxes are 0.75 apart");
+//! };
+//! assert!(distance > 0.0 && plane.normal.x > 0.9);
+//! // B creeping toward A over ten frames: after the first search the cached feature answers.
+//! let mut cache = SepCache::default();
+//! for frame in 0..10 {
+//!     let b = a.with_pose(turn, Vec3::new(3.0 - 0.01 * frame as f32, 0.0, 0.0));
+//!     assert!(!sat_cached(&a, &b, &mut cache).is_penetrating());
+//! }
+//! assert!(cache.hit_rate() >= 0.9);
+//! # Ok::<(), collide::convex::HullError>(())
+//! ```
 
 use std::ops::ControlFlow;
 

@@ -14,6 +14,23 @@
 //! generation runs on the cores and adds the radii back, which is exact for the rounded part
 //! and avoids running EPA on a curved surface (the approach of Jolt's `ConvexShape` "convex
 //! radius" and Bullet's margins).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::convex::{Posed, SupportMap};
+//! use collide::shapes::Obb;
+//! use collide::{Quat, Vec3};
+//!
+//! // The support point: the shape's farthest point in a direction.
+//! let cube = Obb::new(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE);
+//! assert_eq!(cube.support(Vec3::new(1.0, 2.0, -3.0)), Vec3::new(1.0, 1.0, -1.0));
+//! // Any support mapping can be posed: the cube turned 45° about z and moved to x = 10
+//! // reaches x = 10 + √2 with a corner.
+//! let turned = Quat::from_rotation_z(std::f32::consts::FRAC_PI_4);
+//! let posed = Posed::new(cube, turned, Vec3::new(10.0, 0.0, 0.0));
+//! assert!((posed.support(Vec3::X).x - (10.0 + 2.0_f32.sqrt())).abs() < 1e-5);
+//! ```
 
 use crate::math::{Mat3, Quat, Vec3};
 use crate::shapes::{Aabb, Capsule, Obb, Segment, Sphere, Triangle};

@@ -1,8 +1,10 @@
 //! glTF 2.0: `.gltf` (JSON with embedded base64 or side-car buffers) and `.glb`.
 //!
-//! The `gltf` crate parses and validates the document and loads the buffers; the accessors are
-//! read here with checked arithmetic (the crate's own readers assume valid offsets and counts
-//! and can panic on a hostile file). Images are never loaded.
+//! The `gltf` crate parses and validates the document; the buffers (the GLB's binary chunk,
+//! base64 `data:` URIs, side-car files) and the accessors are read here, with checked
+//! arithmetic (the crate's own readers assume valid offsets and counts and can panic on a
+//! hostile file). Images are never loaded, so the crate's `import` feature, which pulls in
+//! image decoders, stays off.
 
 use std::path::Path;
 
@@ -61,7 +63,7 @@ pub(crate) fn load_gltf_from(
             b
         }
     });
-    let buffers = ::gltf::import_buffers(&document, base, blob).map_err(crate_err)?;
+    let buffers = read_buffers(&document, base, blob, file)?;
 
     // Roots: the default scene, else the first scene, else every node nobody lists as a child.
     let roots: Vec<::gltf::Node> = match document
@@ -155,10 +157,130 @@ pub(crate) fn load_gltf_from(
     Ok(Model { parts })
 }
 
+/// The bytes of every buffer of the document, in order, each at least its `byteLength` long.
+///
+/// A buffer is the GLB's binary chunk (`blob`), a `data:` URI with base64 content, or a file:
+/// a relative URI (percent-encoded, resolved against `base`) or a `file:` URI. Files need a
+/// `base` (the document was loaded from a path); other schemes are refused.
+fn read_buffers(
+    document: &::gltf::Document,
+    base: Option<&Path>,
+    mut blob: Option<Vec<u8>>,
+    file: &str,
+) -> Result<Vec<Vec<u8>>, LoadError> {
+    let err = |message: String| LoadError::Gltf {
+        file: file.to_string(),
+        message,
+    };
+    let mut buffers = Vec::with_capacity(document.buffers().len());
+    for buffer in document.buffers() {
+        let i = buffer.index();
+        let data = match buffer.source() {
+            ::gltf::buffer::Source::Bin => blob.take().ok_or_else(|| {
+                err(format!(
+                    "buffer {i} is the binary chunk, which the file does not have"
+                ))
+            })?,
+            ::gltf::buffer::Source::Uri(uri) => {
+                if let Some(rest) = uri.strip_prefix("data:") {
+                    let (_, text) = rest.split_once(";base64,").ok_or_else(|| {
+                        err(format!("buffer {i}: a data URI must hold base64 data"))
+                    })?;
+                    decode_base64(text)
+                        .ok_or_else(|| err(format!("buffer {i}: invalid base64 data")))?
+                } else {
+                    let path = match uri.strip_prefix("file:") {
+                        Some(p) => p.strip_prefix("//").unwrap_or(p).to_string(),
+                        None if uri.contains(':') => {
+                            return Err(err(format!(
+                                "buffer {i}: unsupported URI scheme in {uri:?} (only data: and \
+                                 files are read)"
+                            )))
+                        }
+                        None => percent_decode(uri).ok_or_else(|| {
+                            err(format!("buffer {i}: invalid percent-encoding in {uri:?}"))
+                        })?,
+                    };
+                    let Some(base) = base else {
+                        return Err(err(format!(
+                            "buffer {i} is the file {path:?}, which cannot be found from bytes \
+                             in memory; load the .gltf by its path"
+                        )));
+                    };
+                    let full = base.join(&path);
+                    let name = full.display().to_string();
+                    super::read_limited(&full, &name)
+                        .map_err(|e| err(format!("buffer {i}: {e}")))?
+                }
+            }
+        };
+        if data.len() < buffer.length() {
+            return Err(err(format!(
+                "buffer {i} holds {} bytes, fewer than its byteLength {}",
+                data.len(),
+                buffer.length()
+            )));
+        }
+        buffers.push(data);
+    }
+    Ok(buffers)
+}
+
+/// Standard base64 (RFC 4648 §4, `+` and `/`), padding optional; `None` for any other byte.
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let body = text.trim_end_matches('=');
+    if text.len() - body.len() > 2 || body.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(body.len() / 4 * 3 + 2);
+    // Six bits per character into `acc`; a byte out whenever eight are waiting.
+    let (mut acc, mut bits) = (0_u32, 0_u32);
+    for c in body.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// A URI path with `%XX` escapes replaced by their bytes; `None` for a malformed escape or a
+/// result that is not UTF-8.
+fn percent_decode(uri: &str) -> Option<String> {
+    let b = uri.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = uri.get(i + 1..i + 3)?;
+            if !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 /// The triangles of one primitive in the mesh's own space; `None` for points and lines.
 fn read_primitive(
     prim: &::gltf::Primitive,
-    buffers: &[::gltf::buffer::Data],
+    buffers: &[Vec<u8>],
     file: &str,
 ) -> Result<Option<TriMesh>, LoadError> {
     use ::gltf::mesh::Mode;
@@ -280,7 +402,7 @@ fn read_primitive(
 /// against the buffer view and the buffer. An accessor without a buffer view reads as zeros.
 fn read_accessor<'b>(
     acc: &::gltf::Accessor,
-    buffers: &'b [::gltf::buffer::Data],
+    buffers: &'b [Vec<u8>],
     elem: usize,
     file: &str,
 ) -> Result<Vec<&'b [u8]>, LoadError> {
@@ -343,4 +465,54 @@ fn read_accessor<'b>(
     Ok((0..count)
         .map(|i| &data[i * stride..i * stride + elem])
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips_every_length_and_refuses_junk() {
+        // Encoded by the RFC 4648 §10 test vectors.
+        for (plain, coded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(
+                decode_base64(coded).as_deref(),
+                Some(plain.as_bytes()),
+                "{coded}"
+            );
+            // Padding is optional.
+            let bare = coded.trim_end_matches('=');
+            assert_eq!(
+                decode_base64(bare).as_deref(),
+                Some(plain.as_bytes()),
+                "{bare}"
+            );
+        }
+        // Every byte value survives (+ and / included).
+        assert_eq!(
+            decode_base64("AAEC/f7/").as_deref(),
+            Some(&[0_u8, 1, 2, 253, 254, 255][..])
+        );
+        for junk in ["Zm9v!", "Z", "Zm9vY", "Zg===", "Zm 9v", "Zm9v\n"] {
+            assert_eq!(decode_base64(junk), None, "{junk:?}");
+        }
+    }
+
+    #[test]
+    fn percent_decoding_of_relative_uris() {
+        assert_eq!(percent_decode("a%20b.bin").as_deref(), Some("a b.bin"));
+        assert_eq!(percent_decode("plain.bin").as_deref(), Some("plain.bin"));
+        assert_eq!(percent_decode("%C3%A9.bin").as_deref(), Some("é.bin"));
+        for bad in ["%", "%2", "%zz.bin", "%+1.bin", "%FF.bin"] {
+            assert_eq!(percent_decode(bad), None, "{bad:?}");
+        }
+    }
 }

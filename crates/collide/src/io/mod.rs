@@ -7,20 +7,44 @@
 //! triangles are not dropped (those are explicit steps: [`TriMesh::weld`],
 //! [`TriMesh::drop_degenerate`]).
 //!
+//! Features: the glTF loader needs `gltf` (without it `.gltf`/`.glb` files give
+//! [`LoadError::FormatDisabled`]); `scene` files need `serde`. OBJ and STL are always in.
+//!
 //! Bad input never panics: malformed, truncated, empty or absurdly large files, out-of-range
 //! indices and NaN or infinite coordinates give a [`LoadError`] naming the file and, for the
 //! text formats, the line (`bunny.obj:123: face index 999 out of range (453 vertices)`).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::io;
+//!
+//! // A unit square from OBJ text (read a file with `io::load`, embed one with `include_str!`).
+//! let model = io::load_obj_str("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n", "square.obj")?;
+//! assert_eq!(model.triangle_count(), 2); // the quad, fan-triangulated
+//! assert_eq!(model.parts[0].name, "square"); // no `o` name: the file's stem
+//! // Errors name the file and the line.
+//! let err = io::load_obj_str("v 0 0 0\nf 1 2 3\n", "bad.obj").unwrap_err();
+//! assert_eq!(err.line(), Some(2));
+//! assert!(err.to_string().starts_with("bad.obj:2: face index"), "{err}");
+//! # Ok::<(), io::LoadError>(())
+//! ```
 
 use std::fmt;
 use std::path::Path;
 
 use crate::shapes::TriMesh;
 
+#[cfg(feature = "gltf")]
 mod gltf;
 mod obj;
+#[cfg(feature = "serde")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serde")))]
 pub mod scene;
 mod stl;
 
+#[cfg(feature = "gltf")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gltf")))]
 pub use self::gltf::{load_gltf, load_gltf_bytes};
 pub use self::obj::{load_obj_bytes, load_obj_str, write_obj};
 pub use self::stl::load_stl_bytes;
@@ -153,6 +177,14 @@ pub enum LoadError {
         /// What was wrong.
         message: String,
     },
+    /// The file's format is known but its loader was left out of this build: the crate
+    /// feature named here turns it on (`.gltf` and `.glb` need `gltf`).
+    FormatDisabled {
+        /// The file.
+        file: String,
+        /// The crate feature that adds the loader.
+        feature: &'static str,
+    },
 }
 
 impl LoadError {
@@ -168,7 +200,8 @@ impl LoadError {
             | LoadError::NonFinite { file, .. }
             | LoadError::Truncated { file, .. }
             | LoadError::TooLarge { file, .. }
-            | LoadError::Gltf { file, .. } => file,
+            | LoadError::Gltf { file, .. }
+            | LoadError::FormatDisabled { file, .. } => file,
         }
     }
 
@@ -218,6 +251,10 @@ impl fmt::Display for LoadError {
                 what, count, limit, ..
             } => write!(f, "too large: {count} {what} (the limit is {limit})"),
             LoadError::Gltf { message, .. } => write!(f, "invalid glTF: {message}"),
+            LoadError::FormatDisabled { feature, .. } => write!(
+                f,
+                "this build of collide cannot read the format: enable its `{feature}` feature"
+            ),
         }
     }
 }
@@ -235,7 +272,7 @@ impl std::error::Error for LoadError {
 /// any case). glTF side-car buffers are read relative to the file's directory.
 ///
 /// Errors: [`LoadError::Io`] when unreadable, [`LoadError::UnknownFormat`] for another
-/// extension, [`LoadError::TooLarge`] above [`MAX_FILE_BYTES`], and each format's own errors.
+/// extension, [`LoadError::FormatDisabled`] for glTF without the `gltf` feature, [`LoadError::TooLarge`] above [`MAX_FILE_BYTES`], and each format's own errors.
 pub fn load(path: impl AsRef<Path>) -> Result<Model, LoadError> {
     let path = path.as_ref();
     let file = path.display().to_string();
@@ -247,11 +284,22 @@ pub fn load(path: impl AsRef<Path>) -> Result<Model, LoadError> {
     if !matches!(ext.as_str(), "obj" | "stl" | "gltf" | "glb") {
         return Err(LoadError::UnknownFormat { file });
     }
+    #[cfg(not(feature = "gltf"))]
+    if matches!(ext.as_str(), "gltf" | "glb") {
+        return Err(LoadError::FormatDisabled {
+            file,
+            feature: "gltf",
+        });
+    }
     let bytes = read_limited(path, &file)?;
     match ext.as_str() {
         "obj" => load_obj_bytes(&bytes, &file),
         "stl" => load_stl_bytes(&bytes, &file),
+        #[cfg(feature = "gltf")]
         _ => self::gltf::load_gltf_from(&bytes, &file, path.parent()),
+        // Unreachable: every other extension returned above.
+        #[cfg(not(feature = "gltf"))]
+        _ => Err(LoadError::UnknownFormat { file }),
     }
 }
 

@@ -45,6 +45,26 @@
 //! [`crate::world::BodyDesc`], so that [`crate::world::World`] answers for the scene: contact,
 //! separation and time of impact per pair ([`crate::world::World::evaluate`] with `dt = 1`,
 //! one frame, since scene velocities are per frame).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::io::scene::{Scene, ShapeDesc};
+//! use std::path::Path;
+//!
+//! let json = r#"{ "bodies": [
+//!   { "name": "ball", "shape": { "sphere": { "radius": 0.5 } },
+//!     "position": [0, 2, 0], "velocity": [0, -3, 0] }
+//! ] }"#;
+//! let scene = Scene::from_json_str(json, Path::new("level.json"), Path::new("."))?;
+//! assert_eq!(scene.bodies[0].shape, ShapeDesc::Sphere { radius: 0.5 });
+//! assert_eq!(scene.bodies[0].velocity.y, -3.0);
+//! // A misspelt field is an error naming it, not a silently ignored line.
+//! let typo = json.replace("velocity", "velocty");
+//! let err = Scene::from_json_str(&typo, Path::new("level.json"), Path::new(".")).unwrap_err();
+//! assert!(err.to_string().contains("velocty"), "{err}");
+//! # Ok::<(), collide::io::scene::SceneError>(())
+//! ```
 
 use std::collections::HashMap;
 use std::fmt;

@@ -44,6 +44,24 @@
 //!
 //! [`Aabb`]: crate::shapes::Aabb
 //! [`Aabb::EMPTY`]: crate::shapes::Aabb::EMPTY
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::overlap;
+//! use collide::shapes::{Aabb, Plane, Sphere};
+//! use collide::Vec3;
+//!
+//! let ground = Plane::from_point_normal(Vec3::ZERO, Vec3::Y);
+//! let ball = Sphere::new(Vec3::new(0.0, 0.5, 0.0), 0.5);
+//! assert!(overlap::plane_sphere(&ground, &ball)); // resting on it: touching counts
+//! let shelf = Aabb::new(Vec3::new(1.0, 0.0, -1.0), Vec3::new(2.0, 1.0, 1.0));
+//! let near = |x: f32| Sphere::new(Vec3::new(x, 0.5, 0.0), 0.5);
+//! assert!(overlap::sphere_aabb(&near(0.5), &shelf)); // touches its face x = 1
+//! assert!(!overlap::sphere_aabb(&near(0.4), &shelf));
+//! // NaN never panics and never touches.
+//! assert!(!overlap::sphere_sphere(&Sphere::new(Vec3::NAN, 1.0), &ball));
+//! ```
 
 mod aabb;
 mod capsule;

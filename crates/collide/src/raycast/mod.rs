@@ -24,6 +24,29 @@
 //! so grazing hits keep their accuracy; boxes use the `f32` slab test with a precomputed
 //! inverse direction ([`RayInv`]), robust at grazing angles by the `1 + 2γ₃` widening of
 //! Pharr, Jakob & Humphreys (*PBRT* 3rd ed., §3.9.2).
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::raycast;
+//! use collide::shapes::{Obb, Ray, Sphere};
+//! use collide::{Quat, Vec3};
+//!
+//! // A segment as a ray: dir = b - a, max_t = 1.
+//! let (a, b) = (Vec3::new(-5.0, 0.0, 0.0), Vec3::new(5.0, 0.0, 0.0));
+//! let ray = Ray::new(a, b - a);
+//! let target = Sphere::new(Vec3::ZERO, 1.0);
+//! let hit = raycast::sphere(&ray, &target, 1.0).unwrap();
+//! assert!((hit.t - 0.4).abs() < 1e-6); // x = -1 lies 4 m along the 10 m segment
+//! assert!((hit.point - Vec3::new(-1.0, 0.0, 0.0)).length() < 1e-5);
+//! assert!((hit.normal - Vec3::NEG_X).length() < 1e-6);
+//! assert!(raycast::sphere(&ray, &target, 0.35).is_none()); // too short to reach
+//! // Starting inside: t = 0, the normal facing back along the ray.
+//! let cube = Obb::new(Vec3::ZERO, Quat::IDENTITY, Vec3::ONE);
+//! let inside = raycast::obb(&Ray::new(Vec3::ZERO, Vec3::Y), &cube, 10.0).unwrap();
+//! assert_eq!(inside.t, 0.0);
+//! assert!((inside.normal - Vec3::NEG_Y).length() < 1e-6);
+//! ```
 
 pub(crate) mod kernel;
 

@@ -8,6 +8,7 @@ use crate::math::{Affine3A, Vec3, Vec3A};
 /// [`Aabb::EMPTY`] (min = +inf, max = -inf) contains nothing and is the identity of
 /// [`Aabb::union`]. A NaN corner makes a box no query reports as touching.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Aabb {
     /// Smallest corner.
     pub min: Vec3,

@@ -6,6 +6,7 @@ use crate::shapes::Segment;
 /// `a == b` is a sphere; radius zero is a segment. Negative radii are stored as their absolute
 /// value; NaN input gives a capsule no query reports as touching.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Capsule {
     /// Centre of the first cap.
     pub a: Vec3,

@@ -13,6 +13,7 @@ use crate::shapes::{Aabb, Triangle};
 /// explicit, so a mesh is exactly what the file said until you ask otherwise. Winding is kept
 /// as given (counter-clockwise seen from outside, for well-made files).
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TriMesh {
     /// Vertex positions.
     pub vertices: Vec<Vec3>,

@@ -10,6 +10,7 @@ use crate::shapes::Aabb;
 /// [`Obb::new`] normalises its quaternion and takes the absolute value of the half-extents; a
 /// zero or non-finite quaternion gives NaN axes, and a box no query reports as touching.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Obb {
     /// Centre.
     pub center: Vec3,

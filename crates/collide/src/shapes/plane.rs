@@ -7,6 +7,7 @@ use crate::math::{Vec3, DEGENERATE_EPSILON};
 /// A plane built from a zero or non-finite normal has a NaN normal; every query on it returns
 /// "no contact".
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Plane {
     /// Unit normal.
     pub normal: Vec3,

@@ -4,6 +4,7 @@ use crate::math::Vec3;
 /// in units of `|dir|`, so a ray from a segment's start with `dir = b - a` and `max_t = 1`
 /// is that segment. A zero direction is a point, which casts hit only when it starts inside.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Ray {
     /// Start point (`t = 0`).
     pub origin: Vec3,

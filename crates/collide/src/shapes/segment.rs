@@ -3,6 +3,7 @@ use crate::math::Vec3;
 /// A line segment from `a` to `b`, both ends included. `a == b` is a point, which every
 /// query accepts.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Segment {
     /// First end point (`u = 0`).
     pub a: Vec3,

@@ -5,6 +5,7 @@ use crate::math::Vec3;
 /// A radius of zero is a point. Negative radii are stored as their absolute value; a NaN
 /// centre or radius makes a sphere that no query reports as touching anything.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sphere {
     /// Centre.
     pub center: Vec3,

@@ -6,6 +6,7 @@ use crate::shapes::Plane;
 /// Degenerate triangles (collinear or coincident corners) are accepted by every query, which
 /// then treats them as the segment or point they are.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Triangle {
     /// First corner.
     pub a: Vec3,

@@ -26,6 +26,29 @@
 //! and [`sphere_triangle`] cast the sphere's centre against the shape grown by the radius;
 //! [`obb_obb_rotating`] lets both boxes rotate as well; [`convex`] sweeps any two convex
 //! shapes (hulls, capsules, point clouds) by conservative advancement.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::shapes::{Plane, Sphere};
+//! use collide::sweep;
+//! use collide::Vec3;
+//!
+//! // A ball 0.5 m above the ground falls 3 m this frame. A test at the frame's end finds it
+//! // underground; the sweep finds when it landed.
+//! let ball = Sphere::new(Vec3::new(0.0, 1.0, 0.0), 0.5);
+//! let ground = Plane::from_point_normal(Vec3::ZERO, Vec3::Y);
+//! let s = sweep::sphere_plane(&ball, Vec3::new(0.0, -3.0, 0.0), &ground).unwrap();
+//! assert!((s.enter - 1.0 / 6.0).abs() < 1e-6); // after 0.5 m of the 3 m
+//! assert!(s.point.length() < 1e-6);
+//! // Two bullets passing through each other between frames.
+//! let a = Sphere::new(Vec3::new(-1.0, 0.0, 0.0), 0.1);
+//! let b = Sphere::new(Vec3::new(1.0, 0.0, 0.0), 0.1);
+//! let s = sweep::sphere_sphere(&a, Vec3::new(4.0, 0.0, 0.0), &b, Vec3::new(-4.0, 0.0, 0.0));
+//! let s = s.unwrap();
+//! assert!((s.enter - 0.225).abs() < 1e-6); // the 1.8 m gap closes at 8 m per frame
+//! assert!((s.normal - Vec3::X).length() < 1e-6); // from A toward B
+//! ```
 
 mod aabb;
 pub(crate) mod convex;

@@ -3,8 +3,6 @@
 //! For tools that show or check a scene rather than simulate it (`collide check`, `render`,
 //! `view`); it runs the same narrow phase as [`World::update`] ([`super::narrow`]).
 
-use rayon::prelude::*;
-
 use super::body::Body;
 use super::narrow::{self, Part};
 use super::pair::{self, PairCache, Placed};
@@ -101,16 +99,13 @@ impl World {
             })
             .collect();
         pairs.sort_unstable();
-        pairs
-            .par_iter()
-            .filter_map(|&(a, b)| {
-                let (ba, bb) = (
-                    self.bodies[a as usize].as_ref()?,
-                    self.bodies[b as usize].as_ref()?,
-                );
-                Some(verdict(BodyId(a), ba, BodyId(b), bb, dt))
-            })
-            .collect()
+        crate::par::filter_map(&pairs, |&(a, b)| {
+            let (ba, bb) = (
+                self.bodies[a as usize].as_ref()?,
+                self.bodies[b as usize].as_ref()?,
+            );
+            Some(verdict(BodyId(a), ba, BodyId(b), bb, dt))
+        })
     }
 
     /// The verdict on one pair whatever their boxes (see [`World::evaluate`]); `a` and `b` may

@@ -18,9 +18,10 @@
 //! Output: [`World::contacts`] (normal, depth, points, and the time of impact for swept
 //! pairs), [`World::events`] (began, persisted, ended) and [`World::stats`]. Without running
 //! a frame, [`World::evaluate`] gives every close pair's verdict at the current poses
-//! (contact, or closest points and a separating plane; time of impact along the motion). The narrow phase
-//! runs in parallel (rayon) on the pairs sorted by id, so every output is identical whatever
-//! the number of threads.
+//! (contact, or closest points and a separating plane; time of impact along the motion). The
+//! narrow phase runs on the pairs sorted by id, in parallel (rayon) with the `parallel`
+//! feature and on the calling thread without it; every output is identical whatever the
+//! number of threads.
 //!
 //! **The level.** Triangle meshes, heightfields and half-spaces ([`Geometry::Mesh`],
 //! [`Geometry::Heightfield`], [`Geometry::HalfSpace`]) meet every convex kind: their contacts
@@ -37,6 +38,44 @@
 //! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end;
 //! a body of several pieces reports the deepest piece contact of a pair, not one manifold
 //! per piece pair.
+//!
+//! # Example
+//!
+//! ```rust
+//! use collide::shapes::Aabb;
+//! use collide::world::{BodyDesc, ContactEvent, Geometry, World};
+//! use collide::{Quat, Vec3};
+//!
+//! let mut world = World::default();
+//! let door = world.add_body(BodyDesc::new(Geometry::Cuboid(Vec3::new(0.1, 1.0, 0.5))))?;
+//! let body = Geometry::Capsule { half_height: 0.6, radius: 0.3 };
+//! let player = world.add_body(BodyDesc::new(body).at(Vec3::new(-2.0, 0.0, 0.0)))?;
+//! let mut events = Vec::new();
+//! fn frame(world: &mut World, events: &mut Vec<ContactEvent>) {
+//!     world.update();
+//!     events.extend_from_slice(world.events());
+//! }
+//! frame(&mut world, &mut events); // apart: no event
+//! // Walk into the door: the move is swept, so even a long step is caught.
+//! world.move_body(player, Vec3::new(-0.3, 0.0, 0.0), Quat::IDENTITY)?;
+//! frame(&mut world, &mut events);
+//! world.move_body(player, Vec3::new(-0.35, 0.0, 0.0), Quat::IDENTITY)?; // still in contact
+//! frame(&mut world, &mut events);
+//! // A respawn: teleport (a swept move would touch the door at its start).
+//! world.teleport_body(player, Vec3::new(-2.0, 0.0, 0.0), Quat::IDENTITY)?;
+//! frame(&mut world, &mut events);
+//! assert_eq!(
+//!     events,
+//!     [
+//!         ContactEvent::Began(door, player),
+//!         ContactEvent::Persisted(door, player),
+//!         ContactEvent::Ended(door, player),
+//!     ]
+//! );
+//! // Scene queries: which bodies' boxes touch a region around the door?
+//! assert_eq!(world.query_aabb(&Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5))), [door]);
+//! # Ok::<(), collide::world::WorldError>(())
+//! ```
 
 mod body;
 mod evaluate;
@@ -59,7 +98,6 @@ use body::{finite_quat, unit_quat, Body};
 use fixed::FixedBodies;
 use narrow::QueryCounts;
 use pair::{pair_outcome, Outcome, PairCache};
-use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -599,23 +637,21 @@ impl World {
         pairs.sort_unstable();
         stats.broad_pairs = pairs.len();
         let t2 = Instant::now();
-        // 3–5. Midphase, exact tests, sweeps: in parallel, one task per pair, each with its
-        // own cache; results in the sorted pair order.
+        // 3–5. Midphase, exact tests, sweeps: one task per pair (in parallel with the
+        // `parallel` feature), each with its own cache; results in the sorted pair order.
         let mut work: Vec<((u32, u32), PairCache)> = pairs
             .iter()
             .map(|&k| (k, self.caches.remove(&k).unwrap_or_default()))
             .collect();
         let bodies = &self.bodies;
-        let results: Vec<(Outcome, QueryCounts)> = work
-            .par_iter_mut()
-            .map(|((a, b), cache)| {
+        let results: Vec<(Outcome, QueryCounts)> =
+            crate::par::map_mut(&mut work, |((a, b), cache)| {
                 let (ba, bb) = (bodies[*a as usize].as_ref(), bodies[*b as usize].as_ref());
                 match (ba, bb) {
                     (Some(ba), Some(bb)) => pair_outcome(ba, bb, cache),
                     _ => (Outcome::Apart, QueryCounts::default()),
                 }
-            })
-            .collect();
+            });
         let t3 = Instant::now();
         // Events and contacts, in pair order.
         self.contacts.clear();
