@@ -170,6 +170,8 @@ impl Body {
                 let moved: Vec<Vec3> = self.points.iter().map(|&p| m.transform_point3(p)).collect();
                 Aabb::from_points(&moved).unwrap_or(aabb_fast)
             }
+            // Level surfaces: the moved rest box.
+            Geometry::Mesh(_) | Geometry::Heightfield(_) | Geometry::HalfSpace => aabb_fast,
         };
         let rest = self.rest_obb;
         let obb = Obb {

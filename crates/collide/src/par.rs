@@ -69,6 +69,27 @@ where
     items.chunks(chunk.max(1)).map(map).fold(identity(), reduce)
 }
 
+/// `f` applied to every element, the `Some` results in element order.
+#[cfg(feature = "parallel")]
+pub(crate) fn filter_map<T, R, F>(items: &[T], f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> Option<R> + Sync + Send,
+{
+    use rayon::prelude::*;
+    items.par_iter().filter_map(f).collect()
+}
+
+/// `f` applied to every element, the `Some` results in element order.
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn filter_map<T, R, F>(items: &[T], f: F) -> Vec<R>
+where
+    F: Fn(&T) -> Option<R>,
+{
+    items.iter().filter_map(f).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,25 +133,4 @@ mod tests {
             v.len()
         );
     }
-}
-
-/// `f` applied to every element, the `Some` results in element order.
-#[cfg(feature = "parallel")]
-pub(crate) fn filter_map<T, R, F>(items: &[T], f: F) -> Vec<R>
-where
-    T: Sync,
-    R: Send,
-    F: Fn(&T) -> Option<R> + Sync + Send,
-{
-    use rayon::prelude::*;
-    items.par_iter().filter_map(f).collect()
-}
-
-/// `f` applied to every element, the `Some` results in element order.
-#[cfg(not(feature = "parallel"))]
-pub(crate) fn filter_map<T, R, F>(items: &[T], f: F) -> Vec<R>
-where
-    F: Fn(&T) -> Option<R>,
-{
-    items.iter().filter_map(f).collect()
 }
