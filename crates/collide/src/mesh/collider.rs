@@ -42,6 +42,11 @@ impl MeshCollider {
         let diagonal = mesh.aabb().map_or(0.0, |b| b.size().length());
         mesh.weld(diagonal * 1e-6);
         mesh.drop_degenerate();
+        // A triangle whose normal cannot be made unit (its cross product under- or overflows
+        // even scaled) has no plane to collide with.
+        let vertices = &mesh.vertices;
+        mesh.triangles
+            .retain(|t| face_normal(t.map(|i| vertices[i as usize])) != Vec3::ZERO);
         drop_duplicates(&mut mesh.triangles);
         mesh.compact();
         if mesh.triangles.is_empty() {
@@ -65,10 +70,7 @@ impl MeshCollider {
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
-        let normals = corners
-            .iter()
-            .map(|[a, b, c]| (*b - *a).cross(*c - *a).normalize_or_zero())
-            .collect();
+        let normals = corners.iter().map(|c| face_normal(*c)).collect();
         let mut collider = MeshCollider {
             vertices,
             apex: neighbour_apexes(&triangles),
@@ -282,6 +284,12 @@ impl TriangleSet for MeshCollider {
     fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool) {
         self.tree.query_aabb(query, visit);
     }
+}
+
+/// The unit normal of corners `c` (counter-clockwise front), scaled before normalising so
+/// that tiny and huge triangles normalise too; zero when the triangle has no direction.
+fn face_normal(c: [Vec3; 3]) -> Vec3 {
+    crate::convex::support::unit_or_zero((c[1] - c[0]).cross(c[2] - c[0]))
 }
 
 /// Drops repeated triangles (the same corners in any order and winding), keeping the first.

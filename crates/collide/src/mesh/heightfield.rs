@@ -408,9 +408,16 @@ impl TriangleSet for Heightfield {
     }
 
     fn face_normal(&self, i: u32) -> Vec3 {
-        self.corners(i).map_or(Vec3::Y, |[a, b, c]| {
-            (b - a).cross(c - a).normalize_or(Vec3::Y)
-        })
+        // Scaled before normalising (`unit_or_zero`): with a tiny or huge scale the cross
+        // product's squared length under- or overflows. Every triangle faces +y.
+        let n = self.corners(i).map_or(Vec3::ZERO, |[a, b, c]| {
+            crate::convex::support::unit_or_zero((b - a).cross(c - a))
+        });
+        if n == Vec3::ZERO {
+            Vec3::Y
+        } else {
+            n
+        }
     }
 
     fn edge(&self, i: u32, k: usize) -> (EdgeBend, Option<Vec3>) {
