@@ -385,3 +385,55 @@ pub fn all(n: usize) -> Vec<Case> {
     }
     cases
 }
+
+/// Milliseconds per `World::step` (median of `frames`) with `moving` spheres and boxes
+/// drifting over the middle 32 x 32 of a floor of `fixed` unit tiles laid flush (fixed bodies,
+/// touching each other; the floor grows outward with `fixed`, so the moving bodies meet the
+/// same tiles whatever the count), DynamicBvh broad phase; also the broad-phase pairs of the
+/// last frame.
+pub fn world_frame_ms(fixed: usize, moving: usize, frames: usize) -> (f64, usize) {
+    use collide::world::{BodyDesc, BroadPhaseKind, Geometry, World, WorldConfig};
+    let mut world = World::new(WorldConfig {
+        broad_phase: BroadPhaseKind::DynamicBvh,
+        ..WorldConfig::default()
+    });
+    let side = (fixed as f32).sqrt().ceil().max(32.0) as usize;
+    let h = side as f32 * 0.5;
+    for k in 0..fixed {
+        let (r, c) = (k / side, k % side);
+        let at = Vec3::new(c as f32 - h + 0.5, -0.5, r as f32 - h + 0.5);
+        let tile = BodyDesc::new(Geometry::Cuboid(Vec3::splat(0.5)))
+            .at(at)
+            .fixed();
+        let _ = world.add_body(tile);
+    }
+    let mut g = Gen::new(5);
+    for k in 0..moving {
+        let at = Vec3::new(
+            g.range(-16.0, 16.0),
+            g.range(0.2, 4.0),
+            g.range(-16.0, 16.0),
+        );
+        let geometry = if k % 2 == 0 {
+            Geometry::Sphere(g.range(0.2, 0.5))
+        } else {
+            Geometry::Cuboid(Vec3::new(
+                g.range(0.2, 0.5),
+                g.range(0.2, 0.5),
+                g.range(0.2, 0.5),
+            ))
+        };
+        let v = Vec3::new(g.range(-1.0, 1.0), g.range(-1.0, 0.0), g.range(-1.0, 1.0));
+        let _ = world.add_body(BodyDesc::new(geometry).at(at).moving(v));
+    }
+    world.step(1.0 / 60.0);
+    let mut times: Vec<f64> = (0..frames)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            world.step(1.0 / 60.0);
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], world.stats().broad_pairs)
+}

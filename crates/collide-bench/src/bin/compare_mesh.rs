@@ -40,4 +40,11 @@ fn main() {
     for r in &rows {
         println!("- {}: {}", r.query, r.parry_call);
     }
+    println!("\nWorld::step with fixed floor tiles (median of 60 frames, 1,000 moving bodies):\n");
+    println!("| fixed tiles | ms per frame | broad-phase pairs |");
+    println!("|---|---|---|");
+    for fixed in [0, 1_000, 10_000, 100_000] {
+        let (ms, pairs) = mesh_cases::world_frame_ms(fixed, 1_000, 60);
+        println!("| {fixed} | {ms:.3} | {pairs} |");
+    }
 }
