@@ -437,3 +437,153 @@ pub fn world_frame_ms(fixed: usize, moving: usize, frames: usize) -> (f64, usize
     times.sort_by(f64::total_cmp);
     (times[times.len() / 2], world.stats().broad_pairs)
 }
+
+/// A flat floor at y = 0 of `n x n` unit cells centred on the origin, each split along a
+/// diagonal the generator picks.
+pub fn random_diagonal_floor(n: usize, g: &mut Gen) -> TriMesh {
+    let h = n as f32 * 0.5;
+    let mut mesh = TriMesh::default();
+    for r in 0..=n {
+        for c in 0..=n {
+            mesh.vertices
+                .push(Vec3::new(c as f32 - h, 0.0, r as f32 - h));
+        }
+    }
+    let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
+    for r in 0..n {
+        for c in 0..n {
+            let (a, b, cc, d) = (id(r, c), id(r + 1, c), id(r + 1, c + 1), id(r, c + 1));
+            if g.range(0.0, 1.0) < 0.5 {
+                mesh.triangles.extend([[a, b, cc], [a, cc, d]]);
+            } else {
+                mesh.triangles.extend([[a, b, d], [b, cc, d]]);
+            }
+        }
+    }
+    mesh
+}
+
+/// Contacts and ghost normals (more than 1° off `+y`) of the same cases in each library.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GhostCount {
+    /// Contacts reported (collide: per-triangle contacts; parry: manifolds with points).
+    pub contacts: usize,
+    /// Of them, normals more than 1° off the face normal.
+    pub ghosts: usize,
+    /// Shapes resting 1 cm deep that got no contact at all.
+    pub missed: usize,
+}
+
+/// Boxes, spheres and capsules resting 1 cm deep at `cases` random positions and orientations
+/// on a flat 40 x 40-cell floor split along random diagonals, as a mesh and as a heightfield:
+/// `[collide mesh, parry mesh, parry mesh with FIX_INTERNAL_EDGES, collide heightfield,
+/// parry heightfield, parry heightfield with FIX_INTERNAL_EDGES]`.
+pub fn ghost_counts(cases: usize) -> [(&'static str, GhostCount); 6] {
+    use parry3d::shape::HeightFieldFlags;
+    let mut g = Gen::new(40);
+    let floor = random_diagonal_floor(40, &mut g);
+    let ours = MeshCollider::try_new(floor.clone()).ok();
+    let parry_plain = ParryMesh::with_flags(
+        floor.vertices.clone(),
+        floor.triangles.clone(),
+        TriMeshFlags::empty(),
+    )
+    .ok();
+    let parry_fixed = ParryMesh::with_flags(
+        floor.vertices,
+        floor.triangles,
+        TriMeshFlags::FIX_INTERNAL_EDGES,
+    )
+    .ok();
+    let field = Heightfield::try_new(vec![0.0; 41 * 41], 41, 41, Vec3::new(40.0, 1.0, 40.0)).ok();
+    let flat = vec![0.0; 41 * 41];
+    let scale = Vec3::new(40.0, 1.0, 40.0);
+    let hf = |flags| HeightField::with_flags(Array2::new(41, 41, flat.clone()), scale, flags);
+    let (hf_plain, hf_fixed) = (
+        hf(HeightFieldFlags::empty()),
+        hf(HeightFieldFlags::FIX_INTERNAL_EDGES),
+    );
+    let cos1 = 1f32.to_radians().cos();
+    let mut counts = [GhostCount::default(); 6];
+    let mut out = Vec::new();
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    for case in 0..cases {
+        let xz = Vec3::new(g.range(-18.0, 18.0), 0.0, g.range(-18.0, 18.0));
+        let q = g.quat();
+        let size = g.range(0.05, 1.5);
+        let depth = 0.01;
+        // The probe placed with its lowest point 1 cm below y = 0.
+        let pr = match case % 3 {
+            0 => {
+                let h = Vec3::new(size, size * 0.6, size * 0.8);
+                let turned = Obb::new(Vec3::ZERO, q, h);
+                let low = (0..3)
+                    .map(|i| turned.axes.col(i).y.abs() * h[i])
+                    .sum::<f32>();
+                Probe::Box(Obb::new(xz + Vec3::Y * (low - depth), q, h))
+            }
+            1 => Probe::Sphere(Sphere::new(xz + Vec3::Y * (size - depth), size)),
+            _ => {
+                let axis = q * Vec3::Y * size;
+                let r = size * 0.4;
+                let centre = xz + Vec3::Y * (axis.y.abs() + r - depth);
+                Probe::Capsule(collide::shapes::Capsule::new(
+                    centre - axis,
+                    centre + axis,
+                    r,
+                ))
+            }
+        };
+        let mut tally = |k: usize, normals: &[Vec3]| {
+            counts[k].contacts += normals.len();
+            counts[k].ghosts += normals.iter().filter(|n| n.y < cos1).count();
+            counts[k].missed += usize::from(normals.is_empty());
+        };
+        if let (Some(m), Some(f)) = (&ours, &field) {
+            out.clear();
+            pr.contacts(m, &mut out);
+            tally(0, &out.iter().map(|c| c.normal).collect::<Vec<_>>());
+            out.clear();
+            match &pr {
+                Probe::Sphere(s) => f.contacts(s, 0.0, &mut out),
+                Probe::Capsule(c) => f.contacts(c, 0.0, &mut out),
+                Probe::Box(o) => f.contacts(o, 0.0, &mut out),
+            }
+            tally(3, &out.iter().map(|c| c.normal).collect::<Vec<_>>());
+        }
+        let (pose, shape) = pr.parry();
+        let surfaces: [(usize, Option<&dyn Shape>); 4] = [
+            (1, parry_plain.as_ref().map(|m| m as &dyn Shape)),
+            (2, parry_fixed.as_ref().map(|m| m as &dyn Shape)),
+            (4, Some(&hf_plain as &dyn Shape)),
+            (5, Some(&hf_fixed as &dyn Shape)),
+        ];
+        for (k, surface) in surfaces {
+            let Some(surface) = surface else { continue };
+            manifolds.clear();
+            let _ = DefaultQueryDispatcher.contact_manifolds(
+                &pose,
+                surface,
+                shape.as_ref(),
+                0.0,
+                &mut manifolds,
+                &mut None,
+            );
+            let normals: Vec<Vec3> = manifolds
+                .iter()
+                .filter(|m| !m.points.is_empty())
+                .map(|m| m.local_n1)
+                .collect();
+            tally(k, &normals);
+        }
+    }
+    let names = [
+        "collide mesh",
+        "parry TriMesh",
+        "parry TriMesh, FIX_INTERNAL_EDGES",
+        "collide heightfield",
+        "parry HeightField",
+        "parry HeightField, FIX_INTERNAL_EDGES",
+    ];
+    std::array::from_fn(|k| (names[k], counts[k]))
+}
