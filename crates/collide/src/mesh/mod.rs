@@ -178,12 +178,12 @@ pub(crate) fn ray_triangle(ray: &Ray, c: &[Vec3; 3], index: u32, max_t: f32) -> 
     if u < SLACK || v < SLACK || u + v > 1.0 - SLACK || t < SLACK || t > max_t * (1.0 - SLACK) {
         return exact();
     }
-    let len = n.length();
-    let normal = if n.dot(ray.dir) > 0.0 {
-        -n / len
-    } else {
-        n / len
-    };
+    // Scaled before normalising: the cross product of tiny or huge edges under- or overflows.
+    let unit = crate::convex::support::unit_or_zero(n);
+    if unit == Vec3::ZERO {
+        return exact();
+    }
+    let normal = if n.dot(ray.dir) > 0.0 { -unit } else { unit };
     let point = ray.origin + ray.dir * t;
     (point.is_finite() && normal.is_finite()).then_some(MeshRayHit {
         t,
