@@ -1675,14 +1675,24 @@ pub mod world {
                     if live.len() >= 12 {
                         continue;
                     }
-                    let geometry = match b.byte() % 3 {
+                    let geometry = match b.byte() % 6 {
                         0 => Geometry::Sphere(b.f32()),
                         1 => Geometry::Cuboid(b.vec3()),
+                        2 => Geometry::HalfSpace,
+                        3 => match level_mesh(&mut b) {
+                            Some(m) => Geometry::Mesh(m),
+                            None => continue,
+                        },
+                        4 => match level_heightfield(&mut b) {
+                            Some(h) => Geometry::Heightfield(h),
+                            None => continue,
+                        },
                         _ => Geometry::Capsule {
                             half_height: b.f32(),
                             radius: b.f32(),
                         },
                     };
+                    let fixed = b.byte() % 2 == 0;
                     let sizes_bad = match &geometry {
                         Geometry::Sphere(r) => !r.is_finite() || *r < 0.0,
                         Geometry::Cuboid(e) => !e.is_finite() || e.min_element() <= 0.0,
@@ -1697,11 +1707,12 @@ pub mod world {
                         _ => false,
                     };
                     let (pos, rot, vel, ang) = (b.vec3(), b.quat(), b.vec3(), b.vec3());
-                    let desc = BodyDesc::new(geometry)
+                    let mut desc = BodyDesc::new(geometry)
                         .at(pos)
                         .rotated(rot)
                         .moving(vel)
                         .spinning(ang);
+                    desc.fixed = fixed;
                     let res = world.add_body(desc);
                     if pos.is_nan() || rot.is_nan() || vel.is_nan() || ang.is_nan() || sizes_bad {
                         assert!(
@@ -1772,6 +1783,27 @@ pub mod world {
         }
         world.update();
         check_frame(&world, &live);
+    }
+
+    /// A small mesh (up to 6 vertices, 4 triangles) from the bytes, or `None` when it is
+    /// refused (a typed error).
+    fn level_mesh(b: &mut Bytes<'_>) -> Option<std::sync::Arc<collide::mesh::MeshCollider>> {
+        let vertices: Vec<Vec3> = (0..6).map(|_| b.vec3()).collect();
+        let triangles = (0..4)
+            .map(|_| [b.byte(), b.byte(), b.byte()].map(|i| u32::from(i % 6)))
+            .collect();
+        let mesh = collide::shapes::TriMesh::new(vertices, triangles);
+        collide::mesh::MeshCollider::try_new(mesh)
+            .ok()
+            .map(std::sync::Arc::new)
+    }
+
+    /// A 3 x 3 heightfield from the bytes, or `None` when it is refused.
+    fn level_heightfield(b: &mut Bytes<'_>) -> Option<std::sync::Arc<collide::mesh::Heightfield>> {
+        let heights = (0..9).map(|_| b.f32()).collect();
+        collide::mesh::Heightfield::try_new(heights, 3, 3, b.vec3())
+            .ok()
+            .map(std::sync::Arc::new)
     }
 
     fn check_frame(world: &World, live: &[BodyId]) {
