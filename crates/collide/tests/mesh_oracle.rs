@@ -510,3 +510,92 @@ fn sphere_casts_are_never_late_and_never_miss() {
         assert!(hits * 4 > cases, "{name}: only {hits} hits of {cases}");
     }
 }
+
+/// The largest separating gap of two triangles over the 17 axes of the triangle–triangle SAT
+/// in f64 (both normals, the 9 edge cross products, each normal crossed with every edge for
+/// coplanar pairs): `<= 0` touching.
+fn triangle_gap64(a: [DVec3; 3], b: [DVec3; 3]) -> f64 {
+    let edges = |t: [DVec3; 3]| [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let (ea, eb) = (edges(a), edges(b));
+    let (na, nb) = (ea[0].cross(ea[1]), eb[0].cross(eb[1]));
+    let mut axes = vec![na, nb];
+    for x in ea {
+        for y in eb {
+            axes.push(x.cross(y));
+        }
+    }
+    for e in ea.iter().chain(eb.iter()) {
+        axes.push(na.cross(*e));
+        axes.push(nb.cross(*e));
+    }
+    let mut gap = f64::NEG_INFINITY;
+    for axis in axes {
+        let len = axis.length();
+        if len < 1e-12 {
+            continue;
+        }
+        let u = axis / len;
+        let (lo_a, hi_a) = a
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+                (l.min(p.dot(u)), h.max(p.dot(u)))
+            });
+        let (lo_b, hi_b) = b
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+                (l.min(p.dot(u)), h.max(p.dot(u)))
+            });
+        gap = gap.max(lo_b - hi_a).max(lo_a - hi_b);
+    }
+    gap
+}
+
+#[test]
+fn mesh_against_mesh_agrees_with_brute_force_over_triangle_pairs() {
+    let load = |name: &str| MeshCollider::try_new(io::load(mesh_path(name)).unwrap().merged());
+    let torus = load("torus.obj").unwrap();
+    let mut g = Gen::new(77);
+    let (mut hits, mut misses) = (0, 0);
+    for (other_name, other) in [
+        ("cube", load("cube.obj").unwrap()),
+        ("jenga", load("jenga.obj").unwrap()),
+    ] {
+        let size = torus.aabb().size().length();
+        let band = 1e-5 * f64::from(size);
+        let tris_a: Vec<[DVec3; 3]> = (0..torus.triangles().len() as u32)
+            .map(|i| torus.triangle(i).unwrap().vertices().map(dv))
+            .collect();
+        for case in 0..common::cases(40, 400) {
+            let q = g.quat();
+            let t = torus.aabb().center() + g.vec(1.0) * torus.aabb().half_extents() * 2.5;
+            let m = glam::DAffine3::from_rotation_translation(q.as_dquat(), dv(t));
+            let tris_b: Vec<[DVec3; 3]> = (0..other.triangles().len() as u32)
+                .map(|i| {
+                    other
+                        .triangle(i)
+                        .unwrap()
+                        .vertices()
+                        .map(|p| m.transform_point3(dv(p)))
+                })
+                .collect();
+            let min_gap = tris_a
+                .iter()
+                .flat_map(|a| tris_b.iter().map(move |b| triangle_gap64(*a, *b)))
+                .fold(f64::INFINITY, f64::min);
+            let got = torus.intersects_mesh(&other, q, t);
+            if min_gap.abs() > band {
+                assert_eq!(
+                    got,
+                    min_gap <= 0.0,
+                    "{other_name} case {case}: gap {min_gap}"
+                );
+            }
+            if got {
+                hits += 1;
+            } else {
+                misses += 1;
+            }
+        }
+    }
+    assert!(hits > 10 && misses > 10, "{hits} hits, {misses} misses");
+}

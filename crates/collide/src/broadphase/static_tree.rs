@@ -320,6 +320,50 @@ impl StaticTree {
         }
     }
 
+    /// Visits the pairs of items (one from each tree) whose leaf boxes touch, `other`'s boxes
+    /// moved into this tree's frame by `to_self`; `visit` returns `false` to stop. Both trees
+    /// are walked together (a simultaneous descent, Gottschalk, Lin & Manocha 1996), always
+    /// splitting the node with the larger box.
+    pub fn pairs_with(
+        &self,
+        other: &StaticTree,
+        to_self: &crate::math::Affine3A,
+        mut visit: impl FnMut(u32, u32) -> bool,
+    ) {
+        if self.nodes.is_empty() || other.nodes.is_empty() {
+            return;
+        }
+        let moved = |n: &Node| n.aabb().transformed(to_self);
+        let mut stack = vec![(0u32, 0u32)];
+        while let Some((i, j)) = stack.pop() {
+            let (a, b) = (&self.nodes[i as usize], &other.nodes[j as usize]);
+            let bb = moved(b);
+            if !crate::overlap::aabb_aabb(&a.aabb(), &bb) {
+                continue;
+            }
+            match (a.is_leaf(), b.is_leaf()) {
+                (true, true) => {
+                    for x in a.first..a.first + a.count {
+                        for y in b.first..b.first + b.count {
+                            if !visit(x, y) {
+                                return;
+                            }
+                        }
+                    }
+                }
+                (false, true) => stack.extend([(a.first, j), (a.first + 1, j)]),
+                (true, false) => stack.extend([(i, b.first), (i, b.first + 1)]),
+                (false, false) => {
+                    if a.aabb().surface_area() >= bb.surface_area() {
+                        stack.extend([(a.first, j), (a.first + 1, j)]);
+                    } else {
+                        stack.extend([(i, b.first), (i, b.first + 1)]);
+                    }
+                }
+            }
+        }
+    }
+
     /// Checks the invariants against the item boxes in leaf order: every child box inside
     /// its parent's, every item box inside its leaf's, every item in exactly one leaf, child
     /// indices in range and visited once, depth within the traversal stack.

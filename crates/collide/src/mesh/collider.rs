@@ -4,7 +4,7 @@ use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRay
 use super::{MeshContact, MeshShapeHit, TriangleSet};
 use crate::broadphase::static_tree::{StaticTree, TreeError};
 use crate::convex::SupportMap;
-use crate::math::Vec3;
+use crate::math::{Affine3A, Quat, Vec3};
 use crate::shapes::{Aabb, Ray, TriMesh, Triangle};
 
 /// No neighbour across an edge.
@@ -235,6 +235,46 @@ impl MeshCollider {
         motion: Vec3,
     ) -> Option<MeshShapeHit> {
         super::cast::cast(self, shape, motion)
+    }
+
+    /// `true` when this mesh and `other`, placed by `rotation` and `translation` in this
+    /// mesh's frame, share a point (touching counts): both triangle trees walked together, then
+    /// each pair of triangles whose boxes touch tested by GJK. Surfaces only: a mesh inside a
+    /// closed mesh without crossing it does not intersect it. A NaN pose gives `false`.
+    #[must_use]
+    pub fn intersects_mesh(&self, other: &MeshCollider, rotation: Quat, translation: Vec3) -> bool {
+        self.first_triangle_pair(other, rotation, translation)
+            .is_some()
+    }
+
+    /// The first pair `(this triangle, other's triangle)` found touching, as
+    /// [`MeshCollider::intersects_mesh`] decides; `None` when the meshes are apart.
+    #[must_use]
+    pub fn first_triangle_pair(
+        &self,
+        other: &MeshCollider,
+        rotation: Quat,
+        translation: Vec3,
+    ) -> Option<(u32, u32)> {
+        if !(rotation.is_finite() && translation.is_finite()) {
+            return None;
+        }
+        let to_self = Affine3A::from_rotation_translation(rotation.normalize(), translation);
+        let mut found = None;
+        self.tree.pairs_with(&other.tree, &to_self, |i, j| {
+            let a = self.corners[i as usize];
+            let b = other.corners[j as usize].map(|p| to_self.transform_point3(p));
+            let (ta, tb) = (
+                Triangle::new(a[0], a[1], a[2]),
+                Triangle::new(b[0], b[1], b[2]),
+            );
+            if crate::convex::gjk::intersects(&ta, &tb) {
+                found = Some((i, j));
+                return false;
+            }
+            true
+        });
+        found
     }
 
     /// Checks the collider's invariants: the tree over the triangles' boxes
