@@ -240,7 +240,8 @@ impl MeshCollider {
     /// `true` when this mesh and `other`, placed by `rotation` and `translation` in this
     /// mesh's frame, share a point (touching counts): both triangle trees walked together, then
     /// each pair of triangles whose boxes touch tested by GJK. Surfaces only: a mesh inside a
-    /// closed mesh without crossing it does not intersect it. A NaN pose gives `false`.
+    /// closed mesh without crossing it does not intersect it. A NaN pose or a rotation too small
+    /// to normalise gives `false`.
     #[must_use]
     pub fn intersects_mesh(&self, other: &MeshCollider, rotation: Quat, translation: Vec3) -> bool {
         self.first_triangle_pair(other, rotation, translation)
@@ -259,7 +260,11 @@ impl MeshCollider {
         if !(rotation.is_finite() && translation.is_finite()) {
             return None;
         }
-        let to_self = Affine3A::from_rotation_translation(rotation.normalize(), translation);
+        let rotation = rotation.normalize();
+        if !rotation.is_normalized() {
+            return None;
+        }
+        let to_self = Affine3A::from_rotation_translation(rotation, translation);
         let mut found = None;
         self.tree.pairs_with(&other.tree, &to_self, |i, j| {
             let a = self.corners[i as usize];

@@ -21,6 +21,7 @@
 //! done with precomputed edge flags per triangle.
 
 use super::{EdgeBend, TriangleSet};
+use crate::convex::support::unit_or_zero;
 use crate::convex::{Contact, SupportMap};
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Triangle};
@@ -193,10 +194,14 @@ fn clamp_to_cone<S: SupportMap + ?Sized>(
     margin: f32,
 ) -> Option<MeshContact> {
     let (a, b) = (c[k], c[(k + 1) % 3]);
-    let e = (b - a).normalize_or_zero();
+    // Scaled before normalising (`unit_or_zero`): slivers' cross products underflow.
+    let e = unit_or_zero(b - a);
     // The neighbour's outward normal: perpendicular to the edge and its far corner, turned so
     // this triangle's own far corner lies behind it (inside the solid the edge bounds).
-    let mut g = e.cross(apex - a).normalize_or_zero();
+    let mut g = unit_or_zero(e.cross(apex - a));
+    if g == Vec3::ZERO {
+        return Some(*found);
+    }
     if g.dot(c[(k + 2) % 3] - a) > 0.0 {
         g = -g;
     }

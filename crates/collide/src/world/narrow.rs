@@ -733,7 +733,9 @@ pub(crate) fn ray_surface(ray: &Ray, surface: &PlacedSurface<'_>, max_t: f32) ->
             // Solid below y = 0: starting inside hits at 0; otherwise the plane crossing.
             let plane = crate::shapes::Plane::from_point_normal(Vec3::ZERO, Vec3::Y);
             if local.origin.y <= 0.0 {
-                return crate::raycast::hit(ray, 0.0, -ray.dir.normalize_or(Vec3::Y));
+                let back = crate::convex::support::unit_or_zero(-ray.dir);
+                let normal = if back == Vec3::ZERO { Vec3::Y } else { back };
+                return crate::raycast::hit(ray, 0.0, normal);
             }
             let h = crate::raycast::plane(&local, &plane, max_t)?;
             (h.t, h.normal)
