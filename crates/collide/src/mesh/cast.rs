@@ -42,10 +42,30 @@ where
     if !swept.is_finite() {
         return None;
     }
-    let mut first: Option<MeshShapeHit> = None;
+    // Candidates in order of when the shape's box first reaches their box (the slab test of
+    // the box centre's path against each triangle box grown by the shape box's half-size):
+    // a triangle whose box is reached after the best hit so far cannot be hit earlier.
+    let (centre, half) = (start.center(), start.half_extents());
+    let inv = motion.recip();
+    let mut candidates: Vec<(f32, u32)> = Vec::new();
     set.for_each_near(&swept, &mut |i| {
+        if let Some(c) = set.corners(i) {
+            let lo = c[0].min(c[1]).min(c[2]) - half;
+            let hi = c[0].max(c[1]).max(c[2]) + half;
+            if let Some(t) = box_entry(centre, motion, inv, lo, hi) {
+                candidates.push((t, i));
+            }
+        }
+        true
+    });
+    candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut first: Option<MeshShapeHit> = None;
+    for (entry, i) in candidates {
+        if first.is_some_and(|b| entry > b.toi) {
+            break;
+        }
         let Some(c) = set.corners(i) else {
-            return true;
+            continue;
         };
         let tri = Triangle::new(c[0], c[1], c[2]);
         if let Some(f) = sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion) {
@@ -59,7 +79,26 @@ where
                 });
             }
         }
-        true
-    });
+    }
     first.filter(|h| h.point.is_finite() && h.toi.is_finite())
+}
+
+/// When in `[0, 1]` the point `p + u·d` first lies in the box `[lo, hi]` (slab test; a zero
+/// component of `d` keeps the slab when `p` is inside it), widened by a relative `1e-4` so
+/// rounding never drops a candidate; `None` when it never does.
+fn box_entry(p: Vec3, d: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> Option<f32> {
+    let (mut near, mut far) = (0.0f32, 1.0f32);
+    for k in 0..3 {
+        if d[k] == 0.0 {
+            if p[k] < lo[k] || p[k] > hi[k] {
+                return None;
+            }
+            continue;
+        }
+        let (t1, t2) = ((lo[k] - p[k]) * inv[k], (hi[k] - p[k]) * inv[k]);
+        near = near.max(t1.min(t2));
+        far = far.min(t1.max(t2));
+    }
+    let slack = 1e-4 * (far.abs() + near.abs() + 1.0);
+    (near <= far + slack).then_some((near - slack).max(0.0))
 }
