@@ -74,8 +74,14 @@ where
     let Some(bounds) = support_box(shape) else {
         return;
     };
-    set.for_each_near(&bounds.expanded(margin), &mut |i| {
+    let near = bounds.expanded(margin);
+    set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
+            // The tree gives leaves: each triangle's own box is checked before GJK.
+            let (lo, hi) = (c[0].min(c[1]).min(c[2]), c[0].max(c[1]).max(c[2]));
+            if lo.cmpgt(near.max).any() || hi.cmplt(near.min).any() {
+                return true;
+            }
             let tri = Triangle::new(c[0], c[1], c[2]);
             if let Some(found) = crate::convex::contact::contact(&tri, shape, margin) {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
