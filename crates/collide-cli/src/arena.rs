@@ -191,6 +191,7 @@ fn desc(name: &str, shape: ShapeDesc) -> BodyDesc {
         velocity: Vec3::ZERO,
         bounding: BoundingChoice::Aabb,
         test: TestChoice::Exact,
+        fixed: false,
     }
 }
 

@@ -415,10 +415,14 @@ fn mesh_body(
             edges: h.edges().iter().map(|e| e.vertices).collect(),
         })
         .collect();
-    let points: Vec<Vec3> = hull_list
-        .iter()
-        .flat_map(|h| h.vertices().iter().copied())
-        .collect();
+    // The collision geometry's vertices: the hulls', or a triangle mesh's own.
+    let points: Vec<Vec3> = match &geometry {
+        Geometry::Mesh(m) => m.vertices().to_vec(),
+        _ => hull_list
+            .iter()
+            .flat_map(|h| h.vertices().iter().copied())
+            .collect(),
+    };
     let Some(rest_aabb) = Aabb::from_points(&points) else {
         return Err(CliError::new(format!(
             "body {:?}: {} has no finite vertices",
@@ -465,6 +469,7 @@ mod tests {
             velocity: Vec3::ZERO,
             bounding: BoundingChoice::Aabb,
             test: TestChoice::Exact,
+            fixed: false,
         }
     }
 

@@ -102,6 +102,9 @@ pub struct BodyDesc {
     pub bounding: BoundingChoice,
     /// What decides a collision.
     pub test: TestChoice,
+    /// A fixed body (`"fixed": true`): never moved, never paired with another fixed body
+    /// ([`crate::world::BodyDesc::fixed`]); the level.
+    pub fixed: bool,
 }
 
 /// The collision geometry of a body, in its rest frame.
@@ -147,6 +150,9 @@ pub enum ConvexMode {
     Hull,
     /// One convex hull per part (object or group) of the file.
     Pieces,
+    /// No hull: the triangles themselves, as a two-sided triangle-mesh collider
+    /// ([`crate::mesh::MeshCollider`]); concave geometry such as a level.
+    Triangles,
 }
 
 /// The bounding volume the broad phase compares.
@@ -324,6 +330,7 @@ impl Scene {
                 velocity: Vec3::from_array(b.velocity),
                 bounding: b.bounding,
                 test: b.test,
+                fixed: b.fixed,
             });
         }
         Ok(Scene { bodies })
@@ -386,6 +393,7 @@ impl Scene {
                 velocity: Vec3::ZERO,
                 bounding: BoundingChoice::Aabb,
                 test: TestChoice::Exact,
+                fixed: false,
             });
         }
         Ok(Scene { bodies })
@@ -460,6 +468,17 @@ impl ShapeDesc {
             )));
         }
         let to_rest = |v: &Vec3| (*v - origin) * scale;
+        if convex == ConvexMode::Triangles {
+            let mut mesh = crate::shapes::TriMesh::default();
+            for p in &parts {
+                let mut rest = p.mesh.clone();
+                rest.vertices.iter_mut().for_each(|v| *v = to_rest(v));
+                mesh.append(&rest);
+            }
+            let collider = crate::mesh::MeshCollider::try_new(mesh)
+                .map_err(|e| err(format!("{}: {e}", path.display())))?;
+            return Ok(Geometry::Mesh(std::sync::Arc::new(collider)));
+        }
         let mut pieces: Vec<(String, Vec<Vec3>)> = parts
             .iter()
             .map(|p| {
@@ -505,6 +524,7 @@ impl BodyDesc {
             .rotated(self.rotation)
             .moving(self.velocity);
         desc.tight_bounds = self.bounding == BoundingChoice::TightAabb;
+        desc.fixed = self.fixed;
         Ok(desc)
     }
 }
@@ -556,6 +576,8 @@ struct RawBody {
     bounding: BoundingChoice,
     #[serde(default)]
     test: TestChoice,
+    #[serde(default)]
+    fixed: bool,
 }
 
 #[derive(Deserialize)]
@@ -926,6 +948,7 @@ mod tests {
             velocity: Vec3::new(0.0, -1.0, 0.0),
             bounding: BoundingChoice::TightAabb,
             test: TestChoice::Exact,
+            fixed: false,
         }
     }
 
