@@ -1,7 +1,6 @@
 //! Step 3: the cone of new triangles from the horizon to the eye.
 
 use super::quickhull::{Quickhull, Tri};
-use super::simplex::tri_plane;
 use super::HullError;
 
 impl Quickhull<'_> {
@@ -9,11 +8,12 @@ impl Quickhull<'_> {
     /// to its two neighbours in the cone; returns the index of the first new face (the cone is
     /// `base .. tris.len()`, in horizon order).
     pub(super) fn cone(&mut self, eye: usize) -> Result<usize, HullError> {
-        let pe = self.pts[eye];
         let base = self.tris.len();
         let nh = self.horizon.len();
         for (i, &(ha, hb, g)) in self.horizon.iter().enumerate() {
-            let (n, d) = tri_plane(self.pts[ha], self.pts[hb], pe).ok_or(HullError::Unstable)?;
+            // Computed by the horizon's convexity check for this very horizon.
+            let plane = self.planes.get(i).copied().flatten();
+            let (n, d) = plane.ok_or(HullError::Unstable)?;
             let next = base + (i + 1) % nh;
             let prev = base + (i + nh - 1) % nh;
             self.tris

@@ -28,12 +28,16 @@ impl Quickhull<'_> {
         loop {
             self.visible_region(f0, pe)?;
             let mut grew = false;
+            self.planes.clear();
             for &(ha, hb, g) in &self.horizon {
                 let tri = &self.tris[g];
                 let c = tri.v.iter().copied().find(|&v| v != ha && v != hb);
+                // The new face's plane, kept for the cone when this is the last pass.
+                let plane = tri_plane(self.pts[ha], self.pts[hb], pe);
+                self.planes.push(plane);
                 // Convex when c is below the new face. Only faces the eye is not clearly
                 // below may be removed: that bounds how far the hull can retreat (eps / 64).
-                let convex = match (c, tri_plane(self.pts[ha], self.pts[hb], pe)) {
+                let convex = match (c, plane) {
                     (Some(c), Some((n, d))) => n.dot(self.pts[c]) - d < 0.0,
                     _ => false,
                 };

@@ -233,14 +233,15 @@ impl ConvexHull {
         // builder assume them). Checked locally, linear in the hull's size; debug builds also
         // run the brute-force `validate`. The underlying Quickhull weakness is open: see
         // docs/degenerate-input.md.
-        if !validate::check_built(&built)
+        let graph = validate::FaceGraph::new(&built.hull);
+        if !validate::check_built(&built, &graph)
             || (cfg!(debug_assertions) && built.hull.validate().is_err())
         {
             return Err(HullError::Unstable);
         }
         // Second safety net (issue 9): every input point must be inside the final (f32) hull
         // within the documented `3 · tolerance`, else `Unstable`.
-        if !validate::contains_input(&built, &qh, points, 3.0 * tolerance) {
+        if !validate::contains_input(&built, &graph, &qh, points, 3.0 * tolerance) {
             return Err(HullError::Unstable);
         }
         Ok(built.hull)

@@ -86,6 +86,8 @@ pub(super) struct Quickhull<'p> {
     pub on_horizon: Vec<usize>,
     /// The horizon, a loop of edges `(a, b, face beyond)`, counter-clockwise seen from the eye.
     pub horizon: Vec<(usize, usize, usize)>,
+    /// The plane of the new face on each horizon edge (`None` when degenerate).
+    pub planes: Vec<Option<(DVec3, f64)>>,
     /// The faces the eye sees.
     pub visible: Vec<usize>,
     /// Depth-first stack `(face, edge it was entered through, edges tried)`.
@@ -115,6 +117,7 @@ impl<'p> Quickhull<'p> {
             dfs: Vec::new(),
             on_horizon: vec![0; pts.len()],
             horizon: Vec::new(),
+            planes: Vec::new(),
             visible: Vec::new(),
             stack: Vec::new(),
             orphans: Vec::new(),

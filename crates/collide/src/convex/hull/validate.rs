@@ -207,7 +207,7 @@ impl FaceGraph {
 /// every edge bounds a convex body, so every vertex is below every face plane; with round-off
 /// the bends could add up over several edges, so each vertex also climbs the face graph from
 /// one of its own faces.
-pub(super) fn check_built(a: &Assembled) -> bool {
+pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
     let h = &a.hull;
     let (nv, nf) = (h.vertices.len(), h.faces.len());
     if !a.manifold || nv < 4 || nf < 4 || h.vertices.iter().any(|v| !v.is_finite()) {
@@ -267,7 +267,6 @@ pub(super) fn check_built(a: &Assembled) -> bool {
             }
         }
     }
-    let graph = FaceGraph::new(h);
     h.vertices
         .iter()
         .zip(&face_of_vertex)
@@ -290,12 +289,12 @@ pub(super) fn check_built(a: &Assembled) -> bool {
 ///   of a solid cloud).
 pub(super) fn contains_input(
     a: &Assembled,
+    graph: &FaceGraph,
     qh: &Quickhull<'_>,
     points: &[Vec3],
     bound: f32,
 ) -> bool {
     let h = &a.hull;
-    let graph = FaceGraph::new(h);
     let face = |t: usize| {
         a.face_of_tri
             .get(t)
@@ -311,10 +310,26 @@ pub(super) fn contains_input(
         let r2 = if r_in > 0.0 { r_in * r_in } else { -1.0 };
         let c = c.as_dvec3();
         let live = qh.alive_successors();
-        (0..points.len()).all(|i| {
-            qh.pts[i].distance_squared(c) <= r2
-                || inside(i, live.get(qh.home[i]).copied().unwrap_or(NONE))
-        })
+        let start = |i: usize| live.get(qh.home[i]).copied().unwrap_or(NONE);
+        // Points by their start triangle (a counting sort; bucket 0 for none): triangles made
+        // together are neighbours, so consecutive climbs reuse the faces the last ones read.
+        let bucket = |i: usize| start(i).checked_add(1).unwrap_or(0).min(live.len());
+        let mut first = vec![0usize; live.len() + 2];
+        for i in 0..points.len() {
+            first[bucket(i) + 1] += 1;
+        }
+        for k in 1..first.len() {
+            first[k] += first[k - 1];
+        }
+        let mut order = vec![0usize; points.len()];
+        for i in 0..points.len() {
+            let slot = &mut first[bucket(i)];
+            order[*slot] = i;
+            *slot += 1;
+        }
+        order
+            .iter()
+            .all(|&i| qh.pts[i].distance_squared(c) <= r2 || inside(i, start(i)))
     } else {
         qh.tris
             .iter()
