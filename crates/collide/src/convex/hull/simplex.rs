@@ -65,8 +65,6 @@ pub(super) fn initial_simplex(
     Ok([i0, i1, i2, i3])
 }
 
-/// Runs Quickhull from the simplex; returns the triangles (dead ones flagged).
-
 /// Unit normal and offset of triangle `(a, b, c)`, counter-clockwise seen from the normal.
 ///
 /// The cross product is taken at the vertex opposite the longest edge (the largest angle), whose
