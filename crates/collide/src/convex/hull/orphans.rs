@@ -1,7 +1,7 @@
 //! Step 4: conflict redistribution. The points of the faces the eye removed go to the cone;
 //! at the end, the points kept near the hull climb to their farthest face once more.
 
-use super::quickhull::{Quickhull, NONE};
+use super::quickhull::{PointList, Quickhull, NONE};
 
 impl Quickhull<'_> {
     /// Removes the visible faces and hands their points to the cone `base ..` (Barber et al.:
@@ -17,8 +17,9 @@ impl Quickhull<'_> {
             let tri = &mut self.tris[f];
             tri.alive = false;
             tri.succ = base;
-            orphans.append(&mut tri.outside);
-            orphans.append(&mut tri.near);
+            orphans.extend(tri.outside.iter(&self.link));
+            orphans.extend(tri.near.iter(&self.link));
+            (tri.outside, tri.near) = (PointList::EMPTY, PointList::EMPTY);
         }
         // The convexity repair may remove a face the eye is barely below, so the removed
         // region can swallow a vertex whose every face was removed although it lies outside
@@ -70,9 +71,9 @@ impl Quickhull<'_> {
             return;
         }
         if dist > self.eps {
-            self.tris[f].outside.push(i);
+            self.tris[f].outside.push(&mut self.link, i);
         } else {
-            self.tris[f].near.push(i);
+            self.tris[f].near.push(&mut self.link, i);
         }
     }
 
@@ -85,9 +86,11 @@ impl Quickhull<'_> {
             if !self.tris[f].alive || self.tris[f].near.is_empty() {
                 continue;
             }
-            let near = std::mem::take(&mut self.tris[f].near);
-            let mut kept = Vec::with_capacity(near.len());
-            for i in near {
+            let mut next = self.tris[f].near.iter(&self.link).next();
+            self.tris[f].near = PointList::EMPTY;
+            while let Some(i) = next {
+                // Read the successor before `i` moves to another list.
+                next = self.link.get(i).copied().filter(|&j| j != NONE);
                 let p = self.pts[i];
                 let (mut best, mut at) = (self.tris[f].dist(p), f);
                 loop {
@@ -103,14 +106,13 @@ impl Quickhull<'_> {
                     }
                 }
                 if best > self.eps {
-                    self.tris[at].outside.push(i);
+                    self.tris[at].outside.push(&mut self.link, i);
                     self.home[i] = at;
                     self.pending.push(at);
                 } else {
-                    kept.push(i);
+                    self.tris[f].near.push(&mut self.link, i);
                 }
             }
-            self.tris[f].near = kept;
         }
     }
 }

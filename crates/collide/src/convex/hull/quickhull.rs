@@ -25,15 +25,54 @@ pub(super) struct Tri {
     pub d: f64,
     /// Points more than `eps` above this face and above no other face by more (its conflict
     /// list).
-    pub outside: Vec<usize>,
+    pub outside: PointList,
     /// Points within `eps` of the hull near this face (Barber et al.'s "coplanar points"):
     /// rechecked when the face is replaced and at the end, since a later face beside a sharp
     /// edge can leave them outside.
-    pub near: Vec<usize>,
+    pub near: PointList,
     pub alive: bool,
     /// For a removed face, the first face of the cone that replaced it (a face nearby, where
     /// a point last seen near this face starts its climb).
     pub succ: usize,
+}
+
+/// A list of points threaded through [`Quickhull::link`] (each point is in at most one list):
+/// adding a point allocates nothing, and the order is the order of adding.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PointList {
+    head: usize,
+    tail: usize,
+}
+
+impl PointList {
+    pub(super) const EMPTY: PointList = PointList {
+        head: NONE,
+        tail: NONE,
+    };
+
+    #[inline]
+    pub(super) fn is_empty(self) -> bool {
+        self.head == NONE
+    }
+
+    /// Appends point `i` (which must be in no list).
+    #[inline]
+    pub(super) fn push(&mut self, link: &mut [usize], i: usize) {
+        link[i] = NONE;
+        match self.tail {
+            NONE => self.head = i,
+            t => link[t] = i,
+        }
+        self.tail = i;
+    }
+
+    /// The points in order of adding.
+    #[inline]
+    pub(super) fn iter(self, link: &[usize]) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors((self.head != NONE).then_some(self.head), move |&i| {
+            link.get(i).copied().filter(|&j| j != NONE)
+        })
+    }
 }
 
 impl Tri {
@@ -43,8 +82,8 @@ impl Tri {
             nb,
             n,
             d,
-            outside: Vec::new(),
-            near: Vec::new(),
+            outside: PointList::EMPTY,
+            near: PointList::EMPTY,
             alive: true,
             succ: NONE,
         }
@@ -94,6 +133,8 @@ pub(super) struct Quickhull<'p> {
     pub stack: Vec<(usize, usize, usize)>,
     /// Points of the removed faces, to hand to the cone.
     pub orphans: Vec<usize>,
+    /// For each point, the next point in the [`PointList`] it is in.
+    pub link: Vec<usize>,
 }
 
 impl<'p> Quickhull<'p> {
@@ -121,6 +162,7 @@ impl<'p> Quickhull<'p> {
             visible: Vec::new(),
             stack: Vec::new(),
             orphans: Vec::new(),
+            link: vec![NONE; pts.len()],
         };
         qh.start(s)?;
         let max_iter = 4 * pts.len() + 64;
@@ -145,7 +187,7 @@ impl<'p> Quickhull<'p> {
     /// One iteration: adds the point farthest above face `f0` to the hull.
     fn add_eye_of(&mut self, f0: usize) -> Result<(), HullError> {
         let (mut eye, mut far) = (NONE, f64::NEG_INFINITY);
-        for &i in &self.tris[f0].outside {
+        for i in self.tris[f0].outside.iter(&self.link) {
             let dist = self.tris[f0].dist(self.pts[i]);
             if dist > far {
                 (eye, far) = (i, dist);

@@ -335,6 +335,8 @@ pub(super) fn contains_input(
             .iter()
             .enumerate()
             .filter(|(_, t)| t.alive)
-            .all(|(f, t)| t.v.iter().all(|&i| inside(i, f)) && t.near.iter().all(|&i| inside(i, f)))
+            .all(|(f, t)| {
+                t.v.iter().all(|&i| inside(i, f)) && t.near.iter(&qh.link).all(|i| inside(i, f))
+            })
     }
 }
