@@ -331,12 +331,17 @@ pub(super) fn contains_input(
             .iter()
             .all(|&i| qh.pts[i].distance_squared(c) <= r2 || inside(i, start(i)))
     } else {
+        // Each vertex once (it is a corner of several triangles).
+        let mut seen = vec![false; points.len()];
         qh.tris
             .iter()
             .enumerate()
             .filter(|(_, t)| t.alive)
             .all(|(f, t)| {
-                t.v.iter().all(|&i| inside(i, f)) && t.near.iter(&qh.link).all(|i| inside(i, f))
+                t.v.iter().all(|&i| {
+                    let first = !std::mem::replace(&mut seen[i], true);
+                    !first || inside(i, f)
+                }) && t.near.iter(&qh.link).all(|i| inside(i, f))
             })
     }
 }
