@@ -69,6 +69,10 @@ pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled
 /// Grows a polygon from each alive triangle in order of decreasing area (so big flat regions
 /// take their slivers): a neighbour joins when all its vertices are within `eps` of the seed's
 /// plane. Returns the polygons and each triangle's polygon.
+///
+/// One piece, read top to bottom per seed: grow the region, trace its boundary loop, fall back
+/// to the region's triangles when the loop is not a disk; the three steps share the region's
+/// scratch arrays (`members`, the successor map `next` and its `keys`).
 fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize>) {
     let area = |f: usize| {
         let [a, b, c] = tris[f].v;
