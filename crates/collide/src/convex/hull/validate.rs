@@ -2,6 +2,8 @@
 //! debug builds); the build itself checks the same invariants locally, per face, per edge and
 //! per point by climbing the face graph, in time linear in the size of the hull.
 
+use std::cell::Cell;
+
 use glam::DVec3;
 
 use super::polygons::{compressed_rows, Assembled};
@@ -152,6 +154,9 @@ impl ConvexHull {
 pub(super) struct FaceGraph {
     start: Vec<u32>,
     adj: Vec<u32>,
+    /// Per-face mark of the plateau search that visited it, and the last search's epoch.
+    marks: Vec<Cell<u32>>,
+    epoch: Cell<u32>,
 }
 
 impl FaceGraph {
@@ -164,15 +169,23 @@ impl FaceGraph {
                 .filter(|e| e.faces[1] != u32::MAX)
                 .flat_map(|e| [e.faces, [e.faces[1], e.faces[0]]]),
         );
-        FaceGraph { start, adj }
+        FaceGraph {
+            start,
+            adj,
+            marks: vec![Cell::new(0); hull.faces.len()],
+            epoch: Cell::new(0),
+        }
     }
 
     /// Climbs from face `f` to a face `p` is farthest above, moving to the neighbour with the
     /// largest signed distance while it grows (steepest ascent); returns that distance.
     ///
-    /// Exact for a point close to its start face (within the reach of the faces around it),
-    /// which is where the build uses it: each point starts from the face it was last assigned
-    /// to, and containment fails only near a sharp edge or corner of that face.
+    /// Where no neighbour is higher, the faces tied with the current one (distances rounded to
+    /// the same value, such as exactly 0 for subnormal coordinates) are searched once for a
+    /// higher neighbour, and the climb goes on from there. Exact for a point close to its
+    /// start face (within the reach of the faces around it), which is where the build uses
+    /// it: each point starts from the face it was last assigned to, and containment fails only
+    /// near a sharp edge or corner of that face.
     pub(super) fn climb(&self, hull: &ConvexHull, p: Vec3, mut f: usize) -> f32 {
         let dist = |g: usize| {
             hull.faces
@@ -182,21 +195,63 @@ impl FaceGraph {
         let mut best = dist(f);
         loop {
             let mut next = f;
-            let row = self.start.get(f).zip(self.start.get(f + 1));
-            let Some(row) = row.and_then(|(&a, &b)| self.adj.get(a as usize..b as usize)) else {
-                return best;
-            };
-            for &g in row {
+            for &g in self.row(f) {
                 let d = dist(g as usize);
                 if d > best {
                     (best, next) = (d, g as usize);
                 }
             }
-            if next == f {
-                return best;
+            if next != f {
+                f = next;
+                continue;
             }
-            f = next;
+            match self.plateau_exit(&dist, f, best) {
+                Some((g, d)) => (f, best) = (g, d),
+                None => return best,
+            }
         }
+    }
+
+    /// The neighbours of face `f` (empty when out of range).
+    fn row(&self, f: usize) -> &[u32] {
+        let row = self.start.get(f).zip(self.start.get(f + 1));
+        row.and_then(|(&a, &b)| self.adj.get(a as usize..b as usize))
+            .unwrap_or(&[])
+    }
+
+    /// A face higher than `best` next to the faces reachable from `f` through faces at exactly
+    /// `best` (a depth-first search marking faces with a fresh epoch), or `None`.
+    fn plateau_exit(
+        &self,
+        dist: &impl Fn(usize) -> f32,
+        f: usize,
+        best: f32,
+    ) -> Option<(usize, f32)> {
+        if !self.row(f).iter().any(|&g| dist(g as usize) == best) {
+            return None;
+        }
+        let epoch = self.epoch.get().wrapping_add(1);
+        if epoch == 0 {
+            self.marks.iter().for_each(|m| m.set(0));
+        }
+        let epoch = epoch.max(1);
+        self.epoch.set(epoch);
+        let mark = |g: usize| self.marks.get(g).map(|m| m.replace(epoch) != epoch);
+        mark(f);
+        let mut stack = vec![f];
+        while let Some(h) = stack.pop() {
+            for &g in self.row(h) {
+                let g = g as usize;
+                let d = dist(g);
+                if d > best {
+                    return Some((g, d));
+                }
+                if d == best && mark(g) == Some(true) {
+                    stack.push(g);
+                }
+            }
+        }
+        None
     }
 }
 
