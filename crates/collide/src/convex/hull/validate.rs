@@ -98,6 +98,15 @@ impl ConvexHull {
         Ok(())
     }
 
+    /// Whether every vertex is at most `tol` above every face plane (brute force).
+    fn vertices_below_faces(&self, tol: f32) -> bool {
+        self.faces.iter().all(|face| {
+            self.vertices
+                .iter()
+                .all(|v| face.plane.signed_distance(*v) <= tol)
+        })
+    }
+
     /// The flatness and convexity bound of [`ConvexHull::validate`]:
     /// `2 · tolerance + 1e-6 · scale`, `scale` the largest vertex coordinate magnitude.
     fn validate_tolerance(&self) -> f32 {
@@ -321,6 +330,12 @@ pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
                 return false;
             }
         }
+    }
+    // Small hulls (at most 2^16 vertex-face pairs, a few µs) also get the brute-force check:
+    // the climb's local view has missed needle-shaped hulls at 1e20 that fold over more than
+    // one edge.
+    if (nv as u64) * (nf as u64) <= 1 << 16 {
+        return h.vertices_below_faces(tol);
     }
     h.vertices
         .iter()
