@@ -372,7 +372,16 @@ pub(super) fn contains_input(
             .filter(|&f| f != NONE)
             .unwrap_or(0)
     };
-    let inside = |i: usize, t: usize| graph.climb(h, points[i], face(t)) <= bound;
+    // Small inputs (at most 2^16 point-face pairs, a few µs) are checked against every face:
+    // with subnormal coordinates the planes round to ties the climb cannot see past.
+    let brute = (points.len() as u64) * (h.faces.len() as u64) <= 1 << 16;
+    let inside = |i: usize, t: usize| {
+        if brute {
+            h.contains_point(points[i], bound)
+        } else {
+            graph.climb(h, points[i], face(t)) <= bound
+        }
+    };
     if qh.repaired {
         // In f64: squares of coordinates near 1e20 overflow f32.
         let c = h.vertex_centroid();
