@@ -5,8 +5,9 @@
 //! - `hull_contact`: 100 overlapping hull pairs: collide's `contact_manifold` (up to 4 points),
 //!   the SAT alone and collide's `contact` (one point, GJK + EPA), parry's `contact` (one
 //!   point, GJK + EPA).
-//! - `quickhull`: 64 and 100,000 random points in a ball: `ConvexHull::try_new` vs
-//!   `parry3d::transformation::convex_hull`.
+//! - `quickhull`: 64, 1,000 and 100,000 random points in a ball and on a sphere:
+//!   `ConvexHull::try_new` vs `parry3d::transformation::convex_hull` (one run of all six rows
+//!   side by side: the `hull_compare` binary).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -169,17 +170,30 @@ fn bench_contact(c: &mut Criterion) {
 
 fn bench_quickhull(c: &mut Criterion) {
     let mut g = c.benchmark_group("quickhull");
-    for n in [64usize, 100_000] {
-        let mut gen = Gen::new(61);
-        let pts: Vec<Vec3> = (0..n)
-            .map(|_| gen.unit() * gen.range(0.0, 1.0).cbrt())
-            .collect();
-        g.bench_function(format!("collide_{n}_points"), |bench| {
-            bench.iter(|| black_box(ConvexHull::try_new(&pts).unwrap().faces().len()))
-        });
-        g.bench_function(format!("parry_{n}_points"), |bench| {
-            bench.iter(|| black_box(parry3d::transformation::convex_hull(&pts).1.len()))
-        });
+    for sphere in [false, true] {
+        for n in [64usize, 1_000, 100_000] {
+            let mut gen = Gen::new(61);
+            let pts: Vec<Vec3> = (0..n)
+                .map(|_| {
+                    let u = gen.unit();
+                    if sphere {
+                        u
+                    } else {
+                        u * gen.range(0.0, 1.0).cbrt()
+                    }
+                })
+                .collect();
+            let name = format!(
+                "{n}_points_{}",
+                if sphere { "on_sphere" } else { "in_ball" }
+            );
+            g.bench_function(format!("collide_{name}"), |bench| {
+                bench.iter(|| black_box(ConvexHull::try_new(&pts).unwrap().faces().len()))
+            });
+            g.bench_function(format!("parry_{name}"), |bench| {
+                bench.iter(|| black_box(parry3d::transformation::convex_hull(&pts).1.len()))
+            });
+        }
     }
     g.finish();
 }

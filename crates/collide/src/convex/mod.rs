@@ -36,6 +36,7 @@ pub mod gjk;
 pub mod support;
 
 mod compound;
+mod gauss_map;
 mod hull;
 pub mod manifold;
 mod polyhedron;

@@ -53,7 +53,8 @@
 
 use std::ops::ControlFlow;
 
-use super::hull::{ConvexHull, GaussArc, GAUSS_CHUNK};
+use super::gauss_map::{GaussArc, GAUSS_CHUNK};
+use super::hull::ConvexHull;
 use super::polyhedron::ConvexPolyhedron;
 use crate::math::{Mat3A, Vec3, Vec3A};
 use crate::shapes::Plane;

@@ -1,0 +1,361 @@
+//! Step 5: polygon merging. Coplanar triangles become polygons, vertices in the middle of an
+//! edge are dropped, and the result is converted to `f32` with its edge list and vertex
+//! adjacency.
+
+use std::sync::OnceLock;
+
+use glam::DVec3;
+
+use super::quickhull::{Tri, NONE};
+use super::{next_hull_id, ConvexHull, HullEdge, HullFace};
+use crate::math::Vec3;
+use crate::shapes::Plane;
+
+/// Polygons as vertex-index lists in one buffer: polygon `p` is
+/// `verts[start[p] .. start[p + 1]]`.
+struct Polygons {
+    start: Vec<usize>,
+    verts: Vec<usize>,
+}
+
+impl Polygons {
+    fn new() -> Polygons {
+        Polygons {
+            start: vec![0],
+            verts: Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn get(&self, p: usize) -> &[usize] {
+        &self.verts[self.start[p]..self.start[p + 1]]
+    }
+
+    fn push(&mut self, vs: &[usize]) {
+        self.verts.extend_from_slice(vs);
+        self.start.push(self.verts.len());
+    }
+}
+
+/// The hull assembled from Quickhull's triangles.
+pub(super) struct Assembled {
+    pub hull: ConvexHull,
+    /// For each triangle, the face of `hull` it became part of (`NONE` for removed ones).
+    pub face_of_tri: Vec<usize>,
+    /// Whether every edge has exactly one face on each side (every directed edge once, its
+    /// reverse once).
+    pub manifold: bool,
+    /// For each edge, the positions in `face_indices` of the corners where it starts in
+    /// `faces[0]` and in `faces[1]`.
+    pub corners: Vec<[u32; 2]>,
+}
+
+/// Merges coplanar triangles into polygons, drops mid-edge vertices, converts to `f32`.
+pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled {
+    let (polygons, face_of_tri) = merge_coplanar(pts, tris, eps);
+    let polygons = drop_mid_edge(&polygons, pts.len());
+    let (hull, manifold, corners) = assemble(pts, &polygons, eps);
+    Assembled {
+        hull,
+        face_of_tri,
+        manifold,
+        corners,
+    }
+}
+
+/// Grows a polygon from each alive triangle in order of decreasing area (so big flat regions
+/// take their slivers): a neighbour joins when all its vertices are within `eps` of the seed's
+/// plane. Returns the polygons and each triangle's polygon.
+///
+/// One piece, read top to bottom per seed: grow the region, trace its boundary loop, fall back
+/// to the region's triangles when the loop is not a disk; the three steps share the region's
+/// scratch arrays (`members`, the successor map `next` and its `keys`).
+fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize>) {
+    let area = |f: usize| {
+        let [a, b, c] = tris[f].v;
+        (pts[b] - pts[a]).cross(pts[c] - pts[a]).length()
+    };
+    let mut order: Vec<(f64, usize)> = (0..tris.len())
+        .filter(|&f| tris[f].alive)
+        .map(|f| (area(f), f))
+        .collect();
+    // Stable: equal areas keep index order.
+    order.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut region = vec![NONE; tris.len()];
+    let mut polygons = Polygons::new();
+    let mut members: Vec<usize> = Vec::new();
+    // The region's boundary as a successor map over point indices, and the keys set in it.
+    let mut next = vec![NONE; pts.len()];
+    let mut keys: Vec<usize> = Vec::new();
+    let mut lp: Vec<usize> = Vec::new();
+    for &(_, seed) in &order {
+        if region[seed] != NONE {
+            continue;
+        }
+        let r = polygons.len();
+        let (n, d) = (tris[seed].n, tris[seed].d);
+        members.clear();
+        members.push(seed);
+        region[seed] = r;
+        let mut k = 0;
+        while k < members.len() {
+            let f = members[k];
+            k += 1;
+            for &g in &tris[f].nb {
+                if region[g] != NONE || tris[g].n.dot(n) <= 0.0 {
+                    continue;
+                }
+                if tris[g].v.iter().all(|&v| (n.dot(pts[v]) - d).abs() <= eps) {
+                    region[g] = r;
+                    members.push(g);
+                }
+            }
+        }
+        // Boundary loop: the members' edges whose neighbour is outside the region. A vertex
+        // starting two boundary edges pinches the region.
+        let mut pinched = false;
+        for &f in &members {
+            for e in 0..3 {
+                if region[tris[f].nb[e]] != r {
+                    let a = tris[f].v[e];
+                    if next[a] == NONE {
+                        keys.push(a);
+                    } else {
+                        pinched = true;
+                    }
+                    next[a] = tris[f].v[(e + 1) % 3];
+                }
+            }
+        }
+        lp.clear();
+        if !pinched {
+            // Start at the seed's first vertex when it is on the boundary, else at the
+            // smallest boundary vertex: the same points must give the same hull every time.
+            let first = tris[members[0]].v[0];
+            let start = if next[first] != NONE {
+                first
+            } else {
+                keys.iter().copied().min().unwrap_or(first)
+            };
+            let mut v = start;
+            while lp.len() <= keys.len() {
+                lp.push(v);
+                match next[v] {
+                    NONE => {
+                        pinched = true;
+                        break;
+                    }
+                    w if w == start => break,
+                    w => v = w,
+                }
+            }
+        }
+        if pinched || lp.len() != keys.len() || lp.len() < 3 {
+            // Not a disk (round-off made a ring or a pinch): keep the triangles as faces.
+            for (j, &f) in members.iter().enumerate() {
+                region[f] = if j == 0 { r } else { polygons.len() };
+                polygons.push(&tris[f].v);
+            }
+        } else {
+            polygons.push(&lp);
+        }
+        for &a in &keys {
+            next[a] = NONE;
+        }
+        keys.clear();
+    }
+    (polygons, region)
+}
+
+/// Drops the vertices with only two faces (points in the middle of an edge) from both, where
+/// both keep more than three vertices.
+///
+/// In vertex order: dropping one can decide whether another's polygons still have more than
+/// three vertices. A vertex's two holders are fixed (only it leaves them), so each polygon's
+/// current length is all the decision needs.
+fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
+    let mut degree = vec![0u32; n_points];
+    for &v in &polygons.verts {
+        degree[v] += 1;
+    }
+    let mut holders = vec![[NONE; 2]; n_points];
+    let mut len: Vec<usize> = (0..polygons.len()).map(|p| polygons.get(p).len()).collect();
+    for p in 0..polygons.len() {
+        for &v in polygons.get(p) {
+            if degree[v] == 2 {
+                let h = &mut holders[v];
+                h[usize::from(h[0] != NONE)] = p;
+            }
+        }
+    }
+    let mut dropped = vec![false; n_points];
+    for v in 0..n_points {
+        let [p, q] = holders[v];
+        // Hardening note (issue 9): at the tip of a flat needle two nearly opposite polygons
+        // can meet at a vertex far from the segment joining its neighbours, and dropping it
+        // cuts the tip off; the containment check in `try_new` turns that into `Unstable`.
+        // (Judging by the polygons' normals here misfires on sliver polygons, whose Newell
+        // normals are arbitrary.)
+        if degree[v] == 2 && p != q && q != NONE && len[p] > 3 && len[q] > 3 {
+            dropped[v] = true;
+            len[p] -= 1;
+            len[q] -= 1;
+        }
+    }
+    let mut out = Polygons::new();
+    out.verts.reserve(polygons.verts.len());
+    for p in 0..polygons.len() {
+        out.verts
+            .extend(polygons.get(p).iter().copied().filter(|&v| !dropped[v]));
+        out.start.push(out.verts.len());
+    }
+    out
+}
+
+/// The hull from its polygons: vertices compacted in order of first use, planes from
+/// Newell's normal offset through the farthest vertex (so every polygon vertex is on or below
+/// its plane), unique edges, vertex adjacency and the inner ball. Also returns whether the
+/// faces form a closed 2-manifold, and each edge's corners (see [`Assembled::corners`]).
+fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, Vec<[u32; 2]>) {
+    let mut remap = vec![u32::MAX; pts.len()];
+    let mut vertices: Vec<Vec3> = Vec::new();
+    let mut faces = Vec::with_capacity(polygons.len());
+    let mut face_indices = Vec::with_capacity(polygons.verts.len());
+    for p in 0..polygons.len() {
+        let p = polygons.get(p);
+        let mut newell = DVec3::ZERO;
+        for (k, &a) in p.iter().enumerate() {
+            newell += pts[a].cross(pts[p[(k + 1) % p.len()]]);
+        }
+        let n = newell.normalize_or_zero().as_vec3().normalize_or_zero();
+        let d = p
+            .iter()
+            .map(|&v| n.as_dvec3().dot(pts[v]))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let first = face_indices.len() as u32;
+        for &v in p {
+            if remap[v] == u32::MAX {
+                remap[v] = vertices.len() as u32;
+                vertices.push(pts[v].as_vec3());
+            }
+            face_indices.push(remap[v]);
+        }
+        faces.push(HullFace {
+            plane: Plane {
+                normal: n,
+                d: -(d as f32),
+            },
+            first,
+            count: p.len() as u32,
+        });
+    }
+    let (edges, manifold, corners) = unique_edges(vertices.len(), &faces, &face_indices);
+    // Vertex adjacency (compressed rows) from the unique edges, for hill-climbing support.
+    let (neighbour_start, neighbours) = compressed_rows(
+        vertices.len(),
+        edges
+            .iter()
+            .flat_map(|e| [e.vertices, [e.vertices[1], e.vertices[0]]]),
+    );
+    // A ball inside the hull for cheap bounds (SAT skips face planes that cannot beat the
+    // best one): about the vertex mean, whose distance to every face plane is at least the
+    // radius. The face planes bound the hull only to within its tolerance, so the radius is
+    // shrunk by 16 `eps` (and is 0 for a hull thinner than that).
+    let centroid = vertices.iter().map(|v| v.as_dvec3()).sum::<DVec3>() / vertices.len() as f64;
+    let inner = faces
+        .iter()
+        .map(|f| -(f.plane.normal.as_dvec3().dot(centroid) + f64::from(f.plane.d)))
+        .fold(f64::INFINITY, f64::min);
+    let hull = ConvexHull {
+        id: next_hull_id(),
+        vertices,
+        faces,
+        face_indices,
+        edges,
+        tolerance: eps as f32,
+        neighbour_start,
+        neighbours,
+        gauss: OnceLock::new(),
+        arcs: OnceLock::new(),
+        centroid: centroid.as_vec3(),
+        inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
+    };
+    (hull, manifold, corners)
+}
+
+/// Compressed rows of `n` lists from `(row, value)` pairs, values in the order given:
+/// row `r` is `values[start[r] .. start[r + 1]]`.
+pub(super) fn compressed_rows(
+    n: usize,
+    pairs: impl Iterator<Item = [u32; 2]> + Clone,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for [r, _] in pairs.clone() {
+        start[r as usize + 1] += 1;
+    }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut fill = start.clone();
+    let mut values = vec![0u32; start[n] as usize];
+    for [r, v] in pairs {
+        values[fill[r as usize] as usize] = v;
+        fill[r as usize] += 1;
+    }
+    (start, values)
+}
+
+/// The unique edges of the faces, in order of first appearance (running counter-clockwise in
+/// `faces[0]`), whether every directed edge appears once and its reverse once, and each
+/// edge's corners (see [`Assembled::corners`]).
+///
+/// Each vertex keeps the edges leaving it found so far (`out`, rows sized by the vertex's
+/// number of face corners), so finding an edge's reverse scans one vertex's few edges.
+fn unique_edges(
+    nv: usize,
+    faces: &[HullFace],
+    face_indices: &[u32],
+) -> (Vec<HullEdge>, bool, Vec<[u32; 2]>) {
+    let mut start = vec![0usize; nv + 1];
+    for &v in face_indices {
+        start[v as usize + 1] += 1;
+    }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut fill = start.clone();
+    // (other end, edge index) per directed edge stored as an edge's `vertices[0] → [1]`.
+    let mut out = vec![(u32::MAX, 0u32); start[nv]];
+    let mut edges: Vec<HullEdge> = Vec::with_capacity(face_indices.len() / 2);
+    let mut corners: Vec<[u32; 2]> = Vec::with_capacity(face_indices.len() / 2);
+    let mut manifold = true;
+    for (f, face) in faces.iter().enumerate() {
+        let idx = &face_indices[face.first as usize..(face.first + face.count) as usize];
+        for (k, &a) in idx.iter().enumerate() {
+            let b = idx[(k + 1) % idx.len()];
+            let row = |v: u32| &out[start[v as usize]..fill[v as usize]];
+            let corner = face.first + k as u32;
+            if let Some(&(_, e)) = row(b).iter().find(|&&(w, _)| w == a) {
+                corners[e as usize][1] = corner;
+                let e = &mut edges[e as usize];
+                manifold &= e.faces[1] == u32::MAX;
+                e.faces[1] = f as u32;
+            } else if row(a).iter().any(|&(w, _)| w == b) {
+                manifold = false;
+            } else {
+                out[fill[a as usize]] = (b, edges.len() as u32);
+                fill[a as usize] += 1;
+                corners.push([corner, u32::MAX]);
+                edges.push(HullEdge {
+                    vertices: [a, b],
+                    faces: [f as u32, u32::MAX],
+                });
+            }
+        }
+    }
+    manifold &= edges.iter().all(|e| e.faces[1] != u32::MAX);
+    (edges, manifold, corners)
+}

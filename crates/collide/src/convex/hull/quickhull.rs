@@ -1,0 +1,226 @@
+//! The Quickhull loop: the triangles under construction and the per-iteration steps in order.
+//!
+//! One iteration takes a face with outside points, picks its eye (the farthest of them), finds
+//! the horizon of the faces the eye sees and repairs it until every new edge is convex
+//! ([`horizon`](super::horizon)), replaces the visible faces by a cone of triangles from the
+//! horizon to the eye ([`cone`](super::cone)), and hands the removed faces' points to the cone
+//! ([`orphans`](super::orphans)). When no face has outside points left, the points kept near
+//! the hull are climbed to their farthest face once more, and any found outside restart the
+//! loop.
+
+use glam::DVec3;
+
+use super::HullError;
+
+/// Index meaning "none" in the builder's index-keyed arrays.
+pub(super) const NONE: usize = usize::MAX;
+
+/// A triangle of the hull under construction.
+#[derive(Clone, Debug)]
+pub(super) struct Tri {
+    pub v: [usize; 3],
+    /// Neighbour across edge `v[i] → v[i+1]`.
+    pub nb: [usize; 3],
+    pub n: DVec3,
+    pub d: f64,
+    /// Points more than `eps` above this face and above no other face by more (its conflict
+    /// list).
+    pub outside: PointList,
+    /// Points within `eps` of the hull near this face (Barber et al.'s "coplanar points"):
+    /// rechecked when the face is replaced and at the end, since a later face beside a sharp
+    /// edge can leave them outside.
+    pub near: PointList,
+    pub alive: bool,
+    /// For a removed face, the first face of the cone that replaced it (a face nearby, where
+    /// a point last seen near this face starts its climb).
+    pub succ: usize,
+}
+
+/// A list of points threaded through [`Quickhull::link`] (each point is in at most one list):
+/// adding a point allocates nothing, and the order is the order of adding.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PointList {
+    head: usize,
+    tail: usize,
+}
+
+impl PointList {
+    pub(super) const EMPTY: PointList = PointList {
+        head: NONE,
+        tail: NONE,
+    };
+
+    #[inline]
+    pub(super) fn is_empty(self) -> bool {
+        self.head == NONE
+    }
+
+    /// Appends point `i` (which must be in no list).
+    #[inline]
+    pub(super) fn push(&mut self, link: &mut [usize], i: usize) {
+        link[i] = NONE;
+        match self.tail {
+            NONE => self.head = i,
+            t => link[t] = i,
+        }
+        self.tail = i;
+    }
+
+    /// The points in order of adding.
+    #[inline]
+    pub(super) fn iter(self, link: &[usize]) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors((self.head != NONE).then_some(self.head), move |&i| {
+            link.get(i).copied().filter(|&j| j != NONE)
+        })
+    }
+}
+
+impl Tri {
+    pub(super) fn new(v: [usize; 3], nb: [usize; 3], n: DVec3, d: f64) -> Tri {
+        Tri {
+            v,
+            nb,
+            n,
+            d,
+            outside: PointList::EMPTY,
+            near: PointList::EMPTY,
+            alive: true,
+            succ: NONE,
+        }
+    }
+
+    /// Signed distance of `p` above the face's plane.
+    #[inline]
+    pub(super) fn dist(&self, p: DVec3) -> f64 {
+        self.n.dot(p) - self.d
+    }
+}
+
+/// Quickhull's state: the triangles, the work list, and scratch buffers reused by every
+/// iteration (index-keyed, so no hashing).
+pub(super) struct Quickhull<'p> {
+    pub pts: &'p [DVec3],
+    /// A point must be more than this above a face to be added (see the module docs of
+    /// [`hull`](super)).
+    pub eps: f64,
+    /// A face is removed when the eye is more than this above it.
+    pub eps_vis: f64,
+    pub tris: Vec<Tri>,
+    /// Faces that may have outside points.
+    pub pending: Vec<usize>,
+    /// For each point, the face it was last assigned to or dropped beside (where its
+    /// containment check starts climbing).
+    pub home: Vec<usize>,
+    /// Whether the convexity repair ever removed a face the eye was not clearly above (then
+    /// Barber et al.'s guarantee for dropped points does not hold).
+    pub repaired: bool,
+    /// Iteration number (one per added point) and depth-first pass number.
+    pub iter: usize,
+    pub pass: usize,
+    /// Per-face marks of the current iteration: `(iter, 1)` visible, `(iter, 2)` not.
+    pub stamp: Vec<(usize, u8)>,
+    /// Per-face mark of the depth-first pass that reached it.
+    pub dfs: Vec<usize>,
+    /// Per-point mark: the iteration in which the point is a horizon vertex.
+    pub on_horizon: Vec<usize>,
+    /// The horizon, a loop of edges `(a, b, face beyond)`, counter-clockwise seen from the eye.
+    pub horizon: Vec<(usize, usize, usize)>,
+    /// The plane of the new face on each horizon edge (`None` when degenerate).
+    pub planes: Vec<Option<(DVec3, f64)>>,
+    /// The faces the eye sees.
+    pub visible: Vec<usize>,
+    /// Depth-first stack `(face, edge it was entered through, edges tried)`.
+    pub stack: Vec<(usize, usize, usize)>,
+    /// Points of the removed faces, to hand to the cone.
+    pub orphans: Vec<usize>,
+    /// For each point, the next point in the [`PointList`] it is in.
+    pub link: Vec<usize>,
+}
+
+impl<'p> Quickhull<'p> {
+    /// The triangulated hull of `pts` from simplex `s`, with tolerance `eps`.
+    ///
+    /// Every iteration adds a vertex; a hull of n points needs at most n of them, and the near
+    /// recheck can only re-add points, so a run far past that is a numerical cycle:
+    /// [`HullError::Unstable`]. So is a horizon that is not one simple loop.
+    pub(super) fn build(pts: &'p [DVec3], s: [usize; 4], eps: f64) -> Result<Self, HullError> {
+        let mut qh = Quickhull {
+            pts,
+            eps,
+            eps_vis: eps / 64.0,
+            tris: Vec::with_capacity(64),
+            pending: Vec::new(),
+            home: vec![0; pts.len()],
+            repaired: false,
+            iter: 0,
+            pass: 0,
+            stamp: Vec::new(),
+            dfs: Vec::new(),
+            on_horizon: vec![0; pts.len()],
+            horizon: Vec::new(),
+            planes: Vec::new(),
+            visible: Vec::new(),
+            stack: Vec::new(),
+            orphans: Vec::new(),
+            link: vec![NONE; pts.len()],
+        };
+        qh.start(s)?;
+        let max_iter = 4 * pts.len() + 64;
+        loop {
+            while let Some(f0) = qh.pending.pop() {
+                if !qh.tris[f0].alive || qh.tris[f0].outside.is_empty() {
+                    continue;
+                }
+                qh.iter += 1;
+                if qh.iter > max_iter {
+                    return Err(HullError::Unstable);
+                }
+                qh.add_eye_of(f0)?;
+            }
+            qh.recheck_near();
+            if qh.pending.is_empty() {
+                return Ok(qh);
+            }
+        }
+    }
+
+    /// One iteration: adds the point farthest above face `f0` to the hull.
+    fn add_eye_of(&mut self, f0: usize) -> Result<(), HullError> {
+        let (mut eye, mut far) = (NONE, f64::NEG_INFINITY);
+        for i in self.tris[f0].outside.iter(&self.link) {
+            let dist = self.tris[f0].dist(self.pts[i]);
+            if dist > far {
+                (eye, far) = (i, dist);
+            }
+        }
+        if eye == NONE {
+            return Ok(());
+        }
+        let repaired = self.horizon(f0, self.pts[eye])?;
+        if !self.horizon_is_simple() {
+            return Err(HullError::Unstable);
+        }
+        let base = self.cone(eye)?;
+        self.redistribute(base, eye, repaired);
+        self.pending
+            .extend((base..self.tris.len()).filter(|&f| !self.tris[f].outside.is_empty()));
+        Ok(())
+    }
+
+    /// For every triangle, itself when alive, else the alive face its chain of successors
+    /// ends at. Successors are always newer faces, so one pass from the newest settles all.
+    pub(super) fn alive_successors(&self) -> Vec<usize> {
+        let mut live = vec![NONE; self.tris.len()];
+        for t in (0..self.tris.len()).rev() {
+            let tri = &self.tris[t];
+            live[t] = if tri.alive {
+                t
+            } else if tri.succ > t && tri.succ < live.len() {
+                live[tri.succ]
+            } else {
+                NONE
+            };
+        }
+        live
+    }
+}

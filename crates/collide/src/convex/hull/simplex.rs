@@ -1,0 +1,126 @@
+//! Step 1: the initial simplex, four input points spanning a volume, and the plane of a
+//! triangle as every later step computes it.
+
+use glam::DVec3;
+
+use super::quickhull::{Quickhull, Tri};
+use super::HullError;
+
+/// Four points spanning a volume, as indices, or the error saying why none exist.
+pub(super) fn initial_simplex(
+    pts: &[DVec3],
+    eps: f64,
+    tolerance: f32,
+) -> Result<[usize; 4], HullError> {
+    // The extreme points along each axis; the farthest pair of them is the first edge.
+    let mut ext = [0usize; 6];
+    for (i, p) in pts.iter().enumerate() {
+        for k in 0..3 {
+            if p[k] < pts[ext[2 * k]][k] {
+                ext[2 * k] = i;
+            }
+            if p[k] > pts[ext[2 * k + 1]][k] {
+                ext[2 * k + 1] = i;
+            }
+        }
+    }
+    let (mut i0, mut i1, mut best) = (0, 0, -1.0);
+    for &a in &ext {
+        for &b in &ext {
+            let d = pts[a].distance_squared(pts[b]);
+            if d > best {
+                (i0, i1, best) = (a, b, d);
+            }
+        }
+    }
+    if best.sqrt() <= eps {
+        return Err(HullError::Coincident { tolerance });
+    }
+    // Farthest point from the line i0 i1: |(p - a) × u| with u the unit direction.
+    let (a, u) = (pts[i0], (pts[i1] - pts[i0]).normalize());
+    let (mut i2, mut best) = (0, -1.0);
+    for (i, p) in pts.iter().enumerate() {
+        let d = (*p - a).cross(u).length_squared();
+        if d > best {
+            (i2, best) = (i, d);
+        }
+    }
+    if best.sqrt() <= eps {
+        return Err(HullError::Collinear { tolerance });
+    }
+    // Farthest point from the plane i0 i1 i2.
+    let Some((n, d)) = tri_plane(pts[i0], pts[i1], pts[i2]) else {
+        return Err(HullError::Collinear { tolerance });
+    };
+    let (mut i3, mut best) = (0, -1.0);
+    for (i, p) in pts.iter().enumerate() {
+        let dist = (n.dot(*p) - d).abs();
+        if dist > best {
+            (i3, best) = (i, dist);
+        }
+    }
+    if best <= eps {
+        return Err(HullError::Coplanar { tolerance });
+    }
+    Ok([i0, i1, i2, i3])
+}
+
+/// Unit normal and offset of triangle `(a, b, c)`, counter-clockwise seen from the normal.
+///
+/// The cross product is taken at the vertex opposite the longest edge (the largest angle), whose
+/// relative error is smallest: `|δn| / |n| ≈ ε_64 · L / h` for base `L` and height `h`.
+pub(super) fn tri_plane(a: DVec3, b: DVec3, c: DVec3) -> Option<(DVec3, f64)> {
+    let (ab, bc, ca) = (b - a, c - b, a - c);
+    let (lab, lbc, lca) = (
+        ab.length_squared(),
+        bc.length_squared(),
+        ca.length_squared(),
+    );
+    // Largest angle is opposite the longest edge; cross the two edges leaving that vertex.
+    let n = if lab >= lbc && lab >= lca {
+        // opposite c: edges c→a and c→b; (a - c) × (b - c) has the same orientation as ab × ac.
+        (a - c).cross(b - c)
+    } else if lbc >= lca {
+        // opposite a.
+        ab.cross(c - a)
+    } else {
+        // opposite b: (c - b) × (a - b).
+        bc.cross(a - b)
+    };
+    let n = n.try_normalize()?;
+    let d = n.dot((a + b + c) / 3.0);
+    Some((n, d))
+}
+
+impl Quickhull<'_> {
+    /// The tetrahedron on simplex `s` (oriented outward) with every other point in the
+    /// outside or near set of the face it is farthest above, or dropped when more than `eps`
+    /// inside all four; the faces with outside points are pending.
+    pub(super) fn start(&mut self, s: [usize; 4]) -> Result<(), HullError> {
+        let pts = self.pts;
+        // Orient the tetrahedron so that s[3] is below the plane of (s[0], s[1], s[2]).
+        let (n, d) = tri_plane(pts[s[0]], pts[s[1]], pts[s[2]]).ok_or(HullError::Unstable)?;
+        let [a, b, c, t] = if n.dot(pts[s[3]]) - d > 0.0 {
+            [s[0], s[2], s[1], s[3]]
+        } else {
+            s
+        };
+        // Faces (CCW from outside): abc, then for each edge of abc reversed, with the apex t.
+        // Face 0 = (a,b,c); face 1 = (b,a,t); face 2 = (c,b,t); face 3 = (a,c,t).
+        let verts = [[a, b, c], [b, a, t], [c, b, t], [a, c, t]];
+        // Neighbours across v[i] → v[i+1].
+        let nbs = [[1, 2, 3], [0, 3, 2], [0, 1, 3], [0, 2, 1]];
+        for (v, nb) in verts.iter().zip(nbs) {
+            let (n, d) = tri_plane(pts[v[0]], pts[v[1]], pts[v[2]]).ok_or(HullError::Unstable)?;
+            self.tris.push(Tri::new(*v, nb, n, d));
+        }
+        for i in 0..pts.len() {
+            if !s.contains(&i) {
+                self.assign(0, i, false);
+            }
+        }
+        self.pending
+            .extend((0..4).filter(|&f| !self.tris[f].outside.is_empty()));
+        Ok(())
+    }
+}

@@ -1,0 +1,427 @@
+//! Step 6: validation. [`ConvexHull::validate`] checks every invariant by brute force (tests,
+//! debug builds); the build itself checks the same invariants locally, per face, per edge and
+//! per point by climbing the face graph, in time linear in the size of the hull (small hulls
+//! and inputs, at most 2^16 pairs, also by brute force).
+
+use std::cell::Cell;
+
+use glam::DVec3;
+
+use super::polygons::{compressed_rows, Assembled};
+use super::quickhull::{Quickhull, NONE};
+use super::ConvexHull;
+use crate::math::Vec3;
+
+impl ConvexHull {
+    /// Checks every invariant, returning the first violation found.
+    ///
+    /// Closed 2-manifold with consistent winding (every directed edge once, its reverse once),
+    /// every vertex used, polygons of at least 3 distinct vertices, unit normals agreeing with
+    /// the winding, faces flat and every vertex below every face plane within
+    /// `2 · tolerance + 1e-6 · scale`, the edge list matching the faces, and Euler's formula
+    /// `V − E + F = 2`. Brute force: `O(V · F)`.
+    pub fn validate(&self) -> Result<(), String> {
+        let nv = self.vertices.len();
+        let nf = self.faces.len();
+        if nv < 4 || nf < 4 {
+            return Err(format!("too small: {nv} vertices, {nf} faces"));
+        }
+        if let Some(i) = self.vertices.iter().position(|v| !v.is_finite()) {
+            return Err(format!("vertex {i} is not finite"));
+        }
+        let tol = self.validate_tolerance();
+        // Every directed edge `(a, b, face)`, sorted so its reverse is found by bisection.
+        let mut directed: Vec<(u32, u32, u32)> = Vec::with_capacity(self.face_indices.len());
+        for f in 0..nf {
+            self.validate_face(f, tol)?;
+            let idx = self.face_vertices(f);
+            for (k, &a) in idx.iter().enumerate() {
+                directed.push((a, idx[(k + 1) % idx.len()], f as u32));
+            }
+        }
+        let mut used = vec![false; nv];
+        for &(a, _, _) in &directed {
+            used[a as usize] = true;
+        }
+        if let Some(i) = used.iter().position(|u| !u) {
+            return Err(format!("vertex {i} is used by no face"));
+        }
+        directed.sort_unstable();
+        if let Some(w) = directed
+            .windows(2)
+            .find(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1))
+        {
+            return Err(format!(
+                "directed edge {}->{} appears twice",
+                w[0].0, w[0].1
+            ));
+        }
+        let face_of = |a: u32, b: u32| {
+            directed
+                .binary_search_by(|x| (x.0, x.1).cmp(&(a, b)))
+                .ok()
+                .map(|i| directed[i].2)
+        };
+        for &(a, b, _) in &directed {
+            if face_of(b, a).is_none() {
+                return Err(format!(
+                    "edge {a}->{b} has no opposite: the hull is not closed"
+                ));
+            }
+        }
+        let ne = directed.len() / 2;
+        if self.edges.len() != ne {
+            return Err(format!(
+                "edge list has {} edges, the faces have {ne}",
+                self.edges.len()
+            ));
+        }
+        for (i, e) in self.edges.iter().enumerate() {
+            let [a, b] = e.vertices;
+            if face_of(a, b) != Some(e.faces[0]) || face_of(b, a) != Some(e.faces[1]) {
+                return Err(format!("edge {i} does not match the faces beside it"));
+            }
+        }
+        let euler = nv as i64 - ne as i64 + nf as i64;
+        if euler != 2 {
+            return Err(format!("Euler characteristic V - E + F = {euler}, not 2"));
+        }
+        for (f, face) in self.faces.iter().enumerate() {
+            for (i, v) in self.vertices.iter().enumerate() {
+                let dist = face.plane.signed_distance(*v);
+                if dist > tol {
+                    return Err(format!(
+                        "not convex: vertex {i} is {dist} above face {f} (tol {tol})"
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether every vertex is at most `tol` above every face plane (brute force).
+    fn vertices_below_faces(&self, tol: f32) -> bool {
+        self.faces.iter().all(|face| {
+            self.vertices
+                .iter()
+                .all(|v| face.plane.signed_distance(*v) <= tol)
+        })
+    }
+
+    /// The flatness and convexity bound of [`ConvexHull::validate`]:
+    /// `2 · tolerance + 1e-6 · scale`, `scale` the largest vertex coordinate magnitude.
+    fn validate_tolerance(&self) -> f32 {
+        let scale = self
+            .vertices
+            .iter()
+            .fold(0.0_f32, |m, v| m.max(v.abs().max_element()));
+        2.0 * self.tolerance + 1e-6 * scale
+    }
+
+    /// Face `f` in itself: at least 3 distinct vertices in range, a unit normal agreeing with
+    /// its winding (Newell's normal), every vertex within `tol` of its plane.
+    fn validate_face(&self, f: usize, tol: f32) -> Result<(), String> {
+        let face = self.faces[f];
+        if face.count < 3 {
+            return Err(format!("face {f} has {} vertices", face.count));
+        }
+        if (face.first + face.count) as usize > self.face_indices.len() {
+            return Err(format!("face {f} indexes past the index list"));
+        }
+        let idx = self.face_vertices(f);
+        let n = face.plane.normal;
+        if !n.is_finite() || (n.length() - 1.0).abs() > 1e-4 {
+            return Err(format!("face {f} normal {n} is not unit length"));
+        }
+        if let Some(&a) = idx.iter().find(|&&a| a as usize >= self.vertices.len()) {
+            return Err(format!("face {f} uses vertex {a} out of range"));
+        }
+        let mut newell = DVec3::ZERO;
+        for (k, &a) in idx.iter().enumerate() {
+            if idx[k + 1..].contains(&a) {
+                return Err(format!("face {f} repeats vertex {a}"));
+            }
+            let (pa, pb) = (
+                self.vertices[a as usize],
+                self.vertices[idx[(k + 1) % idx.len()] as usize],
+            );
+            newell += pa.as_dvec3().cross(pb.as_dvec3());
+            let dist = face.plane.signed_distance(pa);
+            if dist.abs() > tol {
+                return Err(format!(
+                    "face {f} is not flat: vertex {a} is {dist} from its plane (tol {tol})"
+                ));
+            }
+        }
+        if newell.dot(n.as_dvec3()) <= 0.0 {
+            return Err(format!("face {f} winding disagrees with its normal"));
+        }
+        Ok(())
+    }
+}
+
+/// The faces adjacent to each face (across its edges), in compressed rows.
+pub(super) struct FaceGraph {
+    start: Vec<u32>,
+    adj: Vec<u32>,
+    /// Per-face mark of the plateau search that visited it, and the last search's epoch.
+    marks: Vec<Cell<u32>>,
+    epoch: Cell<u32>,
+}
+
+impl FaceGraph {
+    /// The graph of `hull`'s faces from its edge list.
+    pub(super) fn new(hull: &ConvexHull) -> FaceGraph {
+        let (start, adj) = compressed_rows(
+            hull.faces.len(),
+            hull.edges
+                .iter()
+                .filter(|e| e.faces[1] != u32::MAX)
+                .flat_map(|e| [e.faces, [e.faces[1], e.faces[0]]]),
+        );
+        FaceGraph {
+            start,
+            adj,
+            marks: vec![Cell::new(0); hull.faces.len()],
+            epoch: Cell::new(0),
+        }
+    }
+
+    /// Climbs from face `f` to a face `p` is farthest above, moving to the neighbour with the
+    /// largest signed distance while it grows (steepest ascent); returns that distance.
+    ///
+    /// Where no neighbour is higher, the faces tied with the current one (distances rounded to
+    /// the same value, such as exactly 0 for subnormal coordinates) are searched once for a
+    /// higher neighbour, and the climb goes on from there. Exact for a point close to its
+    /// start face (within the reach of the faces around it), which is where the build uses
+    /// it: each point starts from the face it was last assigned to, and containment fails only
+    /// near a sharp edge or corner of that face.
+    pub(super) fn climb(&self, hull: &ConvexHull, p: Vec3, mut f: usize) -> f32 {
+        let dist = |g: usize| {
+            hull.faces
+                .get(g)
+                .map_or(f32::NAN, |x| x.plane.signed_distance(p))
+        };
+        let mut best = dist(f);
+        loop {
+            let mut next = f;
+            for &g in self.row(f) {
+                let d = dist(g as usize);
+                if d > best {
+                    (best, next) = (d, g as usize);
+                }
+            }
+            if next != f {
+                f = next;
+                continue;
+            }
+            match self.plateau_exit(&dist, f, best) {
+                Some((g, d)) => (f, best) = (g, d),
+                None => return best,
+            }
+        }
+    }
+
+    /// The neighbours of face `f` (empty when out of range).
+    fn row(&self, f: usize) -> &[u32] {
+        let row = self.start.get(f).zip(self.start.get(f + 1));
+        row.and_then(|(&a, &b)| self.adj.get(a as usize..b as usize))
+            .unwrap_or(&[])
+    }
+
+    /// A face higher than `best` next to the faces reachable from `f` through faces at exactly
+    /// `best` (a depth-first search marking faces with a fresh epoch), or `None`.
+    fn plateau_exit(
+        &self,
+        dist: &impl Fn(usize) -> f32,
+        f: usize,
+        best: f32,
+    ) -> Option<(usize, f32)> {
+        if !self.row(f).iter().any(|&g| dist(g as usize) == best) {
+            return None;
+        }
+        let epoch = self.epoch.get().wrapping_add(1);
+        if epoch == 0 {
+            self.marks.iter().for_each(|m| m.set(0));
+        }
+        let epoch = epoch.max(1);
+        self.epoch.set(epoch);
+        let mark = |g: usize| self.marks.get(g).map(|m| m.replace(epoch) != epoch);
+        mark(f);
+        let mut stack = vec![f];
+        while let Some(h) = stack.pop() {
+            for &g in self.row(h) {
+                let g = g as usize;
+                let d = dist(g);
+                if d > best {
+                    return Some((g, d));
+                }
+                if d == best && mark(g) == Some(true) {
+                    stack.push(g);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The invariants [`ConvexHull::validate`] checks, checked locally in `O(V + E + F)`: closed
+/// 2-manifold, Euler's formula, every face flat with a unit normal agreeing with its winding
+/// and no repeated vertex, and every edge convex (each face's vertices beside the edge below
+/// the other face's plane). In exact arithmetic a closed surface of genus 0 that is convex at
+/// every edge bounds a convex body, so every vertex is below every face plane; with round-off
+/// the bends could add up over several edges, so each vertex also climbs the face graph from
+/// one of its own faces.
+pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
+    let h = &a.hull;
+    let (nv, nf) = (h.vertices.len(), h.faces.len());
+    if !a.manifold || nv < 4 || nf < 4 || h.vertices.iter().any(|v| !v.is_finite()) {
+        return false;
+    }
+    if nv as i64 - h.edges.len() as i64 + nf as i64 != 2 {
+        return false;
+    }
+    let tol = h.validate_tolerance();
+    let mut seen = vec![u32::MAX; nv];
+    let mut face_of_vertex = vec![0u32; nv];
+    for (f, face) in h.faces.iter().enumerate() {
+        let n = face.plane.normal;
+        if face.count < 3 || !n.is_finite() || (n.length() - 1.0).abs() > 1e-4 {
+            return false;
+        }
+        let idx = h.face_vertices(f);
+        let mut newell = DVec3::ZERO;
+        for (k, &v) in idx.iter().enumerate() {
+            let Some(s) = seen.get_mut(v as usize) else {
+                return false;
+            };
+            if *s == f as u32 {
+                return false;
+            }
+            *s = f as u32;
+            face_of_vertex[v as usize] = f as u32;
+            let (pa, pb) = (
+                h.vertices[v as usize],
+                h.vertices[idx[(k + 1) % idx.len()] as usize],
+            );
+            newell += pa.as_dvec3().cross(pb.as_dvec3());
+            if face.plane.signed_distance(pa).abs() > tol {
+                return false;
+            }
+        }
+        if newell.dot(n.as_dvec3()) <= 0.0 {
+            return false;
+        }
+    }
+    for (e, edge) in h.edges.iter().enumerate() {
+        let [c0, c1] = a.corners[e];
+        for (side, corner) in [(0, c0), (1, c1)] {
+            let (f, other) = (edge.faces[side] as usize, edge.faces[1 - side] as usize);
+            let face = h.faces[f];
+            let (first, count) = (face.first as usize, face.count as usize);
+            let k = corner as usize - first;
+            // The vertices before the edge's start and after its end in this face.
+            let before = h.face_indices[first + (k + count - 1) % count];
+            let after = h.face_indices[first + (k + 2) % count];
+            let plane = h.faces[other].plane;
+            if [before, after]
+                .iter()
+                .any(|&v| plane.signed_distance(h.vertices[v as usize]) > tol)
+            {
+                return false;
+            }
+        }
+    }
+    // Small hulls (at most 2^16 vertex-face pairs, a few µs) also get the brute-force check:
+    // the climb's local view has missed needle-shaped hulls at 1e20 that fold over more than
+    // one edge.
+    if (nv as u64) * (nf as u64) <= 1 << 16 {
+        return h.vertices_below_faces(tol);
+    }
+    h.vertices
+        .iter()
+        .zip(&face_of_vertex)
+        .all(|(v, &f)| graph.climb(h, *v, f as usize) <= tol)
+}
+
+/// Whether every input point that could be outside the built hull is inside it within
+/// `bound`, each found by climbing the face graph from the face of the triangle it was last
+/// assigned to.
+///
+/// - When Quickhull kept its invariant (no `repaired` horizon), every input point is within
+///   `eps` of the triangulated hull, and the points more than `eps` inside it were dropped
+///   inside the triangulation, whose vertices are inside: so it suffices to check the
+///   triangulation's vertices and the points kept near its faces, `O(V + near)` climbs.
+///   Merging coplanar triangles tilts a polygon's plane by up to `eps` over the polygon, which
+///   a needle's length can amplify far beyond `eps` at its tip; this catches that.
+/// - After a convexity repair (rare: near-coplanar eyes) that argument fails (needle clouds
+///   at 5e20 have left points 2e5·eps outside), so every point climbs from its last face.
+///   Points within the ball inscribed about the vertex centroid are inside and skipped (most
+///   of a solid cloud).
+pub(super) fn contains_input(
+    a: &Assembled,
+    graph: &FaceGraph,
+    qh: &Quickhull<'_>,
+    points: &[Vec3],
+    bound: f32,
+) -> bool {
+    let h = &a.hull;
+    let face = |t: usize| {
+        a.face_of_tri
+            .get(t)
+            .copied()
+            .filter(|&f| f != NONE)
+            .unwrap_or(0)
+    };
+    // Small inputs (at most 2^16 point-face pairs, a few µs) are checked against every face:
+    // with subnormal coordinates the planes round to ties the climb cannot see past.
+    let brute = (points.len() as u64) * (h.faces.len() as u64) <= 1 << 16;
+    let inside = |i: usize, t: usize| {
+        if brute {
+            h.contains_point(points[i], bound)
+        } else {
+            graph.climb(h, points[i], face(t)) <= bound
+        }
+    };
+    if qh.repaired {
+        // In f64: squares of coordinates near 1e20 overflow f32.
+        let c = h.vertex_centroid();
+        let r_in = f64::from(-h.signed_distance_bound(c));
+        let r2 = if r_in > 0.0 { r_in * r_in } else { -1.0 };
+        let c = c.as_dvec3();
+        let live = qh.alive_successors();
+        let start = |i: usize| live.get(qh.home[i]).copied().unwrap_or(NONE);
+        // Points by their start triangle (a counting sort; bucket 0 for none): triangles made
+        // together are neighbours, so consecutive climbs reuse the faces the last ones read.
+        let bucket = |i: usize| start(i).checked_add(1).unwrap_or(0).min(live.len());
+        let mut first = vec![0usize; live.len() + 2];
+        for i in 0..points.len() {
+            first[bucket(i) + 1] += 1;
+        }
+        for k in 1..first.len() {
+            first[k] += first[k - 1];
+        }
+        let mut order = vec![0usize; points.len()];
+        for i in 0..points.len() {
+            let slot = &mut first[bucket(i)];
+            order[*slot] = i;
+            *slot += 1;
+        }
+        order
+            .iter()
+            .all(|&i| qh.pts[i].distance_squared(c) <= r2 || inside(i, start(i)))
+    } else {
+        // Each vertex once (it is a corner of several triangles).
+        let mut seen = vec![false; points.len()];
+        qh.tris
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.alive)
+            .all(|(f, t)| {
+                t.v.iter().all(|&i| {
+                    let first = !std::mem::replace(&mut seen[i], true);
+                    !first || inside(i, f)
+                }) && t.near.iter(&qh.link).all(|i| inside(i, f))
+            })
+    }
+}
