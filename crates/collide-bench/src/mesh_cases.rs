@@ -439,31 +439,6 @@ pub fn world_frame_ms(fixed: usize, moving: usize, frames: usize) -> (f64, usize
     (times[times.len() / 2], world.stats().broad_pairs)
 }
 
-/// A flat floor at y = 0 of `n x n` unit cells centred on the origin, each split along a
-/// diagonal the generator picks.
-pub fn random_diagonal_floor(n: usize, g: &mut Gen) -> TriMesh {
-    let h = n as f32 * 0.5;
-    let mut mesh = TriMesh::default();
-    for r in 0..=n {
-        for c in 0..=n {
-            mesh.vertices
-                .push(Vec3::new(c as f32 - h, 0.0, r as f32 - h));
-        }
-    }
-    let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
-    for r in 0..n {
-        for c in 0..n {
-            let (a, b, cc, d) = (id(r, c), id(r + 1, c), id(r + 1, c + 1), id(r, c + 1));
-            if g.range(0.0, 1.0) < 0.5 {
-                mesh.triangles.extend([[a, b, cc], [a, cc, d]]);
-            } else {
-                mesh.triangles.extend([[a, b, d], [b, cc, d]]);
-            }
-        }
-    }
-    mesh
-}
-
 /// Contacts and ghost normals (more than 1° off `+y`) of the same cases in each library.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct GhostCount {
@@ -482,7 +457,7 @@ pub struct GhostCount {
 pub fn ghost_counts(cases: usize) -> [(&'static str, GhostCount); 6] {
     use parry3d::shape::HeightFieldFlags;
     let mut g = Gen::new(40);
-    let floor = random_diagonal_floor(40, &mut g);
+    let floor = collide_testkit::level::random_diagonal_floor(40, &mut g);
     let ours = MeshCollider::try_new(floor.clone()).ok();
     let parry_plain = ParryMesh::with_flags(
         floor.vertices.clone(),

@@ -3,6 +3,7 @@
 //!
 //! Everything is deterministic: build a [`Gen`] from a seed and draw.
 
+pub mod level;
 pub mod scene;
 
 use collide::shapes::{Aabb, Capsule, Obb, Plane, Ray, Segment, Sphere, Triangle};

@@ -11,7 +11,7 @@ mod common;
 use collide::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit};
 use collide::shapes::{Aabb, Capsule, Obb, Ray, Sphere, TriMesh};
 use collide::{io, Vec3};
-use collide_testkit::Gen;
+use collide_testkit::{level, Gen};
 use common::{dv, mesh_path, Box64, REAL_MESHES};
 use glam::DVec3;
 
@@ -296,35 +296,10 @@ fn ghosts(contacts: &[MeshContact]) -> usize {
     contacts.iter().filter(|c| c.normal.y < cos1).count()
 }
 
-/// A flat floor of `n x n` cells of size 1 centred on the origin, each cell split along a
-/// random diagonal.
-fn random_diagonal_floor(n: usize, g: &mut Gen) -> TriMesh {
-    let h = n as f32 * 0.5;
-    let mut mesh = TriMesh::default();
-    for r in 0..=n {
-        for c in 0..=n {
-            mesh.vertices
-                .push(Vec3::new(c as f32 - h, 0.0, r as f32 - h));
-        }
-    }
-    let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
-    for r in 0..n {
-        for c in 0..n {
-            let (a, b, cc, d) = (id(r, c), id(r + 1, c), id(r + 1, c + 1), id(r, c + 1));
-            if g.range(0.0, 1.0) < 0.5 {
-                mesh.triangles.extend([[a, b, cc], [a, cc, d]]);
-            } else {
-                mesh.triangles.extend([[a, b, d], [b, cc, d]]);
-            }
-        }
-    }
-    mesh
-}
-
 #[test]
 fn no_ghost_normals_on_flat_floors_as_mesh_and_heightfield() {
     let mut g = Gen::new(40);
-    let mesh = MeshCollider::try_new(random_diagonal_floor(40, &mut g)).unwrap();
+    let mesh = MeshCollider::try_new(level::random_diagonal_floor(40, &mut g)).unwrap();
     mesh.validate().unwrap();
     let field =
         Heightfield::try_new(vec![0.0; 41 * 41], 41, 41, Vec3::new(40.0, 1.0, 40.0)).unwrap();

@@ -11,33 +11,11 @@ use collide::mesh::{Heightfield, MeshCollider};
 use collide::shapes::{Aabb, Ray, TriMesh};
 use collide::world::{BodyDesc, BodyId, BroadPhaseKind, Geometry, World, WorldConfig};
 use collide::{Quat, Vec3};
-use collide_testkit::Gen;
+use collide_testkit::{level, Gen};
 use std::sync::Arc;
 
-/// A flat floor of `n x n` unit cells in y = 0 centred on the origin.
-fn floor_mesh(n: usize) -> TriMesh {
-    let h = n as f32 * 0.5;
-    let mut mesh = TriMesh::default();
-    for r in 0..=n {
-        for c in 0..=n {
-            mesh.vertices
-                .push(Vec3::new(c as f32 - h, 0.0, r as f32 - h));
-        }
-    }
-    let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
-    for r in 0..n {
-        for c in 0..n {
-            mesh.triangles
-                .push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
-            mesh.triangles
-                .push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
-        }
-    }
-    mesh
-}
-
 fn levels() -> Vec<(&'static str, Geometry)> {
-    let mesh = MeshCollider::try_new(floor_mesh(20)).unwrap();
+    let mesh = MeshCollider::try_new(level::floor(20, |_, _| true)).unwrap();
     let field =
         Heightfield::try_new(vec![0.0; 21 * 21], 21, 21, Vec3::new(20.0, 1.0, 20.0)).unwrap();
     vec![

@@ -200,14 +200,7 @@ impl MeshCollider {
     /// Appends to `out` the triangles that touch `aabb` (exact triangle–box test, touching
     /// counts), in tree order. A NaN box touches nothing.
     pub fn triangles_touching(&self, aabb: &Aabb, out: &mut Vec<u32>) {
-        self.tree.query_aabb(aabb, |i| {
-            if let Some(t) = self.triangle(i) {
-                if crate::overlap::triangle_aabb(&t, aabb) {
-                    out.push(i);
-                }
-            }
-            true
-        });
+        super::triangles_touching(self, aabb, out);
     }
 
     /// The contacts of a convex shape (in the mesh's frame) with the mesh, one per triangle

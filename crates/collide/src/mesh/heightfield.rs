@@ -366,14 +366,7 @@ impl Heightfield {
 
     /// Appends to `out` the triangles that touch `aabb` (exact triangle–box test), by cell.
     pub fn triangles_touching(&self, aabb: &Aabb, out: &mut Vec<u32>) {
-        self.for_each_near(aabb, &mut |i| {
-            if let Some(t) = self.triangle(i) {
-                if crate::overlap::triangle_aabb(&t, aabb) {
-                    out.push(i);
-                }
-            }
-            true
-        });
+        super::triangles_touching(self, aabb, out);
     }
 
     /// The contacts of a convex shape (in the field's frame), one per triangle, corrected

@@ -135,6 +135,23 @@ pub(crate) trait TriangleSet {
     fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool);
 }
 
+/// Appends to `out` the triangles of `set` that touch `aabb` (exact triangle–box test,
+/// touching counts), in the set's walk order; a NaN box touches nothing.
+pub(crate) fn triangles_touching<T: TriangleSet + ?Sized>(
+    set: &T,
+    aabb: &Aabb,
+    out: &mut Vec<u32>,
+) {
+    set.for_each_near(aabb, &mut |i| {
+        if let Some([a, b, c]) = set.corners(i) {
+            if crate::overlap::triangle_aabb(&Triangle::new(a, b, c), aabb) {
+                out.push(i);
+            }
+        }
+        true
+    });
+}
+
 /// Ray against one triangle of a mesh: Möller–Trumbore (1997) in `f32`, checked in `f64` by
 /// [`crate::raycast::triangle`] whenever the hit is near an edge or the ray nearly parallel,
 /// so shared edges never let a ray through and grazing hits are exact.
