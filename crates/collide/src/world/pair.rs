@@ -142,7 +142,6 @@ pub(super) fn contact(
 /// still and the body moves by the relative motion, the contact point then carried along with
 /// the surface to the time of impact. Two surfaces: `None`.
 pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option<Impact> {
-    let mut parts = Vec::new();
     let against_surface = |s: narrow::PlacedSurface<'_>, body: Placed<'_>, m_body, m_surface| {
         let mut parts = Vec::new();
         body.parts(&mut parts);
@@ -168,10 +167,10 @@ pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option
             ..i
         }),
         (None, None) => {
-            let mut pb = Vec::new();
-            a.parts(&mut parts);
+            let (mut pa, mut pb) = (Vec::new(), Vec::new());
+            a.parts(&mut pa);
             b.parts(&mut pb);
-            first_impact(&parts, ma, &pb, mb)
+            first_impact(&pa, ma, &pb, mb)
         }
     }
 }
