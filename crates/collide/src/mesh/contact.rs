@@ -75,11 +75,22 @@ where
         return;
     };
     let near = bounds.expanded(margin);
+    let reach = bounds.size().length();
     set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
             // The tree gives leaves: each triangle's own box is checked before GJK.
             let (lo, hi) = (c[0].min(c[1]).min(c[2]), c[0].max(c[1]).max(c[2]));
             if lo.cmpgt(near.max).any() || hi.cmplt(near.min).any() {
+                return true;
+            }
+            // The shape wholly on one side of the triangle's plane (beyond the margin)
+            // cannot touch it: two support points instead of GJK.
+            // A relative slack keeps shapes touching to rounding (GJK's touching tolerance).
+            let n = set.face_normal(i);
+            let offset = n.dot(c[0]);
+            let slack = margin + 1e-5 * (offset.abs() + reach);
+            if n.dot(shape.support(-n)) > offset + slack || n.dot(shape.support(n)) < offset - slack
+            {
                 return true;
             }
             let tri = Triangle::new(c[0], c[1], c[2]);
