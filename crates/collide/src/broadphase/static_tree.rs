@@ -53,7 +53,7 @@ impl Node {
     }
 }
 
-/// Why a tree is not valid (returned by [`StaticTree::validate`]).
+/// Why a tree is not valid (returned by [`MeshCollider::validate`](crate::mesh::MeshCollider::validate)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TreeError {
     /// The node at fault.
