@@ -24,7 +24,8 @@
 //!   or `mesh {path, convex, scale, part, origin}` where `path` (OBJ, STL, glTF) is relative
 //!   to the scene file, `convex` is `"hull"` (one convex hull of every vertex, the default) or
 //!   `"pieces"` (one hull per object/group of the file, for concave objects already split into
-//!   convex parts), `scale` (default 1) multiplies every vertex, `part` (optional) keeps only
+//!   convex parts) or `"triangles"` (no hull: the triangles themselves as a two-sided mesh
+//!   collider, for a level; [`crate::mesh::MeshCollider`]), `scale` (default 1) multiplies every vertex, `part` (optional) keeps only
 //!   the part of that name (glTF parts `name#k` of a multi-primitive mesh count as `name`), and
 //!   `origin` (default `[0, 0, 0]`) is the model-space point placed at the body's `position`.
 //! - `position`: `[x, y, z]` (default origin). `rotation`: `{"quat": [x, y, z, w]}` (need not
@@ -36,6 +37,8 @@
 //!   fast, default), `"tight_aabb"` (every vertex transformed), `"obb"` or `"sphere"`.
 //! - `test`: what decides a collision — `"exact"` (the shapes themselves, default) or
 //!   `"volume"` (the bounding volumes alone, as in Lander 1999's sample program).
+//! - `fixed`: `true` for a fixed body (never moved, never paired with another fixed body: the
+//!   level; default `false`).
 //!
 //! Every error names the file, the line and column when the JSON is at fault, and what was
 //! expected; unknown fields are errors (a misspelt `"velocty"` would otherwise be silently
