@@ -121,8 +121,12 @@ impl World {
     }
 }
 
-/// A body's translation over `dt`, or zero when it overflows.
+/// A body's translation over `dt`: zero for a fixed body (it never moves) or when it
+/// overflows.
 fn motion(b: &Body, dt: f32) -> Vec3 {
+    if b.fixed {
+        return Vec3::ZERO;
+    }
     let m = b.linear_velocity * dt;
     if m.is_finite() {
         m
