@@ -391,8 +391,10 @@ fn neighbour_apexes(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
 pub(super) mod tests {
     use super::*;
 
-    /// A flat square of `n x n` cells in y = 0, each split along a diagonal.
-    fn floor(n: usize) -> TriMesh {
+    /// A flat square of `n x n` unit cells in y = 0 from the origin; cell `(r, c)` is split
+    /// along the diagonal from `(r, c + 1)` to `(r + 1, c)` when `flip(r, c)`, else along the
+    /// one from `(r, c)` to `(r + 1, c + 1)`. Triangles face `+y`.
+    pub(crate) fn floor(n: usize, flip: impl Fn(usize, usize) -> bool) -> TriMesh {
         let mut v = Vec::new();
         for r in 0..=n {
             for c in 0..=n {
@@ -403,8 +405,12 @@ pub(super) mod tests {
         let mut t = Vec::new();
         for r in 0..n {
             for c in 0..n {
-                t.push([id(r, c), id(r + 1, c), id(r + 1, c + 1)]);
-                t.push([id(r, c), id(r + 1, c + 1), id(r, c + 1)]);
+                let (a, b, cc, d) = (id(r, c), id(r + 1, c), id(r + 1, c + 1), id(r, c + 1));
+                if flip(r, c) {
+                    t.extend([[a, b, d], [b, cc, d]]);
+                } else {
+                    t.extend([[a, b, cc], [a, cc, d]]);
+                }
             }
         }
         TriMesh::new(v, t)
@@ -439,7 +445,7 @@ pub(super) mod tests {
 
     #[test]
     fn a_flat_floor_has_flat_inner_edges_and_a_boundary() {
-        let m = MeshCollider::try_new(floor(4)).unwrap();
+        let m = MeshCollider::try_new(floor(4, |_, _| false)).unwrap();
         m.validate().unwrap();
         let mut counts = [0usize; 4];
         for i in 0..m.triangles().len() as u32 {
@@ -494,7 +500,7 @@ pub(super) mod tests {
 
     #[test]
     fn rays_hit_the_floor_from_both_sides_and_miss_beside_it() {
-        let m = MeshCollider::try_new(floor(4)).unwrap();
+        let m = MeshCollider::try_new(floor(4, |_, _| false)).unwrap();
         let down = m
             .ray_cast(&Ray::new(Vec3::new(1.5, 2.0, 2.5), Vec3::NEG_Y), 5.0)
             .unwrap();

@@ -257,33 +257,12 @@ fn barycentric(p: Vec3, c: &[Vec3; 3]) -> [f32; 3] {
 mod tests {
     use super::*;
     use crate::mesh::MeshCollider;
-    use crate::shapes::{Obb, Sphere, TriMesh};
+    use crate::shapes::{Obb, Sphere};
     use crate::Quat;
 
-    /// A flat floor at y = 0 of `n x n` unit cells, each split along the diagonal `flip`
-    /// chooses.
+    /// The floor of [`crate::mesh::collider::tests::floor`] as a collider.
     fn floor(n: usize, flip: impl Fn(usize, usize) -> bool) -> MeshCollider {
-        let mut v = Vec::new();
-        for r in 0..=n {
-            for c in 0..=n {
-                v.push(Vec3::new(c as f32, 0.0, r as f32));
-            }
-        }
-        let id = |r: usize, c: usize| (r * (n + 1) + c) as u32;
-        let mut t = Vec::new();
-        for r in 0..n {
-            for c in 0..n {
-                let (a, b, cc, d) = (id(r, c), id(r + 1, c), id(r + 1, c + 1), id(r, c + 1));
-                if flip(r, c) {
-                    t.push([a, b, d]);
-                    t.push([b, cc, d]);
-                } else {
-                    t.push([a, b, cc]);
-                    t.push([a, cc, d]);
-                }
-            }
-        }
-        MeshCollider::try_new(TriMesh::new(v, t)).unwrap()
+        MeshCollider::try_new(crate::mesh::collider::tests::floor(n, flip)).unwrap()
     }
 
     #[test]
