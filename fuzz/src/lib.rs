@@ -1650,7 +1650,8 @@ pub mod world {
     use super::{is_unit, Bytes};
     use collide::shapes::{Aabb, Ray};
     use collide::world::{
-        BodyDesc, BodyId, BroadPhaseKind, ContactEvent, Geometry, World, WorldConfig, WorldError,
+        BodyDesc, BodyId, BroadPhaseKind, ContactEvent, Geometry, QueryFilter, World, WorldConfig,
+        WorldError,
     };
     use collide::Vec3;
 
@@ -1675,24 +1676,11 @@ pub mod world {
                     if live.len() >= 12 {
                         continue;
                     }
-                    let geometry = match b.byte() % 6 {
-                        0 => Geometry::Sphere(b.f32()),
-                        1 => Geometry::Cuboid(b.vec3()),
-                        2 => Geometry::HalfSpace,
-                        3 => match level_mesh(&mut b) {
-                            Some(m) => Geometry::Mesh(m),
-                            None => continue,
-                        },
-                        4 => match level_heightfield(&mut b) {
-                            Some(h) => Geometry::Heightfield(h),
-                            None => continue,
-                        },
-                        _ => Geometry::Capsule {
-                            half_height: b.f32(),
-                            radius: b.f32(),
-                        },
+                    let Some(geometry) = geometry(&mut b) else {
+                        continue;
                     };
                     let fixed = b.byte() % 2 == 0;
+                    let sensor = b.byte() % 4 == 0;
                     let sizes_bad = match &geometry {
                         Geometry::Sphere(r) => !r.is_finite() || *r < 0.0,
                         Geometry::Cuboid(e) => !e.is_finite() || e.min_element() <= 0.0,
@@ -1713,6 +1701,7 @@ pub mod world {
                         .moving(vel)
                         .spinning(ang);
                     desc.fixed = fixed;
+                    desc.sensor = sensor;
                     let res = world.add_body(desc);
                     if pos.is_nan() || rot.is_nan() || vel.is_nan() || ang.is_nan() || sizes_bad {
                         assert!(
@@ -1759,23 +1748,7 @@ pub mod world {
                 7 => world.step(b.f32()),
                 8 => world.update(),
                 _ => {
-                    let ray = Ray::new(b.vec3(), b.vec3());
-                    let max_t = b.f32();
-                    if let Some(h) = world.ray_cast(&ray, max_t) {
-                        assert!(live.contains(&h.body), "ray hit a dead body {h:?}");
-                        assert!(h.t >= 0.0 && h.t <= max_t, "ray t {h:?} max_t {max_t}");
-                        assert!(h.point.is_finite() && is_unit(h.normal), "ray hit {h:?}");
-                    }
-                    let q = Aabb::new(b.vec3(), b.vec3());
-                    let got = world.query_aabb(&q);
-                    assert!(
-                        got.windows(2).all(|w| w[0] < w[1]),
-                        "query not sorted: {got:?}"
-                    );
-                    assert!(
-                        got.iter().all(|id| live.contains(id)),
-                        "query returned a dead body"
-                    );
+                    queries(&world, &live, &mut b);
                 }
             }
             assert_eq!(world.len(), live.len(), "len");
@@ -1783,6 +1756,79 @@ pub mod world {
         }
         world.update();
         check_frame(&world, &live);
+    }
+
+    /// A body's geometry from the bytes (sizes unchecked: the world must refuse bad ones), or
+    /// `None` when a mesh or heightfield was refused (a typed error).
+    fn geometry(b: &mut Bytes<'_>) -> Option<Geometry> {
+        Some(match b.byte() % 6 {
+            0 => Geometry::Sphere(b.f32()),
+            1 => Geometry::Cuboid(b.vec3()),
+            2 => Geometry::HalfSpace,
+            3 => Geometry::Mesh(level_mesh(b)?),
+            4 => Geometry::Heightfield(level_heightfield(b)?),
+            _ => Geometry::Capsule {
+                half_height: b.f32(),
+                radius: b.f32(),
+            },
+        })
+    }
+
+    /// Every scene query once, with a filter from the bytes: results name live bodies the
+    /// filter lets through, lie within their bounds, and are sorted where promised.
+    fn queries(world: &World, live: &[BodyId], b: &mut Bytes<'_>) {
+        let excluded = live.get(usize::from(b.byte())).copied();
+        let mut filter = QueryFilter::default();
+        if let Some(id) = excluded {
+            filter = filter.excluding(id);
+        }
+        let sensors = b.byte() % 2 == 0;
+        if sensors {
+            filter = filter.with_sensors();
+        }
+        let passes = |id: &BodyId| {
+            live.contains(id)
+                && Some(*id) != excluded
+                && (sensors || !world.is_sensor(*id).unwrap())
+        };
+        let ray = Ray::new(b.vec3(), b.vec3());
+        let max_t = b.f32();
+        if let Some(h) = world.cast_ray(&ray, max_t, &filter) {
+            assert!(passes(&h.body), "ray hit a body the filter refuses {h:?}");
+            assert!(h.t >= 0.0 && h.t <= max_t, "ray t {h:?} max_t {max_t}");
+            assert!(h.point.is_finite() && is_unit(h.normal), "ray hit {h:?}");
+        }
+        let all = world.cast_ray_all(&ray, max_t, &filter);
+        assert!(all.iter().all(|h| passes(&h.body)), "ray_all: {all:?}");
+        assert!(all.windows(2).all(|w| w[0].t <= w[1].t), "ray_all unsorted");
+        let q = Aabb::new(b.vec3(), b.vec3());
+        let got = world.query_aabb(&q, &filter);
+        assert!(
+            got.windows(2).all(|w| w[0] < w[1]),
+            "query not sorted: {got:?}"
+        );
+        assert!(got.iter().all(passes), "query returned a refused body");
+        let Some(shape) = geometry(b) else {
+            return;
+        };
+        let (pos, rot, motion) = (b.vec3(), b.quat(), b.vec3());
+        if let Some(h) = world.cast_shape(&shape, pos, rot, motion, &filter) {
+            assert!(passes(&h.body), "cast hit a refused body {h:?}");
+            assert!((0.0..=1.0).contains(&h.toi), "cast toi {h:?}");
+            assert!(h.point.is_finite() && is_unit(h.normal), "cast hit {h:?}");
+        }
+        let over = world.overlap_shape(&shape, pos, rot, &filter);
+        assert!(over.windows(2).all(|w| w[0] < w[1]), "overlap unsorted");
+        assert!(over.iter().all(passes), "overlap returned a refused body");
+        let max_d = b.f32();
+        if let Some(p) = world.closest_point(pos, max_d, &filter) {
+            assert!(passes(&p.body), "closest point on a refused body {p:?}");
+            assert!(p.distance >= 0.0 && p.distance <= max_d, "closest {p:?}");
+        }
+        if let Some(d) = world.shape_distance(&shape, pos, rot, max_d, &filter) {
+            assert!(passes(&d.body), "distance to a refused body {d:?}");
+            assert!(d.distance >= 0.0 && d.distance <= max_d, "distance {d:?}");
+        }
     }
 
     /// A small mesh (up to 6 vertices, 4 triangles) from the bytes, or `None` when it is

@@ -13,7 +13,7 @@
 use collide::io;
 use collide::mesh::{Heightfield, MeshCollider};
 use collide::shapes::Ray;
-use collide::world::{BodyDesc, BodyId, Geometry, World};
+use collide::world::{BodyDesc, BodyId, Geometry, QueryFilter, World};
 use collide::{Quat, Vec3};
 use std::sync::Arc;
 
@@ -116,7 +116,9 @@ fn main() {
 
     // A line of sight straight down into the tray's bowl reaches its floor, below the rim.
     let sight = Ray::new(tray_at + Vec3::Y * 5.0, Vec3::NEG_Y);
-    let hit = world.ray_cast(&sight, 10.0).expect("the tray is below");
+    let hit = world
+        .cast_ray(&sight, 10.0, &QueryFilter::default())
+        .expect("the tray is below");
     println!(
         "a ray down into the tray hits body {} at y = {:.3} (rim at y = {:.3})",
         hit.body.0,

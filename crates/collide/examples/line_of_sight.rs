@@ -12,7 +12,7 @@
 
 use collide::raycast;
 use collide::shapes::{Obb, Ray, Sphere};
-use collide::world::{BodyDesc, BodyId, Geometry, World, WorldConfig};
+use collide::world::{BodyDesc, BodyId, Geometry, QueryFilter, World, WorldConfig};
 use collide::{Quat, Vec3};
 
 /// A body as the brute-force check sees it: an exact shape at its world pose.
@@ -120,7 +120,7 @@ fn main() {
     for &(name, id, at) in &targets {
         // From the eye to the target's centre: dir = at - eye, so t = 1 is the centre.
         let sight = Ray::new(eye, at - eye);
-        let hit = world.ray_cast(&sight, 1.0);
+        let hit = world.cast_ray(&sight, 1.0, &QueryFilter::default());
         let seen = hit.is_some_and(|h| h.body == id);
         match hit {
             Some(h) if seen => println!(
@@ -151,7 +151,7 @@ fn main() {
 
     // The distance to the wall straight ahead: its face at x = 4.9.
     let ahead = world
-        .ray_cast(&Ray::new(eye, Vec3::X), 100.0)
+        .cast_ray(&Ray::new(eye, Vec3::X), 100.0, &QueryFilter::default())
         .expect("the wall is ahead");
     assert_eq!(ahead.body, wall_id);
     assert!((ahead.t - 4.9).abs() < 1e-4);
@@ -177,7 +177,9 @@ fn main() {
             .iter()
             .filter_map(|(id, _, s)| s.ray_t(&ray, 50.0).map(|t| (t, *id)))
             .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let got = world.ray_cast(&ray, 50.0).map(|h| (h.t, h.body));
+        let got = world
+            .cast_ray(&ray, 50.0, &QueryFilter::default())
+            .map(|h| (h.t, h.body));
         match (got, brute) {
             (Some((t, body)), Some((bt, bbody))) => {
                 assert!((t - bt).abs() <= 1e-4 * (1.0 + bt), "t {t} vs {bt}");

@@ -7,7 +7,7 @@
 //!
 //! ```rust
 //! use collide::shapes::Ray;
-//! use collide::world::{BodyDesc, ContactEvent, Geometry, World};
+//! use collide::world::{BodyDesc, ContactEvent, Geometry, QueryFilter, World};
 //! use collide::Vec3;
 //!
 //! let mut world = World::default();
@@ -30,7 +30,7 @@
 //! assert!(hit.manifold.normal.y > 0.99); // from the floor (a) toward the ball (b)
 //!
 //! // A ray straight down from above the crate stops on its top face, at y = 0.99.
-//! let sight = world.ray_cast(&Ray::new(Vec3::new(3.0, 5.0, 0.0), Vec3::NEG_Y), 100.0).unwrap();
+//! let sight = world.cast_ray(&Ray::new(Vec3::new(3.0, 5.0, 0.0), Vec3::NEG_Y), 100.0, &QueryFilter::default()).unwrap();
 //! assert_eq!(sight.body, crate_id);
 //! assert!((sight.point.y - 0.99).abs() < 1e-4);
 //! # Ok::<(), collide::world::WorldError>(())

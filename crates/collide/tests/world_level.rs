@@ -9,7 +9,7 @@ use collide::convex::ConvexHull;
 use collide::io;
 use collide::mesh::{Heightfield, MeshCollider};
 use collide::shapes::{Aabb, Ray, TriMesh};
-use collide::world::{BodyDesc, BodyId, BroadPhaseKind, Geometry, World, WorldConfig};
+use collide::world::{BodyDesc, BodyId, BroadPhaseKind, Geometry, QueryFilter, World, WorldConfig};
 use collide::{Quat, Vec3};
 use collide_testkit::{level, Gen};
 use std::sync::Arc;
@@ -222,17 +222,28 @@ fn rays_and_box_queries_see_fixed_levels() {
     // Before any update (the fixed tree not built yet) and after.
     for pass in 0..2 {
         let hit = world
-            .ray_cast(&Ray::new(Vec3::new(0.3, 4.0, 0.2), Vec3::NEG_Y), 10.0)
+            .cast_ray(
+                &Ray::new(Vec3::new(0.3, 4.0, 0.2), Vec3::NEG_Y),
+                10.0,
+                &QueryFilter::default(),
+            )
             .unwrap();
         assert!((hit.t - 4.0).abs() < 1e-5, "pass {pass}: {hit:?}");
         assert_eq!(hit.body, ids[0], "ties go to the smallest id");
         assert_eq!(hit.normal, Vec3::Y);
-        let found = world.query_aabb(&Aabb::new(Vec3::new(0.0, -0.1, 0.0), Vec3::ONE));
+        let found = world.query_aabb(
+            &Aabb::new(Vec3::new(0.0, -0.1, 0.0), Vec3::ONE),
+            &QueryFilter::default(),
+        );
         assert_eq!(found, ids, "pass {pass}");
         world.update();
     }
     // Under the half-space: a ray starts inside it.
-    let hit = world.ray_cast(&Ray::new(Vec3::new(30.0, -1.0, 0.0), Vec3::X), 10.0);
+    let hit = world.cast_ray(
+        &Ray::new(Vec3::new(30.0, -1.0, 0.0), Vec3::X),
+        10.0,
+        &QueryFilter::default(),
+    );
     assert_eq!(hit.map(|h| (h.body, h.t)), Some((ids[2], 0.0)));
 }
 
@@ -252,9 +263,10 @@ fn the_open_box_as_a_mesh_keeps_its_bowl() {
     // The plate lies in the xy plane with its bowl open toward +z.
     let c = bounds.center();
     let hit = world
-        .ray_cast(
+        .cast_ray(
             &Ray::new(Vec3::new(c.x, c.y, bounds.max.z + 1.0), Vec3::NEG_Z),
             10.0,
+            &QueryFilter::default(),
         )
         .unwrap();
     // The bowl's floor, well below the rim at z = 0.1 (the hull would stop the ray there).

@@ -6,7 +6,8 @@ use collide::broadphase::CollisionGroups;
 use collide::overlap;
 use collide::shapes::{Aabb, Obb, Ray, Sphere};
 use collide::world::{
-    BodyDesc, BodyId, BroadPhaseKind, ContactEvent, Geometry, World, WorldConfig, WorldError,
+    BodyDesc, BodyId, BroadPhaseKind, ContactEvent, Geometry, QueryFilter, World, WorldConfig,
+    WorldError,
 };
 use collide::{Quat, Vec3};
 use collide_testkit::Gen;
@@ -228,7 +229,7 @@ fn ray_and_box_queries_agree_with_brute_force() {
         let mut gen = Gen::new(6);
         for _ in 0..200 {
             let ray = Ray::new(gen.vec(8.0), gen.unit() * 4.0);
-            let got = world.ray_cast(&ray, 4.0);
+            let got = world.cast_ray(&ray, 4.0, &QueryFilter::default());
             // Brute force over every body with the crate's raycasts.
             let mut best: Option<(f32, u32)> = None;
             for (i, s) in shapes.iter().enumerate() {
@@ -249,7 +250,7 @@ fn ray_and_box_queries_agree_with_brute_force() {
                 other => panic!("ray {ray:?}: {other:?}"),
             }
             let q = Aabb::from_center_half_extents(gen.vec(6.0), gen.vec(2.0).abs());
-            let got = world.query_aabb(&q);
+            let got = world.query_aabb(&q, &QueryFilter::default());
             let want: Vec<BodyId> = (0..shapes.len() as u32)
                 .map(BodyId)
                 .filter(|&id| overlap::aabb_aabb(&world.body_aabb(id).unwrap(), &q))
@@ -283,7 +284,9 @@ fn world_ray_hit_points_are_finite_near_f32_max() {
             .unwrap();
         world.update();
         let ray = Ray::new(Vec3::new(-3e38, 0.0, 0.0), Vec3::new(3e38, 0.0, 0.0));
-        let hit = world.ray_cast(&ray, 10.0).expect("the far hull is hit");
+        let hit = world
+            .cast_ray(&ray, 10.0, &QueryFilter::default())
+            .expect("the far hull is hit");
         assert_eq!(hit.body, id);
         assert!(hit.point.is_finite(), "{hit:?}");
         assert!((hit.point.x - 3e38).abs() <= 3e38 * 1e-6, "{hit:?}");

@@ -30,6 +30,10 @@ pub(super) const HALF_SPACE_EXTENT: f32 = 1e18;
 #[derive(Clone, Debug)]
 pub(super) struct Body {
     pub(super) shape: Shape,
+    /// The geometry as given (read back by [`super::World::geometry`]).
+    pub(super) geometry: Geometry,
+    pub(super) sensor: bool,
+    pub(super) user_value: u64,
     pub(super) position: Vec3,
     pub(super) rotation: Quat,
     /// Pose at the start of the frame (before the last move).
@@ -177,6 +181,9 @@ impl Body {
         let rotation = unit_quat(desc.rotation);
         let mut body = Body {
             shape,
+            geometry: desc.geometry.clone(),
+            sensor: desc.sensor,
+            user_value: desc.user_value,
             position: desc.position,
             rotation,
             start_position: desc.position,

@@ -43,7 +43,7 @@
 //!
 //! ```rust
 //! use collide::shapes::Aabb;
-//! use collide::world::{BodyDesc, ContactEvent, Geometry, World};
+//! use collide::world::{BodyDesc, ContactEvent, Geometry, QueryFilter, World};
 //! use collide::{Quat, Vec3};
 //!
 //! let mut world = World::default();
@@ -73,7 +73,7 @@
 //!     ]
 //! );
 //! // Scene queries: which bodies' boxes touch a region around the door?
-//! assert_eq!(world.query_aabb(&Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5))), [door]);
+//! assert_eq!(world.query_aabb(&Aabb::new(Vec3::splat(-0.5), Vec3::splat(0.5)), &QueryFilter::default()), [door]);
 //! # Ok::<(), collide::world::WorldError>(())
 //! ```
 
@@ -82,9 +82,11 @@ mod evaluate;
 mod fixed;
 mod narrow;
 mod pair;
+mod query;
 
 pub use evaluate::{PairVerdict, Separation};
 pub use narrow::{Impact, Manifold};
+pub use query::{QueryFilter, ShapeDistance, ShapeHit, WorldPoint};
 
 use crate::broadphase::{
     BroadPhase, BroadPhaseError, CollisionGroups, DynamicBvh, ProxyId, SweepAndPrune,
@@ -92,8 +94,7 @@ use crate::broadphase::{
 use crate::convex::ConvexHull;
 use crate::math::{Quat, Vec3};
 use crate::mesh::{Heightfield, MeshCollider};
-use crate::raycast::RayHit;
-use crate::shapes::{Aabb, Ray};
+use crate::shapes::Aabb;
 use body::{finite_quat, unit_quat, Body};
 use fixed::FixedBodies;
 use narrow::QueryCounts;
@@ -153,6 +154,13 @@ pub struct BodyDesc {
     /// refreshed each frame, and never paired with another fixed body. Fixed bodies live in
     /// a tree of their own, so a level of any size costs a moving body one tree query.
     pub fixed: bool,
+    /// A sensor (a trigger volume): its overlaps give [`World::sensor_events`] and no
+    /// contacts; scene queries skip it unless their filter asks for sensors
+    /// ([`QueryFilter::with_sensors`]). Two sensors never detect each other.
+    pub sensor: bool,
+    /// A value of the caller's (an entity id, an index into a game table), read back by
+    /// [`World::user_value`]; the world never looks at it.
+    pub user_value: u64,
 }
 
 impl BodyDesc {
@@ -168,7 +176,23 @@ impl BodyDesc {
             groups: CollisionGroups::ALL,
             tight_bounds: false,
             fixed: false,
+            sensor: false,
+            user_value: 0,
         }
+    }
+
+    /// As a sensor (see [`BodyDesc::sensor`]): events, no contacts.
+    #[must_use]
+    pub fn sensor(mut self) -> BodyDesc {
+        self.sensor = true;
+        self
+    }
+
+    /// With this user value (see [`BodyDesc::user_value`]).
+    #[must_use]
+    pub fn user_value(mut self, value: u64) -> BodyDesc {
+        self.user_value = value;
+        self
     }
 
     /// As a fixed body (see [`BodyDesc::fixed`]): the level's geometry.
@@ -305,6 +329,61 @@ pub enum ContactEvent {
     Ended(BodyId, BodyId),
 }
 
+/// A change in what a sensor overlaps between two frames (sensors give no contacts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SensorEvent {
+    /// `body` overlaps `sensor` this frame and did not the frame before.
+    Began {
+        /// The sensor.
+        sensor: BodyId,
+        /// The body that entered it.
+        body: BodyId,
+    },
+    /// `body` overlapped `sensor` the frame before and no longer does (or one was removed).
+    Ended {
+        /// The sensor.
+        sensor: BodyId,
+        /// The body that left it.
+        body: BodyId,
+    },
+}
+
+/// How a pair changed between two sorted lists of pairs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Began,
+    Kept,
+    Ended,
+}
+
+/// Calls `f` for every pair of `old` and `new` (both sorted, no duplicates), in pair order:
+/// `Began` for pairs only in `new`, `Kept` for pairs in both, `Ended` for pairs only in `old`.
+fn diff_sorted(old: &[(u32, u32)], new: &[(u32, u32)], mut f: impl FnMut(Change, (u32, u32))) {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        match (old.get(i), new.get(j)) {
+            (Some(&o), Some(&n)) if o == n => {
+                f(Change::Kept, o);
+                i += 1;
+                j += 1;
+            }
+            (Some(&o), Some(&n)) if o < n => {
+                f(Change::Ended, o);
+                i += 1;
+            }
+            (Some(&o), None) => {
+                f(Change::Ended, o);
+                i += 1;
+            }
+            (_, Some(&n)) => {
+                f(Change::Began, n);
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+}
+
 /// What the last [`World::update`] did and how long each stage took.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStats {
@@ -381,8 +460,11 @@ pub struct World {
     broad_pairs: Vec<(ProxyId, ProxyId)>,
     caches: HashMap<(u32, u32), PairCache>,
     touching: Vec<(u32, u32)>,
+    /// Pairs of a sensor and a body overlapping in the last frame, sorted.
+    sensing: Vec<(u32, u32)>,
     contacts: Vec<PairContact>,
     events: Vec<ContactEvent>,
+    sensor_events: Vec<SensorEvent>,
     stats: FrameStats,
 }
 
@@ -413,8 +495,10 @@ impl World {
             broad_pairs: Vec::new(),
             caches: HashMap::new(),
             touching: Vec::new(),
+            sensing: Vec::new(),
             contacts: Vec::new(),
             events: Vec::new(),
+            sensor_events: Vec::new(),
             stats: FrameStats::default(),
         }
     }
@@ -634,6 +718,9 @@ impl World {
                 });
             }
         }
+        // Two sensors never detect each other.
+        let sensor = |id: u32| self.bodies[id as usize].as_ref().is_some_and(|b| b.sensor);
+        pairs.retain(|&(a, b)| !(sensor(a) && sensor(b)));
         pairs.sort_unstable();
         stats.broad_pairs = pairs.len();
         let t2 = Instant::now();
@@ -656,7 +743,10 @@ impl World {
         // Events and contacts, in pair order.
         self.contacts.clear();
         self.events.clear();
+        self.sensor_events.clear();
         let mut touching = Vec::with_capacity(self.touching.len());
+        let mut sensing = Vec::with_capacity(self.sensing.len());
+        let is_sensor = |id: u32| bodies[id as usize].as_ref().is_some_and(|b| b.sensor);
         for ((key, cache), (outcome, counts)) in work.into_iter().zip(results) {
             stats.cache_hits += counts.sat_hits;
             stats.cache_misses += counts.sat_misses;
@@ -664,6 +754,9 @@ impl World {
                 Outcome::RejectedSphere => stats.rejected_sphere += 1,
                 Outcome::RejectedObb => stats.rejected_obb += 1,
                 Outcome::Apart => stats.rejected_exact += 1,
+                Outcome::Contact(..) if is_sensor(key.0) || is_sensor(key.1) => {
+                    sensing.push(key);
+                }
                 Outcome::Contact(manifold, toi) => {
                     stats.contacts += 1;
                     stats.impacts += usize::from(toi.is_some());
@@ -679,36 +772,34 @@ impl World {
             self.caches.insert(key, cache);
         }
         // Began / persisted / ended: a merge of two sorted lists.
-        let (old, new) = (&self.touching, &touching);
-        let (mut i, mut j) = (0, 0);
-        while i < old.len() || j < new.len() {
-            let o = old.get(i);
-            let n = new.get(j);
-            match (o, n) {
-                (Some(&o), Some(&n)) if o == n => {
-                    self.events
-                        .push(ContactEvent::Persisted(BodyId(o.0), BodyId(o.1)));
-                    i += 1;
-                    j += 1;
-                }
-                (Some(&o), Some(&n)) if o < n => {
-                    self.events
-                        .push(ContactEvent::Ended(BodyId(o.0), BodyId(o.1)));
-                    i += 1;
-                }
-                (Some(&o), None) => {
-                    self.events
-                        .push(ContactEvent::Ended(BodyId(o.0), BodyId(o.1)));
-                    i += 1;
-                }
-                (_, Some(&n)) => {
-                    self.events
-                        .push(ContactEvent::Began(BodyId(n.0), BodyId(n.1)));
-                    j += 1;
-                }
-                (None, None) => break,
+        let events = &mut self.events;
+        diff_sorted(&self.touching, &touching, |change, (a, b)| {
+            let (a, b) = (BodyId(a), BodyId(b));
+            events.push(match change {
+                Change::Began => ContactEvent::Began(a, b),
+                Change::Kept => ContactEvent::Persisted(a, b),
+                Change::Ended => ContactEvent::Ended(a, b),
+            });
+        });
+        let (sensor_events, bodies) = (&mut self.sensor_events, &self.bodies);
+        diff_sorted(&self.sensing, &sensing, |change, (a, b)| {
+            // The sensor is the one flagged; a removed body (its slot empty) was the sensor
+            // when the other is not one.
+            let flag = |id: u32| bodies[id as usize].as_ref().map(|x| x.sensor);
+            let a_is_sensor = match (flag(a), flag(b)) {
+                (Some(sa), _) if sa => true,
+                (_, Some(sb)) if sb => false,
+                (fa, _) => fa.is_none(),
+            };
+            let (sensor, body) = if a_is_sensor { (a, b) } else { (b, a) };
+            let (sensor, body) = (BodyId(sensor), BodyId(body));
+            match change {
+                Change::Began => sensor_events.push(SensorEvent::Began { sensor, body }),
+                Change::Ended => sensor_events.push(SensorEvent::Ended { sensor, body }),
+                Change::Kept => {}
             }
-        }
+        });
+        self.sensing = sensing;
         self.touching = touching;
         // The next frame starts where this one ended.
         for &id in &self.moving {
@@ -738,75 +829,15 @@ impl World {
         &self.events
     }
 
+    /// The sensor events of the last update, sorted by `(sensor, body)` pair order.
+    #[must_use]
+    pub fn sensor_events(&self) -> &[SensorEvent] {
+        &self.sensor_events
+    }
+
     /// Statistics of the last update.
     #[must_use]
     pub fn stats(&self) -> &FrameStats {
         &self.stats
-    }
-
-    /// The first body a ray hits within `[0, max_t]` (exact shapes, current poses), or
-    /// `None`. A NaN ray or `max_t` hits nothing; a ray starting inside a body hits it at
-    /// `t = 0`.
-    #[must_use]
-    pub fn ray_cast(&self, ray: &Ray, max_t: f32) -> Option<WorldRayHit> {
-        if !(ray.is_finite() && max_t >= 0.0) {
-            return None;
-        }
-        let mut best: Option<WorldRayHit> = None;
-        let mut parts = Vec::new();
-        let mut test = |id: u32| {
-            let bound = best.map_or(max_t, |h| h.t);
-            let Some(Some(body)) = self.bodies.get(id as usize) else {
-                return bound;
-            };
-            let mut keep = |hit: RayHit| {
-                let t = hit.t;
-                if best.is_none_or(|h| t < h.t || (t == h.t && id < h.body.0)) {
-                    best = Some(WorldRayHit {
-                        body: BodyId(id),
-                        t,
-                        point: hit.point,
-                        normal: hit.normal,
-                    });
-                }
-            };
-            if let Some(surface) = body.surface(body.position, body.rotation) {
-                narrow::ray_surface(ray, &surface, bound).map(&mut keep);
-            } else {
-                body.parts(body.position, body.rotation, &mut parts);
-                for (part, _) in &parts {
-                    narrow::ray_part(ray, part, bound).map(&mut keep);
-                }
-            }
-            best.map_or(max_t, |h| h.t)
-        };
-        self.broad.ray_cast(ray, max_t, &mut |proxy, _| {
-            test(self.proxy_body[proxy as usize])
-        });
-        self.fixed
-            .ray(&self.bodies, ray, max_t, &mut |id, _| test(id));
-        best
-    }
-
-    /// Every body whose world box (current pose) touches `aabb`, sorted by id. A NaN box
-    /// touches nothing.
-    #[must_use]
-    pub fn query_aabb(&self, aabb: &Aabb) -> Vec<BodyId> {
-        let mut out = Vec::new();
-        self.broad.query_aabb(aabb, &mut |proxy| {
-            let id = self.proxy_body[proxy as usize];
-            if let Some(Some(b)) = self.bodies.get(id as usize) {
-                if crate::overlap::aabb_aabb(&b.aabb, aabb) {
-                    out.push(BodyId(id));
-                }
-            }
-            true
-        });
-        self.fixed.query(&self.bodies, aabb, &mut |id| {
-            out.push(BodyId(id));
-            true
-        });
-        out.sort_unstable();
-        out
     }
 }

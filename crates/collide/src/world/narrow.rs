@@ -7,7 +7,7 @@ use crate::convex::{
     contact_manifold, gjk, ConvexPolyhedron, GjkCache, Posed, SepCache, SupportMap,
 };
 use crate::math::{Quat, Vec3};
-use crate::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit};
+use crate::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit, TriangleSet};
 use crate::raycast::RayHit;
 use crate::shapes::{Capsule, Obb, Ray, Sphere};
 use crate::sweep;
@@ -742,4 +742,96 @@ pub(crate) fn ray_surface(ray: &Ray, surface: &PlacedSurface<'_>, max_t: f32) ->
         }
     };
     crate::raycast::hit(ray, f64::from(t), surface.rotation * normal)
+}
+
+/// The point of a surface closest to a world point within `bound`: `(point, distance,
+/// inside)`. Below a half-space the point is inside (distance 0, the point itself); meshes
+/// and heightfields are surfaces, never inside.
+pub(crate) fn closest_on_surface(
+    surface: &PlacedSurface<'_>,
+    point: Vec3,
+    bound: f32,
+) -> Option<(Vec3, f32, bool)> {
+    let local = surface.to_local(point);
+    let to_world = |p: Vec3| surface.rotation * p + surface.position;
+    let found = match surface.surface {
+        Surface::Mesh(m) => m.closest_point(local, bound).map(|h| (h.point, h.distance)),
+        Surface::Heightfield(h) => h.closest_point(local, bound).map(|h| (h.point, h.distance)),
+        Surface::HalfSpace if local.y <= 0.0 => return Some((point, 0.0, true)),
+        Surface::HalfSpace => {
+            (local.y <= bound).then_some((Vec3::new(local.x, 0.0, local.z), local.y))
+        }
+    };
+    found.map(|(p, d)| (to_world(p), d, false))
+}
+
+/// The distance from a surface (A) to a convex part (B) within `bound`, GJK over the
+/// triangles near the part (world points; `None` when nothing is that close).
+pub(crate) fn distance_to_surface(
+    surface: &PlacedSurface<'_>,
+    part: &Part,
+    bound: f32,
+) -> Option<gjk::GjkResult> {
+    let local = surface.local(part);
+    let to_world = |p: Vec3| surface.rotation * p + surface.position;
+    let world = |r: gjk::GjkResult| gjk::GjkResult {
+        point_a: to_world(r.point_a),
+        point_b: to_world(r.point_b),
+        normal: surface.rotation * r.normal,
+        ..r
+    };
+    if let Surface::HalfSpace = surface.surface {
+        // The plane y = 0, solid below: the part's lowest point decides.
+        let lowest = local.support(Vec3::NEG_Y);
+        let gap = lowest.y.max(0.0);
+        if !(gap <= bound) {
+            return None;
+        }
+        let on_plane = Vec3::new(lowest.x, 0.0, lowest.z);
+        return Some(world(gjk::GjkResult {
+            distance: gap,
+            point_a: on_plane,
+            point_b: if gap > 0.0 { lowest } else { on_plane },
+            normal: if gap > 0.0 { Vec3::Y } else { Vec3::ZERO },
+            intersecting: gap == 0.0,
+            iterations: 0,
+        }));
+    }
+    // The part's box in the surface's frame, grown by the bound: only triangles there can
+    // be within it.
+    let reach = bound.min(f32::MAX);
+    let lo = Vec3::new(
+        local.support(Vec3::NEG_X).x,
+        local.support(Vec3::NEG_Y).y,
+        local.support(Vec3::NEG_Z).z,
+    );
+    let hi = Vec3::new(
+        local.support(Vec3::X).x,
+        local.support(Vec3::Y).y,
+        local.support(Vec3::Z).z,
+    );
+    let near = crate::shapes::Aabb::new(lo - Vec3::splat(reach), hi + Vec3::splat(reach));
+    let mut best: Option<gjk::GjkResult> = None;
+    let mut visit = |t: Option<crate::shapes::Triangle>| {
+        let Some(t) = t else {
+            return;
+        };
+        let r = gjk::distance(&t, &local);
+        let d = if r.intersecting { 0.0 } else { r.distance };
+        if d <= bound && best.is_none_or(|b| d < b.distance) {
+            best = Some(gjk::GjkResult { distance: d, ..r });
+        }
+    };
+    match surface.surface {
+        Surface::Mesh(m) => m.for_each_near(&near, &mut |i| {
+            visit(m.triangle(i));
+            true
+        }),
+        Surface::Heightfield(h) => h.for_each_near(&near, &mut |i| {
+            visit(h.triangle(i));
+            true
+        }),
+        Surface::HalfSpace => {}
+    }
+    best.map(world)
 }

@@ -18,6 +18,15 @@ pub(super) struct PairCache {
     gjk: Vec<GjkCache>,
 }
 
+impl PairCache {
+    /// Forgets every cached plane and simplex (keeping the allocations): the cache of a
+    /// scene query reused for the next body.
+    pub(super) fn clear(&mut self) {
+        self.sep.clear();
+        self.gjk.clear();
+    }
+}
+
 /// What one pair's narrow phase found.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Outcome {

@@ -1,0 +1,670 @@
+//! Scene queries: what gameplay code asks the world between frames. Rays, shape casts,
+//! overlaps and closest points, on the bodies' exact shapes at their current poses, each
+//! through a [`QueryFilter`].
+//!
+//! Every query walks the same candidates: the moving bodies' broad phase and the fixed
+//! bodies' tree, each body kept only when the filter lets it through, then the one narrow
+//! phase the pipeline uses ([`super::pair`]: a query shape is placed like a body).
+
+use super::body::Body;
+use super::narrow::{self, Part, QueryCounts};
+use super::pair::{self, PairCache, Placed};
+use super::{BodyDesc, BodyId, Geometry, World, WorldError, WorldRayHit};
+use crate::broadphase::{CollisionGroups, ProxyId};
+use crate::convex::gjk;
+use crate::math::{Quat, Vec3};
+use crate::raycast::RayHit;
+use crate::shapes::{Aabb, Ray, Sphere};
+use std::fmt;
+
+/// Which bodies a scene query sees. [`QueryFilter::default`] sees every body but sensors.
+///
+/// A body passes when all of these hold: the filter's groups and the body's accept each other
+/// ([`CollisionGroups::allows`]); it is not excluded by id; it is not a sensor unless
+/// [`QueryFilter::with_sensors`]; it is not fixed (moving) when fixed (moving) bodies are
+/// excluded; and the predicate, if any, returns `true` for it.
+///
+/// ```
+/// use collide::shapes::Ray;
+/// use collide::world::{BodyDesc, Geometry, QueryFilter, World};
+/// use collide::Vec3;
+///
+/// let mut world = World::default();
+/// let floor = world.add_body(BodyDesc::new(Geometry::HalfSpace).fixed())?;
+/// let player = world.add_body(BodyDesc::new(Geometry::Sphere(0.5)).at(Vec3::Y))?;
+/// // A ray down from the player's eye starts inside the player: exclude it.
+/// let down = Ray::new(Vec3::new(0.0, 1.2, 0.0), Vec3::NEG_Y);
+/// assert_eq!(world.cast_ray(&down, 10.0, &QueryFilter::default()).unwrap().body, player);
+/// let hit = world.cast_ray(&down, 10.0, &QueryFilter::default().excluding(player)).unwrap();
+/// assert_eq!((hit.body, hit.t), (floor, 1.2));
+/// # Ok::<(), collide::world::WorldError>(())
+/// ```
+#[derive(Clone)]
+pub struct QueryFilter<'a> {
+    groups: CollisionGroups,
+    /// The first excluded ids inline (no allocation for the usual one or two), the rest after.
+    excluded_inline: [BodyId; 2],
+    excluded_len: usize,
+    excluded_more: Vec<BodyId>,
+    sensors: bool,
+    fixed: bool,
+    moving: bool,
+    predicate: Option<&'a (dyn Fn(BodyId) -> bool + Sync)>,
+}
+
+impl Default for QueryFilter<'_> {
+    /// Every body but sensors.
+    fn default() -> Self {
+        QueryFilter {
+            groups: CollisionGroups::ALL,
+            excluded_inline: [BodyId(u32::MAX); 2],
+            excluded_len: 0,
+            excluded_more: Vec::new(),
+            sensors: false,
+            fixed: true,
+            moving: true,
+            predicate: None,
+        }
+    }
+}
+
+impl fmt::Debug for QueryFilter<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("QueryFilter")
+            .field("groups", &self.groups)
+            .field("excluded", &self.excluded().collect::<Vec<_>>())
+            .field("sensors", &self.sensors)
+            .field("fixed", &self.fixed)
+            .field("moving", &self.moving)
+            .field("predicate", &self.predicate.is_some())
+            .finish()
+    }
+}
+
+impl<'a> QueryFilter<'a> {
+    /// Sees only bodies whose groups and these accept each other.
+    #[must_use]
+    pub fn with_groups(mut self, groups: CollisionGroups) -> QueryFilter<'a> {
+        self.groups = groups;
+        self
+    }
+
+    /// Never sees this body (call again to exclude more).
+    #[must_use]
+    pub fn excluding(mut self, id: BodyId) -> QueryFilter<'a> {
+        if self.excluded_len < self.excluded_inline.len() {
+            self.excluded_inline[self.excluded_len] = id;
+            self.excluded_len += 1;
+        } else {
+            self.excluded_more.push(id);
+        }
+        self
+    }
+
+    /// Sees sensors too.
+    #[must_use]
+    pub fn with_sensors(mut self) -> QueryFilter<'a> {
+        self.sensors = true;
+        self
+    }
+
+    /// Never sees fixed bodies (the level).
+    #[must_use]
+    pub fn excluding_fixed(mut self) -> QueryFilter<'a> {
+        self.fixed = false;
+        self
+    }
+
+    /// Never sees moving (not fixed) bodies.
+    #[must_use]
+    pub fn excluding_moving(mut self) -> QueryFilter<'a> {
+        self.moving = false;
+        self
+    }
+
+    /// Sees only bodies for which `keep` returns `true` (asked last, after the other rules).
+    #[must_use]
+    pub fn with_predicate(mut self, keep: &'a (dyn Fn(BodyId) -> bool + Sync)) -> QueryFilter<'a> {
+        self.predicate = Some(keep);
+        self
+    }
+
+    fn excluded(&self) -> impl Iterator<Item = BodyId> + '_ {
+        self.excluded_inline[..self.excluded_len]
+            .iter()
+            .chain(&self.excluded_more)
+            .copied()
+    }
+
+    /// Whether the filter lets this body through.
+    fn passes(&self, id: BodyId, body: &Body) -> bool {
+        self.groups.allows(body.groups)
+            && (self.sensors || !body.sensor)
+            && (if body.fixed { self.fixed } else { self.moving })
+            && self.excluded().all(|e| e != id)
+            && self.predicate.is_none_or(|keep| keep(id))
+    }
+}
+
+/// A shape cast's hit on a body ([`World::cast_shape`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeHit {
+    /// The body hit.
+    pub body: BodyId,
+    /// Time of impact in `[0, 1]` along the motion (0: overlapping at the start and moving
+    /// deeper).
+    pub toi: f32,
+    /// A contact point at `toi`.
+    pub point: Vec3,
+    /// Unit normal at `toi`, from the hit body toward the cast shape.
+    pub normal: Vec3,
+}
+
+/// The point of a body closest to a query point ([`World::closest_point`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldPoint {
+    /// The body.
+    pub body: BodyId,
+    /// The closest point on the body: the query point itself when it is inside a solid body.
+    pub point: Vec3,
+    /// Distance from the query point to `point` (0 inside a solid body).
+    pub distance: f32,
+    /// The query point is inside (or on) a solid body: a convex body, or below a half-space.
+    /// Meshes and heightfields are surfaces: a point is never inside them.
+    pub inside: bool,
+}
+
+/// The distance between a query shape and the nearest body ([`World::shape_distance`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeDistance {
+    /// The nearest body.
+    pub body: BodyId,
+    /// Distance `>= 0`; 0 when the shape touches or overlaps the body.
+    pub distance: f32,
+    /// The body's point closest to the shape.
+    pub point_on_body: Vec3,
+    /// The shape's point closest to the body.
+    pub point_on_shape: Vec3,
+}
+
+/// A box around `p` reaching `r` in every direction, clamped to the finite range.
+fn box_around(p: Vec3, r: f32) -> Aabb {
+    let r = Vec3::splat(r.min(f32::MAX));
+    Aabb::new(
+        (p - r).max(Vec3::splat(f32::MIN)),
+        (p + r).min(Vec3::splat(f32::MAX)),
+    )
+}
+
+impl World {
+    /// Calls `f` with every body whose world box touches `aabb` and that the filter lets
+    /// through: the moving bodies' broad phase, then the fixed bodies' tree.
+    fn candidates(&self, aabb: &Aabb, filter: &QueryFilter<'_>, f: &mut dyn FnMut(u32, &Body)) {
+        let mut visit = |id: u32| {
+            if let Some(Some(body)) = self.bodies.get(id as usize) {
+                if crate::overlap::aabb_aabb(&body.aabb, aabb) && filter.passes(BodyId(id), body) {
+                    f(id, body);
+                }
+            }
+        };
+        self.broad.query_aabb(aabb, &mut |proxy| {
+            visit(self.proxy_body[proxy as usize]);
+            true
+        });
+        self.fixed.query(&self.bodies, aabb, &mut |id| {
+            visit(id);
+            true
+        });
+    }
+
+    /// Calls `test(id, body)` with every body the filter lets through whose box the ray
+    /// enters within the current bound; `test` returns the new bound (`max_t` at first).
+    fn ray_candidates(
+        &self,
+        ray: &Ray,
+        max_t: f32,
+        filter: &QueryFilter<'_>,
+        test: &mut dyn FnMut(u32, &Body) -> f32,
+    ) {
+        let mut visit = |id: u32, bound: f32| match self.bodies.get(id as usize) {
+            Some(Some(body)) if filter.passes(BodyId(id), body) => test(id, body),
+            _ => bound,
+        };
+        // The broad phase's second argument is the box's entry time, not the bound.
+        let mut bound = max_t;
+        self.broad.ray_cast(ray, max_t, &mut |proxy, _| {
+            bound = visit(self.proxy_body[proxy as usize], bound);
+            bound
+        });
+        // The fixed bodies' walk starts at the bound the moving ones left.
+        self.fixed.ray(&self.bodies, ray, bound, &mut visit);
+    }
+
+    /// The first body the filter lets through that a ray hits within `[0, max_t]` (exact
+    /// shapes, current poses), or `None`. A ray starting inside a body hits it at `t = 0`,
+    /// normal `-dir/|dir|`; bodies hit at the same `t` go to the smaller id. A NaN ray or
+    /// `max_t`, or a zero direction, hits nothing.
+    #[must_use]
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32, filter: &QueryFilter<'_>) -> Option<WorldRayHit> {
+        if !(ray.is_finite() && max_t >= 0.0) {
+            return None;
+        }
+        let mut best: Option<WorldRayHit> = None;
+        let mut parts = Vec::new();
+        self.ray_candidates(ray, max_t, filter, &mut |id, body| {
+            let bound = best.map_or(max_t, |b| b.t);
+            if let Some(hit) = ray_body(ray, body, bound, &mut parts) {
+                if best.is_none_or(|b| hit.t < b.t || (hit.t == b.t && id < b.body.0)) {
+                    best = Some(world_hit(id, hit));
+                }
+            }
+            best.map_or(max_t, |b| b.t)
+        });
+        best
+    }
+
+    /// Every body the filter lets through that a ray hits within `[0, max_t]`, each once at
+    /// its first hit, sorted by `t` (then id). Same rules as [`World::cast_ray`].
+    #[must_use]
+    pub fn cast_ray_all(
+        &self,
+        ray: &Ray,
+        max_t: f32,
+        filter: &QueryFilter<'_>,
+    ) -> Vec<WorldRayHit> {
+        let mut out = Vec::new();
+        if !(ray.is_finite() && max_t >= 0.0) {
+            return out;
+        }
+        let mut parts = Vec::new();
+        self.ray_candidates(ray, max_t, filter, &mut |id, body| {
+            if let Some(hit) = ray_body(ray, body, max_t, &mut parts) {
+                out.push(world_hit(id, hit));
+            }
+            max_t
+        });
+        out.sort_by(|a, b| a.t.total_cmp(&b.t).then(a.body.cmp(&b.body)));
+        out
+    }
+
+    /// The first body the filter lets through that `shape`, placed at `position` and
+    /// `rotation`, hits while translating by `motion` (its orientation held), or `None`.
+    ///
+    /// `toi` in `[0, 1]` along `motion`; the normal points from the hit body toward the shape.
+    /// A shape that starts touching or overlapping a body and moves away from it (or along
+    /// it) does not hit that body; one that starts overlapping and moves deeper hits it at
+    /// `toi = 0`. A triangle mesh or heightfield is many bodies in this sense: each triangle
+    /// follows the rule, so a shape resting on a floor and moving along it still hits a wall
+    /// of the same mesh. Bodies hit at the same `toi` go to the smaller id.
+    ///
+    /// A convex shape (sphere, box, capsule, hull, pieces) hits every geometry kind; a mesh,
+    /// heightfield or half-space as the cast shape hits convex bodies only (two surfaces
+    /// never touch, as in [`World::update`]). A shape the world would refuse as a body
+    /// ([`WorldError::InvalidBody`]), or a NaN or infinite pose or motion, hits nothing.
+    #[must_use]
+    pub fn cast_shape(
+        &self,
+        shape: &Geometry,
+        position: Vec3,
+        rotation: Quat,
+        motion: Vec3,
+        filter: &QueryFilter<'_>,
+    ) -> Option<ShapeHit> {
+        let query = query_body(shape, position, rotation)?;
+        if !motion.is_finite() {
+            return None;
+        }
+        let start = query.aabb;
+        let swept = start.union(&translated(&start, motion));
+        // Candidates in the order the shape's box enters theirs (a ray from the box's centre
+        // along the motion against each box grown by the shape's half-size): a body whose
+        // box is entered after the best time of impact so far cannot be hit earlier.
+        let mut order: Vec<(f32, u32)> = Vec::new();
+        let path = Ray::new(start.center(), motion);
+        let inv = crate::raycast::RayInv::new(&path);
+        self.candidates(&swept, filter, &mut |id, body| {
+            let h = start.half_extents();
+            let grown = Aabb::new(body.aabb.min - h, body.aabb.max + h);
+            if let Some(entry) = crate::raycast::aabb_inv(&inv, &grown, 1.0) {
+                order.push((entry.t, id));
+            }
+        });
+        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let placed = Placed {
+            body: &query,
+            position: query.position,
+            rotation: query.rotation,
+        };
+        let mut best: Option<ShapeHit> = None;
+        for (entry, id) in order {
+            if best.is_some_and(|b| entry > b.toi) {
+                break;
+            }
+            let Some(Some(body)) = self.bodies.get(id as usize) else {
+                continue;
+            };
+            let Some(i) = pair::impact(placed, motion, Placed::now(body), Vec3::ZERO) else {
+                continue;
+            };
+            if best.is_none_or(|b| i.t < b.toi || (i.t == b.toi && id < b.body.0)) {
+                best = Some(ShapeHit {
+                    body: BodyId(id),
+                    toi: i.t,
+                    point: i.point,
+                    normal: -i.normal,
+                });
+            }
+        }
+        best
+    }
+
+    /// Every body the filter lets through that `shape`, placed at `position` and `rotation`,
+    /// touches or overlaps (exact shapes, current poses; touching counts), sorted by id. The
+    /// same shape rules as [`World::cast_shape`]: a mesh, heightfield or half-space finds
+    /// convex bodies only; a shape the world would refuse finds nothing.
+    #[must_use]
+    pub fn overlap_shape(
+        &self,
+        shape: &Geometry,
+        position: Vec3,
+        rotation: Quat,
+        filter: &QueryFilter<'_>,
+    ) -> Vec<BodyId> {
+        let mut out = Vec::new();
+        let Some(query) = query_body(shape, position, rotation) else {
+            return out;
+        };
+        let placed = Placed::now(&query);
+        let mut cache = PairCache::default();
+        let mut counts = QueryCounts::default();
+        self.candidates(&query.aabb, filter, &mut |id, body| {
+            cache.clear();
+            if pair::contact(placed, Placed::now(body), &mut cache, &mut counts).is_some() {
+                out.push(BodyId(id));
+            }
+        });
+        out.sort_unstable();
+        out
+    }
+
+    /// The body (that the filter lets through) closest to `point` within `max_distance`, and
+    /// its closest point, or `None`. A point inside a solid body gives that body at distance
+    /// 0 with `inside` set (the smallest such id); meshes and heightfields are surfaces (a
+    /// point on one is at distance 0, never inside). A NaN point or `max_distance` finds
+    /// nothing; `max_distance` may be infinite.
+    #[must_use]
+    pub fn closest_point(
+        &self,
+        point: Vec3,
+        max_distance: f32,
+        filter: &QueryFilter<'_>,
+    ) -> Option<WorldPoint> {
+        if !(point.is_finite() && max_distance >= 0.0) {
+            return None;
+        }
+        let probe = Part::Sphere(Sphere::new(point, 0.0));
+        let mut parts = Vec::new();
+        let mut best: Option<WorldPoint> = None;
+        self.candidates(&box_around(point, max_distance), filter, &mut |id, body| {
+            let bound = best.map_or(max_distance, |b| b.distance);
+            let Some(found) = closest_on_body(&probe, point, body, bound, &mut parts) else {
+                return;
+            };
+            if best.is_none_or(|b| {
+                found.distance < b.distance || (found.distance == b.distance && id < b.body.0)
+            }) {
+                best = Some(WorldPoint {
+                    body: BodyId(id),
+                    ..found
+                });
+            }
+        });
+        best
+    }
+
+    /// The body (that the filter lets through) nearest to `shape`, placed at `position` and
+    /// `rotation`, within `max_distance`, or `None`: distance 0 when they touch or overlap
+    /// (the smallest such id), the closest points otherwise (GJK; for meshes and heightfields
+    /// over the triangles near the shape). The same shape rules as [`World::cast_shape`].
+    #[must_use]
+    pub fn shape_distance(
+        &self,
+        shape: &Geometry,
+        position: Vec3,
+        rotation: Quat,
+        max_distance: f32,
+        filter: &QueryFilter<'_>,
+    ) -> Option<ShapeDistance> {
+        if !(max_distance >= 0.0) {
+            return None;
+        }
+        let query = query_body(shape, position, rotation)?;
+        let mut query_parts = Vec::new();
+        query.parts(query.position, query.rotation, &mut query_parts);
+        let reach = query.aabb.expanded(max_distance.min(f32::MAX));
+        let mut parts = Vec::new();
+        let mut best: Option<ShapeDistance> = None;
+        self.candidates(&reach, filter, &mut |id, body| {
+            let bound = best.map_or(max_distance, |b| b.distance);
+            let found = if query_parts.is_empty() {
+                // The query is a surface: the convex body's parts against it, points swapped.
+                let Some(surface) = query.surface(query.position, query.rotation) else {
+                    return;
+                };
+                body.parts(body.position, body.rotation, &mut parts);
+                nearest_part_pair_surface(&parts, &surface, bound).map(|d| ShapeDistance {
+                    point_on_body: d.point_on_shape,
+                    point_on_shape: d.point_on_body,
+                    ..d
+                })
+            } else {
+                nearest_to_body(&query_parts, body, bound, &mut parts)
+            };
+            let Some(found) = found else {
+                return;
+            };
+            if found.distance <= bound
+                && best.is_none_or(|b| {
+                    found.distance < b.distance || (found.distance == b.distance && id < b.body.0)
+                })
+            {
+                best = Some(ShapeDistance {
+                    body: BodyId(id),
+                    ..found
+                });
+            }
+        });
+        best
+    }
+
+    /// Every body the filter lets through whose world box (current pose) touches `aabb`,
+    /// sorted by id: boxes only (a body's box is larger than its shape; for the shape itself,
+    /// [`World::overlap_shape`]). A NaN box touches nothing.
+    #[must_use]
+    pub fn query_aabb(&self, aabb: &Aabb, filter: &QueryFilter<'_>) -> Vec<BodyId> {
+        let mut out = Vec::new();
+        self.candidates(aabb, filter, &mut |id, _| out.push(BodyId(id)));
+        out.sort_unstable();
+        out
+    }
+
+    /// A body's geometry, as given when it was added.
+    pub fn geometry(&self, id: BodyId) -> Result<&Geometry, WorldError> {
+        Ok(&self.body(id)?.geometry)
+    }
+
+    /// A body's user value ([`BodyDesc::user_value`]).
+    pub fn user_value(&self, id: BodyId) -> Result<u64, WorldError> {
+        Ok(self.body(id)?.user_value)
+    }
+
+    /// Sets a body's user value.
+    pub fn set_user_value(&mut self, id: BodyId, value: u64) -> Result<(), WorldError> {
+        let body = self
+            .bodies
+            .get_mut(id.0 as usize)
+            .and_then(Option::as_mut)
+            .ok_or(WorldError::UnknownBody(id))?;
+        body.user_value = value;
+        Ok(())
+    }
+
+    /// Whether a body is a sensor ([`BodyDesc::sensor`]).
+    pub fn is_sensor(&self, id: BodyId) -> Result<bool, WorldError> {
+        Ok(self.body(id)?.sensor)
+    }
+
+    /// Whether a body is fixed ([`BodyDesc::fixed`]).
+    pub fn is_fixed(&self, id: BodyId) -> Result<bool, WorldError> {
+        Ok(self.body(id)?.fixed)
+    }
+}
+
+/// A query shape placed like a body, or `None` when the world would refuse it.
+fn query_body(shape: &Geometry, position: Vec3, rotation: Quat) -> Option<Body> {
+    let desc = BodyDesc::new(shape.clone()).at(position).rotated(rotation);
+    Body::new(&desc, ProxyId::MAX).ok()
+}
+
+fn translated(b: &Aabb, d: Vec3) -> Aabb {
+    Aabb {
+        min: b.min + d,
+        max: b.max + d,
+    }
+}
+
+fn world_hit(id: u32, hit: RayHit) -> WorldRayHit {
+    WorldRayHit {
+        body: BodyId(id),
+        t: hit.t,
+        point: hit.point,
+        normal: hit.normal,
+    }
+}
+
+/// The first hit of a ray on a body within `[0, max_t]`.
+fn ray_body(ray: &Ray, body: &Body, max_t: f32, parts: &mut Vec<(Part, Aabb)>) -> Option<RayHit> {
+    if let Some(surface) = body.surface(body.position, body.rotation) {
+        return narrow::ray_surface(ray, &surface, max_t);
+    }
+    body.parts(body.position, body.rotation, parts);
+    let mut best: Option<RayHit> = None;
+    for (part, _) in parts.iter() {
+        let bound = best.map_or(max_t, |b| b.t);
+        if let Some(hit) = narrow::ray_part(ray, part, bound) {
+            if best.is_none_or(|b| hit.t < b.t) {
+                best = Some(hit);
+            }
+        }
+    }
+    best
+}
+
+/// The point of a body closest to `point` (the probe: a sphere of radius 0 there) within
+/// `bound`; `body` of the result is left for the caller.
+fn closest_on_body(
+    probe: &Part,
+    point: Vec3,
+    body: &Body,
+    bound: f32,
+    parts: &mut Vec<(Part, Aabb)>,
+) -> Option<WorldPoint> {
+    let unset = BodyId(u32::MAX);
+    if let Some(surface) = body.surface(body.position, body.rotation) {
+        return narrow::closest_on_surface(&surface, point, bound).map(|(p, distance, inside)| {
+            WorldPoint {
+                body: unset,
+                point: p,
+                distance,
+                inside,
+            }
+        });
+    }
+    body.parts(body.position, body.rotation, parts);
+    let mut best: Option<WorldPoint> = None;
+    for (part, _) in parts.iter() {
+        let Some(r) = narrow::distance(probe, part) else {
+            continue;
+        };
+        let found = if r.intersecting {
+            WorldPoint {
+                body: unset,
+                point,
+                distance: 0.0,
+                inside: true,
+            }
+        } else {
+            WorldPoint {
+                body: unset,
+                point: r.point_b,
+                distance: r.distance,
+                inside: false,
+            }
+        };
+        if found.distance <= bound && best.is_none_or(|b| found.distance < b.distance) {
+            best = Some(found);
+        }
+    }
+    best
+}
+
+/// The nearest of a query's convex parts to a body within `bound`.
+fn nearest_to_body(
+    query_parts: &[(Part, Aabb)],
+    body: &Body,
+    bound: f32,
+    parts: &mut Vec<(Part, Aabb)>,
+) -> Option<ShapeDistance> {
+    if let Some(surface) = body.surface(body.position, body.rotation) {
+        return nearest_part_pair_surface(query_parts, &surface, bound);
+    }
+    body.parts(body.position, body.rotation, parts);
+    let mut best: Option<ShapeDistance> = None;
+    for (q, _) in query_parts {
+        for (p, _) in parts.iter() {
+            let Some(r) = narrow::distance(q, p) else {
+                continue;
+            };
+            let found = from_gjk(&r, false);
+            if found.distance <= bound && best.is_none_or(|b| found.distance < b.distance) {
+                best = Some(found);
+            }
+        }
+    }
+    best
+}
+
+/// The nearest of convex parts (the query) to a surface (the body) within `bound`.
+fn nearest_part_pair_surface(
+    query_parts: &[(Part, Aabb)],
+    surface: &narrow::PlacedSurface<'_>,
+    bound: f32,
+) -> Option<ShapeDistance> {
+    let mut best: Option<ShapeDistance> = None;
+    for (q, _) in query_parts {
+        let bound = best.map_or(bound, |b| b.distance);
+        if let Some(r) = narrow::distance_to_surface(surface, q, bound) {
+            // `r`: A is the surface, B the query part.
+            let found = from_gjk(&r, true);
+            if best.is_none_or(|b| found.distance < b.distance) {
+                best = Some(found);
+            }
+        }
+    }
+    best
+}
+
+/// A GJK result as a shape distance; `swapped` when GJK's A was the body.
+fn from_gjk(r: &gjk::GjkResult, swapped: bool) -> ShapeDistance {
+    let (on_shape, on_body) = if swapped {
+        (r.point_b, r.point_a)
+    } else {
+        (r.point_a, r.point_b)
+    };
+    ShapeDistance {
+        body: BodyId(u32::MAX),
+        distance: if r.intersecting { 0.0 } else { r.distance },
+        point_on_body: on_body,
+        point_on_shape: on_shape,
+    }
+}
