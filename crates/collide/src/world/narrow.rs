@@ -784,7 +784,7 @@ pub(crate) fn distance_to_surface(
         // The plane y = 0, solid below: the part's lowest point decides.
         let lowest = local.support(Vec3::NEG_Y);
         let gap = lowest.y.max(0.0);
-        if !(gap <= bound) {
+        if gap > bound || gap.is_nan() || bound.is_nan() {
             return None;
         }
         let on_plane = Vec3::new(lowest.x, 0.0, lowest.z);

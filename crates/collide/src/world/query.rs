@@ -435,7 +435,7 @@ impl World {
         max_distance: f32,
         filter: &QueryFilter<'_>,
     ) -> Option<ShapeDistance> {
-        if !(max_distance >= 0.0) {
+        if max_distance.is_nan() || max_distance < 0.0 {
             return None;
         }
         let query = query_body(shape, position, rotation)?;
