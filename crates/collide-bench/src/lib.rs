@@ -6,6 +6,8 @@
 //! - [`oracle`]: an f64 signed-distance oracle that decides how far a configuration is from the
 //!   touching boundary.
 //! - [`cases`]: the table of compared queries (one collide and one parry3d closure per row).
+//! - [`query_cases`]: the scene-query rows (world rays, shape casts, overlaps) on scenes of
+//!   1k to 100k bodies.
 //! - [`timing`]: the interleaved, median-of-rounds timer behind `compare`.
 
 pub mod cases;
@@ -13,4 +15,5 @@ pub mod convert;
 pub mod inputs;
 pub mod mesh_cases;
 pub mod oracle;
+pub mod query_cases;
 pub mod timing;

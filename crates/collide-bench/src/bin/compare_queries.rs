@@ -1,0 +1,51 @@
+//! `cargo run --release -p collide-bench --bin compare_queries [-- --quick]`
+//!
+//! The scene-query rows (`collide_bench::query_cases`) at 1,000, 10,000 and 100,000 bodies,
+//! timed like `compare`: every round runs each row's collide pass and parry3d pass back to
+//! back, alternating which goes first; each row reports the median over rounds of ns per query.
+//! `--quick`: 256 queries per row and 7 rounds; default: 1024 and 15.
+
+use collide_bench::{query_cases, timing};
+use std::io::Write;
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "compare_queries: warning: debug build; run with --release for meaningful numbers"
+        );
+    }
+    let (n, rounds) = if quick { (256, 7) } else { (1024, 15) };
+    let loadavg_start = timing::loadavg();
+    let mut rows = Vec::new();
+    for bodies in [1_000, 10_000, 100_000] {
+        let start = std::time::Instant::now();
+        let mut table = query_cases::all(bodies, n);
+        eprintln!(
+            "compare_queries: {bodies} bodies, scenes built in {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+        rows.extend(timing::measure(&mut table, rounds, |r| {
+            eprint!("\rround {}/{rounds}", r + 1);
+            let _ = std::io::stderr().flush();
+        }));
+        eprintln!();
+    }
+    println!(
+        "collide vs parry3d 0.31, scene queries — {} ({} logical CPUs), load average {} → {}; \
+         median of {rounds} interleaved rounds, {n} queries per row, single thread.\n",
+        timing::cpu_model(),
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        loadavg_start,
+        timing::loadavg()
+    );
+    print!("{}", timing::markdown(&rows));
+    println!("\nparry3d calls: the parry column of each row is");
+    let mut seen = std::collections::BTreeSet::new();
+    for r in &rows {
+        let kind = r.query.split(' ').next().unwrap_or_default().to_string();
+        if seen.insert(kind.clone()) {
+            println!("- {kind}: see collide_bench::query_cases");
+        }
+    }
+}
