@@ -36,7 +36,8 @@ pub struct Scene {
     pub half_side: f32,
 }
 
-fn parry_shape(g: &Geometry) -> SharedShape {
+/// A collide geometry as the parry3d shape the rows use.
+pub fn parry_shape(g: &Geometry) -> SharedShape {
     match g {
         Geometry::Sphere(r) => SharedShape::new(Ball::new(*r)),
         Geometry::Cuboid(h) => SharedShape::new(Cuboid::new(*h)),
@@ -103,9 +104,9 @@ pub fn scene(n: usize, seed: u64) -> Scene {
     }
 }
 
-/// parry3d's first body along a shape cast: best-first over the tree, the node cost the time
+/// parry3d's first body along a shape cast (leaf index, time of impact): best-first over the tree, the node cost the time
 /// the shape's box enters the node's box, then `cast_shapes` at the leaves.
-fn parry_cast(
+pub fn parry_cast(
     s: &Scene,
     pose: &Pose,
     shape: &dyn parry3d::shape::Shape,

@@ -284,6 +284,48 @@ fn queries_equal_scan_of_every_box() {
                 for (g, w) in got_ray.iter().zip(&want_ray) {
                     assert!((g.1 - w.1).abs() < 1e-4, "ray entry {} vs {}", g.1, w.1);
                 }
+                // The query box moving along the ray: every box it meets (the ray from its
+                // centre against each box grown by its half-extents), nearest first.
+                let mut got_cast = Vec::new();
+                let moving = Aabb::from_center_half_extents(ray.origin, q.half_extents());
+                bp.cast_aabb(&moving, ray.dir, 1.0, &mut |id, t| {
+                    got_cast.push((id, t));
+                    1.0
+                });
+                let grown =
+                    |b: &Aabb| Aabb::new(b.min - q.half_extents(), b.max + q.half_extents());
+                let mut want_cast: Vec<(ProxyId, f32)> = scene
+                    .boxes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| Some((i as ProxyId, slab_f64(&ray, &grown(b))?)))
+                    .collect();
+                want_cast.sort_by_key(|p| p.0);
+                let mut by_id = got_cast.clone();
+                by_id.sort_by_key(|p| p.0);
+                let ids_got: Vec<_> = by_id.iter().map(|p| p.0).collect();
+                let ids_want: Vec<_> = want_cast.iter().map(|p| p.0).collect();
+                assert_eq!(ids_got, ids_want, "cast_aabb");
+                for (g, w) in by_id.iter().zip(&want_cast) {
+                    assert!((g.1 - w.1).abs() < 1e-4, "cast entry {} vs {}", g.1, w.1);
+                }
+                // Returning each t as the bound: every later visit is no farther, and the
+                // nearest box is among them.
+                let first = want_cast.iter().map(|w| w.1).fold(f32::INFINITY, f32::min);
+                let mut visited: Vec<f32> = Vec::new();
+                bp.cast_aabb(&moving, ray.dir, 1.0, &mut |_, t| {
+                    visited.push(t);
+                    t
+                });
+                for (i, &t) in visited.iter().enumerate().skip(1) {
+                    let bound = visited[..i].iter().copied().fold(f32::INFINITY, f32::min);
+                    assert!(t <= bound, "{visited:?}");
+                }
+                let nearest = visited.iter().copied().fold(f32::INFINITY, f32::min);
+                assert!(
+                    first.is_infinite() || (nearest - first).abs() < 1e-4,
+                    "{visited:?}"
+                );
             }
         }
     }

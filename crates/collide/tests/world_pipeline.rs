@@ -286,7 +286,7 @@ fn world_ray_hit_points_are_finite_near_f32_max() {
         let ray = Ray::new(Vec3::new(-3e38, 0.0, 0.0), Vec3::new(3e38, 0.0, 0.0));
         let hit = world
             .cast_ray(&ray, 10.0, &QueryFilter::default())
-            .expect("the far hull is hit");
+            .unwrap_or_else(|| panic!("the far hull is hit ({kind:?})"));
         assert_eq!(hit.body, id);
         assert!(hit.point.is_finite(), "{hit:?}");
         assert!((hit.point.x - 3e38).abs() <= 3e38 * 1e-6, "{hit:?}");

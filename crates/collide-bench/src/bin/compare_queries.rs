@@ -3,7 +3,8 @@
 //! The scene-query rows (`collide_bench::query_cases`) at 1,000, 10,000 and 100,000 bodies,
 //! timed like `compare`: every round runs each row's collide pass and parry3d pass back to
 //! back, alternating which goes first; each row reports the median over rounds of ns per query.
-//! `--quick`: 256 queries per row and 7 rounds; default: 1024 and 15.
+//! `--quick`: 256 queries per row and 7 rounds; default: 1024 and 15. `--bodies N`: one scene
+//! size only.
 
 use collide_bench::{query_cases, timing};
 use std::io::Write;
@@ -17,8 +18,15 @@ fn main() {
     }
     let (n, rounds) = if quick { (256, 7) } else { (1024, 15) };
     let loadavg_start = timing::loadavg();
+    // `--bodies N`: one scene size only (for profiling).
+    let args: Vec<String> = std::env::args().collect();
+    let only: Option<usize> = args
+        .iter()
+        .position(|a| a == "--bodies")
+        .and_then(|i| args.get(i + 1)?.parse().ok());
+    let sizes: Vec<usize> = only.map_or(vec![1_000, 10_000, 100_000], |n| vec![n]);
     let mut rows = Vec::new();
-    for bodies in [1_000, 10_000, 100_000] {
+    for bodies in sizes {
         let start = std::time::Instant::now();
         let mut table = query_cases::all(bodies, n);
         eprintln!(

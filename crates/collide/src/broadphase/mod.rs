@@ -283,6 +283,50 @@ pub trait BroadPhase {
     /// ```
     fn ray_cast(&self, ray: &Ray, max_t: f32, f: &mut dyn FnMut(ProxyId, f32) -> f32);
 
+    /// A box moving by `motion`: calls `f(id, t)` with every proxy whose box it meets at a
+    /// time `t` in `[0, max_t]` (units of `motion`; 0 when they touch or overlap at the start)
+    /// within the current bound, with the same contract as [`BroadPhase::ray_cast`]: `f`
+    /// returns the bound for the rest of the walk (the given `t` is where the proxy's box is
+    /// met, not a bound). A NaN or empty box, or a NaN `motion` or `max_t`, meets nothing.
+    ///
+    /// The default walks [`BroadPhase::query_aabb`] over the swept box and visits its proxies
+    /// in order of `t`; a tree walks itself nearest first.
+    fn cast_aabb(
+        &self,
+        aabb: &Aabb,
+        motion: Vec3,
+        max_t: f32,
+        f: &mut dyn FnMut(ProxyId, f32) -> f32,
+    ) {
+        if !(aabb.is_finite() && !aabb.is_empty() && motion.is_finite() && max_t >= 0.0) {
+            return;
+        }
+        let (center, half) = (aabb.center(), aabb.half_extents());
+        let end = Aabb::new(aabb.min + motion * max_t, aabb.max + motion * max_t);
+        let mut met = Vec::new();
+        let inv = motion.recip();
+        self.query_aabb(&aabb.union(&end), &mut |id| {
+            if let Some(b) = self.aabb(id) {
+                let grown = Aabb::new(b.min - half, b.max + half);
+                if let Some(t) = ray_box_entry(center, motion, inv, &grown, max_t) {
+                    met.push((t, id));
+                }
+            }
+            true
+        });
+        met.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut bound = max_t;
+        for (t, id) in met {
+            if t > bound {
+                break;
+            }
+            bound = f(id, t);
+            if bound.is_nan() || bound < 0.0 {
+                return;
+            }
+        }
+    }
+
     /// The box last given for a live proxy; `None` for an unknown id.
     fn aabb(&self, id: ProxyId) -> Option<Aabb>;
 

@@ -73,14 +73,24 @@ pub(crate) struct StaticTree {
 pub(crate) struct SlabRay {
     origin: Vec3A,
     inv_dir: Vec3A,
+    /// Every box grown by this much per axis (zero for a ray; a box's half-extents for the
+    /// box swept along the ray).
+    margin: Vec3A,
 }
 
 impl SlabRay {
     #[inline]
     pub fn new(origin: Vec3, dir: Vec3) -> SlabRay {
+        SlabRay::grown(origin, dir, Vec3::ZERO)
+    }
+
+    /// A ray against boxes grown by `margin`.
+    #[inline]
+    pub fn grown(origin: Vec3, dir: Vec3, margin: Vec3) -> SlabRay {
         SlabRay {
             origin: origin.into(),
             inv_dir: Vec3A::from(dir).recip(),
+            margin: margin.into(),
         }
     }
 
@@ -93,8 +103,8 @@ impl SlabRay {
     /// as `−inf` on the near side and `+inf` on the far side.
     #[inline(always)]
     fn enter(&self, node: &Node, max_t: f32) -> Option<f32> {
-        let t1 = (Vec3A::from(node.min) - self.origin) * self.inv_dir;
-        let t2 = (Vec3A::from(node.max) - self.origin) * self.inv_dir;
+        let t1 = (Vec3A::from(node.min) - self.margin - self.origin) * self.inv_dir;
+        let t2 = (Vec3A::from(node.max) + self.margin - self.origin) * self.inv_dir;
         let (nan1, nan2) = (t1.is_nan_mask(), t2.is_nan_mask());
         let (lo, hi) = (Vec3A::NEG_INFINITY, Vec3A::INFINITY);
         let near_v = Vec3A::select(nan1, lo, t1).min(Vec3A::select(nan2, lo, t2));
@@ -179,11 +189,32 @@ impl StaticTree {
     /// `hit(item, max_t)` returns the new bound: the parameter of a hit it found (boxes
     /// entered beyond it are skipped), or the `max_t` it was given to keep searching. A
     /// returned NaN or negative bound ends the walk.
-    pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, mut hit: impl FnMut(u32, f32) -> f32) {
+    pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, hit: impl FnMut(u32, f32) -> f32) {
+        self.walk(SlabRay::new(origin, dir), max_t, hit);
+    }
+
+    /// [`StaticTree::ray`] for a box moving by `motion`: the ray from its centre against every
+    /// node box grown by its half-extents; `t` in units of `motion`.
+    pub fn cast_box(
+        &self,
+        aabb: &Aabb,
+        motion: Vec3,
+        max_t: f32,
+        hit: impl FnMut(u32, f32) -> f32,
+    ) {
+        if aabb.is_finite() && !aabb.is_empty() {
+            self.walk(
+                SlabRay::grown(aabb.center(), motion, aabb.half_extents()),
+                max_t,
+                hit,
+            );
+        }
+    }
+
+    fn walk(&self, ray: SlabRay, max_t: f32, mut hit: impl FnMut(u32, f32) -> f32) {
         let Some(root) = self.nodes.first() else {
             return;
         };
-        let ray = SlabRay::new(origin, dir);
         let mut bound = max_t;
         let Some(t) = ray.enter(root, bound) else {
             return;

@@ -16,7 +16,8 @@ use std::sync::Arc;
 pub(super) enum Shape {
     Sphere(f32),
     Capsule(f32, f32),
-    Cuboid(Vec3, Arc<ConvexHull>),
+    /// Half-extents, and the box as a hull for SAT manifolds (`None` for a scene query's box).
+    Cuboid(Vec3, Option<Arc<ConvexHull>>),
     Hull(Arc<ConvexHull>),
     Pieces(Vec<(Arc<ConvexHull>, Aabb)>),
     Surface(Surface),
@@ -76,6 +77,21 @@ pub(super) fn unit_quat(q: Quat) -> Quat {
 
 impl Body {
     pub(super) fn new(desc: &BodyDesc, proxy: ProxyId) -> Result<Body, WorldError> {
+        Body::build(desc, proxy, true)
+    }
+
+    /// A scene query's shape placed like a body (no broad-phase proxy). A box gets no hull:
+    /// the queries ask booleans, distances and sweeps of it, never a SAT manifold.
+    pub(super) fn query(
+        shape: &Geometry,
+        position: Vec3,
+        rotation: Quat,
+    ) -> Result<Body, WorldError> {
+        let desc = BodyDesc::new(shape.clone()).at(position).rotated(rotation);
+        Body::build(&desc, ProxyId::MAX, false)
+    }
+
+    fn build(desc: &BodyDesc, proxy: ProxyId, box_hull: bool) -> Result<Body, WorldError> {
         if !(desc.position.is_finite()
             && finite_quat(desc.rotation)
             && desc.linear_velocity.is_finite()
@@ -100,10 +116,15 @@ impl Body {
                         "box half-extents not finite and > 0",
                     ));
                 }
-                let poly = ConvexPolyhedron::cuboid(*h)
-                    .map_err(|_| WorldError::InvalidBody("box hull could not be built"))?;
+                let hull = if box_hull {
+                    let poly = ConvexPolyhedron::cuboid(*h)
+                        .map_err(|_| WorldError::InvalidBody("box hull could not be built"))?;
+                    Some(poly.hull)
+                } else {
+                    None
+                };
                 (
-                    Shape::Cuboid(*h, poly.hull),
+                    Shape::Cuboid(*h, hull),
                     Aabb::from_center_half_extents(Vec3::ZERO, *h),
                 )
             }
@@ -249,7 +270,9 @@ impl Body {
             }
             Shape::Cuboid(h, hull) => {
                 let o = Obb::new(position, rotation, *h);
-                let p = ConvexPolyhedron::new(hull.clone()).with_pose(rotation, position);
+                let p = hull
+                    .as_ref()
+                    .map(|hull| ConvexPolyhedron::new(hull.clone()).with_pose(rotation, position));
                 out.push((Part::Cuboid(o, p), self.aabb_of(position, rotation)));
             }
             Shape::Hull(hull) => {

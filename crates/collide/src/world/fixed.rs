@@ -3,6 +3,7 @@
 
 use super::body::Body;
 use crate::broadphase::static_tree::StaticTree;
+use crate::math::Vec3;
 use crate::shapes::{Aabb, Ray};
 
 /// The fixed bodies and the static tree over their boxes.
@@ -98,6 +99,48 @@ impl FixedBodies {
                 f(id, bound)
             } else {
                 bound
+            }
+        });
+    }
+
+    /// Calls `f(id, t)` with every fixed body whose box a box moving by `motion` from `aabb`
+    /// meets at `t` within the bound, nearer first (through the tree); `f` returns the new
+    /// bound.
+    pub(super) fn cast_box(
+        &self,
+        bodies: &[Option<Body>],
+        aabb: &Aabb,
+        motion: Vec3,
+        max_t: f32,
+        f: &mut dyn FnMut(u32, f32) -> f32,
+    ) {
+        let (center, half) = (aabb.center(), aabb.half_extents());
+        let inv = motion.recip();
+        let entry = |b: &Aabb, bound: f32| {
+            let grown = Aabb::new(b.min - half, b.max + half);
+            crate::broadphase::ray_box_entry(center, motion, inv, &grown, bound)
+        };
+        if self.dirty {
+            let mut met: Vec<(f32, u32)> = self
+                .ids
+                .iter()
+                .filter_map(|&id| Some((entry(&bodies[id as usize].as_ref()?.aabb, max_t)?, id)))
+                .collect();
+            met.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let mut bound = max_t;
+            for (t, id) in met {
+                if t > bound {
+                    break;
+                }
+                bound = f(id, t);
+            }
+            return;
+        }
+        self.tree.cast_box(aabb, motion, max_t, |item, bound| {
+            let (id, b) = self.items[item as usize];
+            match entry(&b, bound) {
+                Some(t) => f(id, t),
+                None => bound,
             }
         });
     }

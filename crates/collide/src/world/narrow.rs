@@ -19,8 +19,10 @@ use std::sync::Arc;
 pub(crate) enum Part {
     Sphere(Sphere),
     Capsule(Capsule),
-    /// A box: the OBB for the analytic and sweep tests, the polyhedron for SAT manifolds.
-    Cuboid(Obb, ConvexPolyhedron),
+    /// A box: the OBB for the analytic and sweep tests, and the polyhedron for SAT manifolds
+    /// when the body holds one (a scene query's box does not: it is built if a manifold is
+    /// ever asked of it).
+    Cuboid(Obb, Option<ConvexPolyhedron>),
     Hull(ConvexPolyhedron),
 }
 
@@ -59,6 +61,33 @@ impl SupportMap for Part {
             Part::Cuboid(o, _) => o.center,
             Part::Hull(p) => p.to_world(p.hull.vertex_centroid()),
         }
+    }
+}
+
+impl Part {
+    /// The part as a polyhedron, for boxes and hulls: a box without one builds it from its
+    /// OBB (`None` if that fails: a NaN box).
+    fn polyhedron(&self) -> Option<std::borrow::Cow<'_, ConvexPolyhedron>> {
+        use std::borrow::Cow;
+        match self {
+            Part::Cuboid(_, Some(p)) | Part::Hull(p) => Some(Cow::Borrowed(p)),
+            Part::Cuboid(o, None) => ConvexPolyhedron::from_obb(o).ok().map(Cow::Owned),
+            Part::Sphere(_) | Part::Capsule(_) => None,
+        }
+    }
+}
+
+/// Whether two parts touch or overlap (touching counts): the analytic tests for spheres and
+/// boxes, GJK on the support functions for the rest. The boolean the scene queries ask, with
+/// no manifold built.
+pub(crate) fn intersects(a: &Part, b: &Part) -> bool {
+    match (a, b) {
+        (Part::Sphere(sa), Part::Sphere(sb)) => crate::overlap::sphere_sphere(sa, sb),
+        (Part::Sphere(s), Part::Cuboid(o, _)) | (Part::Cuboid(o, _), Part::Sphere(s)) => {
+            crate::overlap::sphere_obb(s, o)
+        }
+        (Part::Cuboid(oa, _), Part::Cuboid(ob, _)) => crate::overlap::obb_obb(oa, ob),
+        _ => gjk::distance(a, b).intersecting,
     }
 }
 
@@ -223,9 +252,12 @@ pub(crate) fn contact(
         (Part::Cuboid(..), Part::Sphere(_)) => {
             contact(b, a, sep, gjk_cache, counts).map(Manifold::flipped)
         }
-        (Part::Cuboid(_, pa) | Part::Hull(pa), Part::Cuboid(_, pb) | Part::Hull(pb)) => {
+        (Part::Cuboid(..) | Part::Hull(_), Part::Cuboid(..) | Part::Hull(_)) => {
+            let (Some(pa), Some(pb)) = (a.polyhedron(), b.polyhedron()) else {
+                return None;
+            };
             let (h0, m0) = (sep.hits, sep.misses);
-            let m = contact_manifold(pa, pb, sep);
+            let m = contact_manifold(&pa, &pb, sep);
             counts.sat_hits += sep.hits - h0;
             counts.sat_misses += sep.misses - m0;
             m.map(|m| Manifold {
@@ -392,7 +424,7 @@ mod tests {
         let p = ConvexPolyhedron::cuboid(Vec3::splat(0.5))
             .expect("unit cube")
             .with_pose(Quat::IDENTITY, c);
-        Part::Cuboid(o, p)
+        Part::Cuboid(o, Some(p))
     }
 
     #[test]
@@ -519,7 +551,7 @@ mod tests {
         let p = ConvexPolyhedron::cuboid(o.half_extents)
             .unwrap()
             .with_pose(q, o.center);
-        let b = Part::Cuboid(o, p);
+        let b = Part::Cuboid(o, Some(p));
         // 0.1 inside the local +y face.
         let c = o.center + q * Vec3::new(0.3, 0.4, -0.2);
         let s = Part::Sphere(Sphere::new(c, 0.25));

@@ -18,12 +18,43 @@ pub(super) struct PairCache {
     gjk: Vec<GjkCache>,
 }
 
-impl PairCache {
-    /// Forgets every cached plane and simplex (keeping the allocations): the cache of a
-    /// scene query reused for the next body.
-    pub(super) fn clear(&mut self) {
-        self.sep.clear();
-        self.gjk.clear();
+/// The buffers a scene query reuses from one body to the next.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    parts_a: Vec<(Part, Aabb)>,
+    parts_b: Vec<(Part, Aabb)>,
+    contacts: Vec<crate::mesh::MeshContact>,
+}
+
+/// Whether two placed bodies touch or overlap (touching counts): part against part by the
+/// boolean tests ([`narrow::intersects`]), a surface by its triangle contacts; two surfaces
+/// never touch.
+pub(super) fn touches(a: Placed<'_>, b: Placed<'_>, scratch: &mut Scratch) -> bool {
+    let Scratch {
+        parts_a,
+        parts_b,
+        contacts,
+    } = scratch;
+    match (a.surface(), b.surface()) {
+        (Some(_), Some(_)) => false,
+        (Some(s), None) | (None, Some(s)) => {
+            let body = if a.surface().is_some() { b } else { a };
+            body.parts(parts_a);
+            parts_a
+                .iter()
+                .any(|(part, _)| narrow::surface_contact(&s, part, contacts).is_some())
+        }
+        (None, None) => {
+            a.parts(parts_a);
+            b.parts(parts_b);
+            let several = parts_a.len() * parts_b.len() > 1;
+            parts_a.iter().any(|(pa, box_a)| {
+                parts_b.iter().any(|(pb, box_b)| {
+                    (!several || crate::overlap::aabb_aabb(box_a, box_b))
+                        && narrow::intersects(pa, pb)
+                })
+            })
+        }
     }
 }
 

@@ -7,10 +7,10 @@
 //! phase the pipeline uses ([`super::pair`]: a query shape is placed like a body).
 
 use super::body::Body;
-use super::narrow::{self, Part, QueryCounts};
-use super::pair::{self, PairCache, Placed};
-use super::{BodyDesc, BodyId, Geometry, World, WorldError, WorldRayHit};
-use crate::broadphase::{CollisionGroups, ProxyId};
+use super::narrow::{self, Part};
+use super::pair::{self, Placed};
+use super::{BodyId, Geometry, World, WorldError, WorldRayHit};
+use crate::broadphase::CollisionGroups;
 use crate::convex::gjk;
 use crate::math::{Quat, Vec3};
 use crate::raycast::RayHit;
@@ -314,47 +314,42 @@ impl World {
         if !motion.is_finite() {
             return None;
         }
-        let start = query.aabb;
-        let swept = start.union(&translated(&start, motion));
-        // Candidates in the order the shape's box enters theirs (a ray from the box's centre
-        // along the motion against each box grown by the shape's half-size): a body whose
-        // box is entered after the best time of impact so far cannot be hit earlier.
-        let mut order: Vec<(f32, u32)> = Vec::new();
-        let path = Ray::new(start.center(), motion);
-        let inv = crate::raycast::RayInv::new(&path);
-        self.candidates(&swept, filter, &mut |id, body| {
-            let h = start.half_extents();
-            let grown = Aabb::new(body.aabb.min - h, body.aabb.max + h);
-            if let Some(entry) = crate::raycast::aabb_inv(&inv, &grown, 1.0) {
-                order.push((entry.t, id));
-            }
-        });
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let placed = Placed {
             body: &query,
             position: query.position,
             rotation: query.rotation,
         };
         let mut best: Option<ShapeHit> = None;
-        for (entry, id) in order {
-            if best.is_some_and(|b| entry > b.toi) {
-                break;
+        // Bodies in the order the shape's box meets theirs, each tree nearest first: a body
+        // whose box is met after the best time of impact so far cannot be hit earlier.
+        let mut test = |id: u32| {
+            if let Some(Some(body)) = self.bodies.get(id as usize) {
+                if filter.passes(BodyId(id), body) {
+                    if let Some(i) = pair::impact(placed, motion, Placed::now(body), Vec3::ZERO) {
+                        if best.is_none_or(|b| i.t < b.toi || (i.t == b.toi && id < b.body.0)) {
+                            best = Some(ShapeHit {
+                                body: BodyId(id),
+                                toi: i.t,
+                                point: i.point,
+                                normal: -i.normal,
+                            });
+                        }
+                    }
+                }
             }
-            let Some(Some(body)) = self.bodies.get(id as usize) else {
-                continue;
-            };
-            let Some(i) = pair::impact(placed, motion, Placed::now(body), Vec3::ZERO) else {
-                continue;
-            };
-            if best.is_none_or(|b| i.t < b.toi || (i.t == b.toi && id < b.body.0)) {
-                best = Some(ShapeHit {
-                    body: BodyId(id),
-                    toi: i.t,
-                    point: i.point,
-                    normal: -i.normal,
-                });
-            }
-        }
+            best.map_or(1.0, |b| b.toi)
+        };
+        let mut bound = 1.0;
+        self.broad
+            .cast_aabb(&query.aabb, motion, 1.0, &mut |proxy, _| {
+                bound = test(self.proxy_body[proxy as usize]);
+                bound
+            });
+        // The fixed bodies' walk starts at the bound the moving ones left.
+        self.fixed
+            .cast_box(&self.bodies, &query.aabb, motion, bound, &mut |id, _| {
+                test(id)
+            });
         best
     }
 
@@ -375,11 +370,9 @@ impl World {
             return out;
         };
         let placed = Placed::now(&query);
-        let mut cache = PairCache::default();
-        let mut counts = QueryCounts::default();
+        let mut scratch = pair::Scratch::default();
         self.candidates(&query.aabb, filter, &mut |id, body| {
-            cache.clear();
-            if pair::contact(placed, Placed::now(body), &mut cache, &mut counts).is_some() {
+            if pair::touches(placed, Placed::now(body), &mut scratch) {
                 out.push(BodyId(id));
             }
         });
@@ -522,15 +515,7 @@ impl World {
 
 /// A query shape placed like a body, or `None` when the world would refuse it.
 fn query_body(shape: &Geometry, position: Vec3, rotation: Quat) -> Option<Body> {
-    let desc = BodyDesc::new(shape.clone()).at(position).rotated(rotation);
-    Body::new(&desc, ProxyId::MAX).ok()
-}
-
-fn translated(b: &Aabb, d: Vec3) -> Aabb {
-    Aabb {
-        min: b.min + d,
-        max: b.max + d,
-    }
+    Body::query(shape, position, rotation).ok()
 }
 
 fn world_hit(id: u32, hit: RayHit) -> WorldRayHit {

@@ -62,6 +62,61 @@ impl Query {
     }
 }
 
+/// A ray splatted across four lanes, for entry times into four boxes at once; the boxes may
+/// be grown by a margin per axis (a box swept along the ray: the ray from its centre against
+/// each box grown by its half-extents).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RayLanes {
+    origin: [Vec4; 3],
+    inv_dir: [Vec4; 3],
+    margin: [Vec4; 3],
+}
+
+impl RayLanes {
+    #[inline(always)]
+    pub(super) fn new(origin: Vec3, dir: Vec3, margin: Vec3) -> RayLanes {
+        RayLanes {
+            origin: splat3(origin),
+            inv_dir: splat3(dir.recip()),
+            margin: splat3(margin),
+        }
+    }
+
+    /// Entry times into the boxes `lo`/`hi` (grown by the margin) within `[0, max_t]`, one per
+    /// lane; `INFINITY` where the ray misses. Slab test (Kay & Kajiya 1986), the far distance
+    /// widened by `1 + 2γ₃` (PBRT §3.9.2) so rounding never loses a grazing hit. A ray
+    /// parallel to a slab whose origin lies on its plane gives `0 · inf = NaN`: inside that
+    /// slab for every `t`, so NaN counts as `−inf` near and `+inf` far. Lanes not in `valid`
+    /// (bits) miss.
+    #[inline(always)]
+    fn entries(&self, lo: [Vec4; 3], hi: [Vec4; 3], max_t: f32, valid: u32) -> [f32; 4] {
+        let mut near = Vec4::ZERO;
+        let mut far = Vec4::splat(max_t);
+        for k in 0..3 {
+            let t1 = (lo[k] - self.margin[k] - self.origin[k]) * self.inv_dir[k];
+            let t2 = (hi[k] + self.margin[k] - self.origin[k]) * self.inv_dir[k];
+            let (nan1, nan2) = (t1.is_nan_mask(), t2.is_nan_mask());
+            let (neg, pos) = (Vec4::NEG_INFINITY, Vec4::INFINITY);
+            let n = Vec4::select(nan1, neg, t1).min(Vec4::select(nan2, neg, t2));
+            let f = Vec4::select(nan1, pos, t1).max(Vec4::select(nan2, pos, t2));
+            near = near.max(n);
+            far = far.min(f * RAY_WIDEN);
+        }
+        let hit = near.cmple(far).bitmask() & valid;
+        let near = near.to_array();
+        std::array::from_fn(|l| {
+            if hit >> l & 1 != 0 {
+                near[l]
+            } else {
+                f32::INFINITY
+            }
+        })
+    }
+}
+
+/// `1 + 2γ₃`, `γₙ = nε/(1 − nε)`, `ε = 2⁻²⁴`.
+const RAY_WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f32::EPSILON * 0.5);
+
 /// Four lanes of one coordinate, aligned for a packed load.
 type Lanes = [f32; 4];
 
@@ -153,6 +208,17 @@ impl Node {
             min: lane3(&self.lo, s),
             max: lane3(&self.hi, s),
         }
+    }
+
+    /// Entry times of a ray into the children's boxes (`INFINITY`: missed or no child).
+    #[inline(always)]
+    pub(super) fn ray_entries(&self, r: &RayLanes, max_t: f32) -> [f32; 4] {
+        r.entries(
+            load3(&self.lo),
+            load3(&self.hi),
+            max_t,
+            first_lanes(self.count),
+        )
     }
 
     /// Sets slot `s` (its box too).
@@ -250,6 +316,25 @@ impl Bucket {
         let low = q.touching(load3(&self.lo[0]), load3(&self.hi[0]));
         let high = q.touching(load3(&self.lo[1]), load3(&self.hi[1]));
         low | high << 4
+    }
+
+    /// Entry times of a ray into the lanes' boxes (`INFINITY`: missed or empty lane).
+    #[inline(always)]
+    pub(super) fn ray_entries(&self, r: &RayLanes, max_t: f32) -> [f32; BUCKET_SIZE] {
+        let n = self.count;
+        let low = r.entries(
+            load3(&self.lo[0]),
+            load3(&self.hi[0]),
+            max_t,
+            first_lanes(n.min(4)),
+        );
+        let high = r.entries(
+            load3(&self.lo[1]),
+            load3(&self.hi[1]),
+            max_t,
+            first_lanes(n.saturating_sub(4)),
+        );
+        std::array::from_fn(|l| if l < 4 { low[l] } else { high[l - 4] })
     }
 
     /// The box of lane `l` (NaN for an empty lane).
