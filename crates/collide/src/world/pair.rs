@@ -18,43 +18,83 @@ pub(super) struct PairCache {
     gjk: Vec<GjkCache>,
 }
 
-/// The buffers a scene query reuses from one body to the next.
-#[derive(Debug, Default)]
-pub(super) struct Scratch {
-    parts_a: Vec<(Part, Aabb)>,
-    parts_b: Vec<(Part, Aabb)>,
+/// A scene query's shape placed once (its convex parts), and the buffers it reuses from one
+/// body to the next.
+pub(super) struct QueryScratch<'a> {
+    shape: Placed<'a>,
+    shape_parts: Vec<(Part, Aabb)>,
+    body_parts: Vec<(Part, Aabb)>,
     contacts: Vec<crate::mesh::MeshContact>,
 }
 
-/// Whether two placed bodies touch or overlap (touching counts): part against part by the
-/// boolean tests ([`narrow::intersects`]), a surface by its triangle contacts; two surfaces
-/// never touch.
-pub(super) fn touches(a: Placed<'_>, b: Placed<'_>, scratch: &mut Scratch) -> bool {
-    let Scratch {
-        parts_a,
-        parts_b,
-        contacts,
-    } = scratch;
-    match (a.surface(), b.surface()) {
-        (Some(_), Some(_)) => false,
-        (Some(s), None) | (None, Some(s)) => {
-            let body = if a.surface().is_some() { b } else { a };
-            body.parts(parts_a);
-            parts_a
-                .iter()
-                .any(|(part, _)| narrow::surface_contact(&s, part, contacts).is_some())
+impl<'a> QueryScratch<'a> {
+    pub(super) fn new(shape: Placed<'a>) -> QueryScratch<'a> {
+        let mut shape_parts = Vec::new();
+        shape.parts(&mut shape_parts);
+        QueryScratch {
+            shape,
+            shape_parts,
+            body_parts: Vec::new(),
+            contacts: Vec::new(),
         }
-        (None, None) => {
-            a.parts(parts_a);
-            b.parts(parts_b);
-            let several = parts_a.len() * parts_b.len() > 1;
-            parts_a.iter().any(|(pa, box_a)| {
-                parts_b.iter().any(|(pb, box_b)| {
-                    (!several || crate::overlap::aabb_aabb(box_a, box_b))
-                        && narrow::intersects(pa, pb)
+    }
+
+    /// Whether the shape touches or overlaps a body (touching counts): part against part by
+    /// the boolean tests ([`narrow::intersects`]), a surface by its triangle contacts; two
+    /// surfaces never touch.
+    pub(super) fn touches(&mut self, body: Placed<'_>) -> bool {
+        let (shape_surface, body_surface) = (self.shape.surface(), body.surface());
+        match (shape_surface, body_surface) {
+            (Some(_), Some(_)) => false,
+            (Some(s), None) => {
+                body.parts(&mut self.body_parts);
+                let contacts = &mut self.contacts;
+                self.body_parts
+                    .iter()
+                    .any(|(part, _)| narrow::surface_contact(&s, part, contacts).is_some())
+            }
+            (None, Some(s)) => {
+                let contacts = &mut self.contacts;
+                self.shape_parts
+                    .iter()
+                    .any(|(part, _)| narrow::surface_contact(&s, part, contacts).is_some())
+            }
+            (None, None) => {
+                body.parts(&mut self.body_parts);
+                let several = self.shape_parts.len() * self.body_parts.len() > 1;
+                self.shape_parts.iter().any(|(pa, box_a)| {
+                    self.body_parts.iter().any(|(pb, box_b)| {
+                        (!several || crate::overlap::aabb_aabb(box_a, box_b))
+                            && narrow::intersects(pa, pb)
+                    })
                 })
-            })
+            }
         }
+    }
+
+    /// The first impact of the shape translating by `motion` with a body held still, normal
+    /// from the shape toward the body, or `None` (as [`impact`]).
+    pub(super) fn cast(&mut self, motion: Vec3, body: Placed<'_>) -> Option<Impact> {
+        if self.shape.surface().is_some() {
+            return impact(self.shape, motion, body, Vec3::ZERO);
+        }
+        if let Some(s) = body.surface() {
+            let mut first: Option<Impact> = None;
+            for (part, _) in &self.shape_parts {
+                if let Some(i) = narrow::surface_impact(&s, part, motion) {
+                    if first.is_none_or(|f| i.t < f.t) {
+                        first = Some(i);
+                    }
+                }
+            }
+            // `surface_impact`'s normal points from the surface toward the part.
+            return first.map(|i| Impact {
+                normal: -i.normal,
+                ..i
+            });
+        }
+        body.parts(&mut self.body_parts);
+        first_impact(&self.shape_parts, motion, &self.body_parts, Vec3::ZERO)
     }
 }
 

@@ -314,18 +314,14 @@ impl World {
         if !motion.is_finite() {
             return None;
         }
-        let placed = Placed {
-            body: &query,
-            position: query.position,
-            rotation: query.rotation,
-        };
+        let mut scratch = pair::QueryScratch::new(Placed::now(&query));
         let mut best: Option<ShapeHit> = None;
         // Bodies in the order the shape's box meets theirs, each tree nearest first: a body
         // whose box is met after the best time of impact so far cannot be hit earlier.
         let mut test = |id: u32| {
             if let Some(Some(body)) = self.bodies.get(id as usize) {
                 if filter.passes(BodyId(id), body) {
-                    if let Some(i) = pair::impact(placed, motion, Placed::now(body), Vec3::ZERO) {
+                    if let Some(i) = scratch.cast(motion, Placed::now(body)) {
                         if best.is_none_or(|b| i.t < b.toi || (i.t == b.toi && id < b.body.0)) {
                             best = Some(ShapeHit {
                                 body: BodyId(id),
@@ -369,10 +365,9 @@ impl World {
         let Some(query) = query_body(shape, position, rotation) else {
             return out;
         };
-        let placed = Placed::now(&query);
-        let mut scratch = pair::Scratch::default();
+        let mut scratch = pair::QueryScratch::new(Placed::now(&query));
         self.candidates(&query.aabb, filter, &mut |id, body| {
-            if pair::touches(placed, Placed::now(body), &mut scratch) {
+            if scratch.touches(Placed::now(body)) {
                 out.push(BodyId(id));
             }
         });
