@@ -7,10 +7,9 @@ mod build;
 mod edit;
 mod node;
 mod pairs;
+mod ray;
 
-use super::{
-    check_aabb, ray_box_entry, BroadPhase, BroadPhaseError, CollisionGroups, IdPool, ProxyId,
-};
+use super::{check_aabb, BroadPhase, BroadPhaseError, CollisionGroups, IdPool, ProxyId};
 use crate::math::{Vec3, Vec3A};
 use crate::shapes::{Aabb, Ray};
 use node::{is_bucket, Bucket, Node, Query, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
@@ -144,45 +143,6 @@ fn half_area(b: &Aabb) -> f64 {
 /// A small traversal stack: 64 entries inline, spilling to the heap beyond that. A traversal
 /// holds at most three entries per level; a bulk-loaded tree of `2^31` proxies is less than
 /// 16 levels deep, and insertions between rebuilds only add levels when the root splits.
-/// The ray walk's stack of (child reference, entry time): inline for any balanced tree,
-/// spilling to the heap for a degenerate one.
-struct RayStack {
-    inline: [(u32, f32); 64],
-    len: usize,
-    spill: Vec<(u32, f32)>,
-}
-
-impl Default for RayStack {
-    fn default() -> Self {
-        RayStack {
-            inline: [(NULL, 0.0); 64],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-}
-
-impl RayStack {
-    #[inline]
-    fn push(&mut self, c: u32, t: f32) {
-        if self.len < self.inline.len() {
-            self.inline[self.len] = (c, t);
-            self.len += 1;
-        } else {
-            self.spill.push((c, t));
-        }
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<(u32, f32)> {
-        if let Some(v) = self.spill.pop() {
-            return Some(v);
-        }
-        self.len = self.len.checked_sub(1)?;
-        Some(self.inline[self.len])
-    }
-}
-
 struct Stack {
     inline: [u32; 64],
     len: usize,
@@ -902,118 +862,6 @@ impl BroadPhase for DynamicBvh {
 }
 
 impl DynamicBvh {
-    /// The ray walk behind [`BroadPhase::ray_cast`] and [`BroadPhase::cast_aabb`]: every box
-    /// grown by `margin`. Proxies moved since the last `update_pairs` (their lane box may be
-    /// old) come first, from the moved list; then the tree, nearest child first, each subtree
-    /// skipped once its entry lies beyond the bound `f` returns.
-    fn walk_ray(
-        &self,
-        origin: Vec3,
-        dir: Vec3,
-        margin: Vec3,
-        max_t: f32,
-        f: &mut dyn FnMut(ProxyId, f32) -> f32,
-    ) {
-        if !(origin.is_finite() && dir.is_finite() && margin.is_finite() && max_t >= 0.0) {
-            return;
-        }
-        let inv = dir.recip();
-        let grown = |b: Aabb| Aabb {
-            min: b.min - margin,
-            max: b.max + margin,
-        };
-        let mut bound = max_t;
-        for &m in &self.moved {
-            let i = m as usize;
-            if !self.loc[i].is_live() {
-                continue;
-            }
-            let tight = grown(self.boxes[i].tight.aabb());
-            if let Some(t) = ray_box_entry(origin, dir, inv, &tight, bound) {
-                bound = f(m, t);
-                if bound.is_nan() || bound < 0.0 {
-                    return;
-                }
-            }
-        }
-        if self.root == NULL {
-            return;
-        }
-        let lanes = node::RayLanes::new(origin, dir, margin);
-        // The packed slab test computes `box − origin` in f32: it may overflow for a box near
-        // f32::MAX seen from the far side of the origin, which the scalar test redoes in f64.
-        let reach = |v: Vec3| v.abs().max_element();
-        let root_box = self.nodes[self.root as usize].bounds();
-        let packed =
-            reach(origin) + reach(root_box.min).max(reach(root_box.max)) + reach(margin) < 1e38;
-        let slot_entries = |boxes: &mut dyn Iterator<Item = Aabb>, out: &mut [f32], bound: f32| {
-            for (t, b) in out.iter_mut().zip(boxes) {
-                *t = ray_box_entry(origin, dir, inv, &grown(b), bound).unwrap_or(f32::INFINITY);
-            }
-        };
-        let mut stack = RayStack::default();
-        stack.push(self.root, 0.0);
-        while let Some((c, near)) = stack.pop() {
-            if near > bound {
-                continue;
-            }
-            if is_bucket(c) {
-                let b = &self.buckets[(c & !BUCKET) as usize];
-                let mut entries = [f32::INFINITY; BUCKET_SIZE];
-                if packed {
-                    entries = b.ray_entries(&lanes, bound);
-                } else {
-                    let mut boxes = (0..b.count as usize).map(|l| b.lane_box(l));
-                    slot_entries(&mut boxes, &mut entries, bound);
-                }
-                let mut order = [(f32::INFINITY, NULL); BUCKET_SIZE];
-                let mut n = 0;
-                for (l, &t) in entries.iter().enumerate() {
-                    if t.is_finite() && !self.moved_flag[b.proxy[l] as usize] {
-                        order[n] = (t, b.proxy[l]);
-                        n += 1;
-                    }
-                }
-                order[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-                for &(t, p) in &order[..n] {
-                    if t > bound {
-                        break;
-                    }
-                    // The lane box is fat: the proxy's own box decides.
-                    let tight = grown(self.boxes[p as usize].tight.aabb());
-                    if let Some(t) = ray_box_entry(origin, dir, inv, &tight, bound) {
-                        bound = f(p, t);
-                        if bound.is_nan() || bound < 0.0 {
-                            return;
-                        }
-                    }
-                }
-                continue;
-            }
-            let node = &self.nodes[c as usize];
-            let mut entries = [f32::INFINITY; NODE_WIDTH];
-            if packed {
-                entries = node.ray_entries(&lanes, bound);
-            } else {
-                let mut boxes = (0..node.count as usize).map(|s| node.slot_box(s));
-                slot_entries(&mut boxes, &mut entries, bound);
-            }
-            let mut order = [(f32::INFINITY, NULL); NODE_WIDTH];
-            let mut n = 0;
-            for (s, &t) in entries.iter().enumerate() {
-                if t.is_finite() {
-                    order[n] = (t, node.child[s]);
-                    n += 1;
-                }
-            }
-            order[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-            // Farthest pushed first: the nearest is walked next.
-            for &(t, child) in order[..n].iter().rev() {
-                stack.push(child, t);
-            }
-        }
-    }
-
     /// The tree's invariants: links both ways, slot boxes containing what is below them,
     /// empty slots and lanes empty, every live proxy in exactly one lane (its recorded one)
     /// holding its fat box (unless flagged moved), nodes and buckets either reachable or
