@@ -1,0 +1,148 @@
+//! The tree's invariants, checked by `BroadPhase::validate` (tests and fuzzing).
+
+use super::*;
+
+impl DynamicBvh {
+    /// The tree's invariants: links both ways, slot boxes containing what is below them,
+    /// empty slots and lanes empty, every live proxy in exactly one lane (its recorded one)
+    /// holding its fat box (unless flagged moved), nodes and buckets either reachable or
+    /// free.
+    pub(super) fn validate_tree(&self) -> Result<(), String> {
+        let mut seen_nodes = vec![false; self.nodes.len()];
+        let mut seen_buckets = vec![false; self.buckets.len()];
+        let mut proxies = 0usize;
+        if self.root != NULL {
+            if is_bucket(self.root) || self.root as usize >= self.nodes.len() {
+                return Err(format!("root {} is not a node", self.root));
+            }
+            if self.nodes[self.root as usize].parent != NULL {
+                return Err("root has a parent".into());
+            }
+        }
+        let mut stack = vec![self.root];
+        while let Some(n) = stack.pop() {
+            if n == NULL {
+                continue;
+            }
+            let k = n as usize;
+            if std::mem::replace(&mut seen_nodes[k], true) {
+                return Err(format!("node {n} is reached twice"));
+            }
+            let node = &self.nodes[k];
+            let count = node.count as usize;
+            if count == 0 || count > NODE_WIDTH {
+                return Err(format!("node {n} has {count} children"));
+            }
+            for s in 0..NODE_WIDTH {
+                let (c, sb) = (node.child[s], node.slot_box(s));
+                if s >= count {
+                    if !node.slot_is_empty(s) {
+                        return Err(format!("node {n}: empty slot {s} is not empty"));
+                    }
+                    continue;
+                }
+                if c == NULL {
+                    return Err(format!("node {n}: slot {s} is null"));
+                }
+                if !is_bucket(c) {
+                    let ci = c as usize;
+                    if ci >= self.nodes.len() || self.nodes[ci].parent != n {
+                        return Err(format!("node {n}: child node {c} links back wrongly"));
+                    }
+                    if !inside(&self.nodes[ci].bounds(), &sb) {
+                        return Err(format!("node {n}: slot {s} does not contain node {c}"));
+                    }
+                    stack.push(c);
+                    continue;
+                }
+                let bi = (c & !BUCKET) as usize;
+                if bi >= self.buckets.len() || self.buckets[bi].parent != n {
+                    return Err(format!("node {n}: bucket {bi} links back wrongly"));
+                }
+                if std::mem::replace(&mut seen_buckets[bi], true) {
+                    return Err(format!("bucket {bi} is reached twice"));
+                }
+                let b = &self.buckets[bi];
+                if !inside(&b.bounds, &sb) {
+                    return Err(format!("node {n}: slot {s} does not contain bucket {bi}"));
+                }
+                let lanes = b.count as usize;
+                if lanes == 0 || lanes > BUCKET_SIZE {
+                    return Err(format!("bucket {bi} has {lanes} proxies"));
+                }
+                for l in 0..BUCKET_SIZE {
+                    let (p, lb) = (b.proxy[l], b.lane_box(l));
+                    if l >= lanes {
+                        if !b.lane_is_empty(l) {
+                            return Err(format!("bucket {bi}: empty lane {l} is not empty"));
+                        }
+                        continue;
+                    }
+                    let want = Loc {
+                        bucket: bi as u32,
+                        lane: l as u32,
+                    };
+                    if self.loc.get(p as usize) != Some(&want) {
+                        return Err(format!(
+                            "bucket {bi} lane {l}: proxy {p} is recorded elsewhere"
+                        ));
+                    }
+                    let pi = p as usize;
+                    if !inside(&lb, &b.bounds) {
+                        return Err(format!("bucket {bi}: bounds do not contain lane {l}"));
+                    }
+                    let pb = &self.boxes[pi];
+                    if !self.moved_flag[pi] && lb != pb.fat.aabb() {
+                        return Err(format!("proxy {p}: lane box is not its fat box"));
+                    }
+                    if !pb.tight.inside(&pb.fat) {
+                        return Err(format!("proxy {p}: tight box is outside its fat box"));
+                    }
+                    proxies += 1;
+                }
+            }
+        }
+        let pending = self.loc.iter().filter(|&&l| l == Loc::PENDING).count();
+        if pending != self.pending {
+            return Err(format!(
+                "{pending} pending proxies, counted {}",
+                self.pending
+            ));
+        }
+        if pending > 0 && !self.edited {
+            return Err("proxies still pending after update_pairs".into());
+        }
+        if proxies + pending != self.live {
+            return Err(format!(
+                "{proxies} proxies in the tree and {pending} pending for {} live",
+                self.live
+            ));
+        }
+        let live_locs = self.loc.iter().filter(|l| l.is_live()).count();
+        if live_locs != self.live {
+            return Err(format!(
+                "{live_locs} located proxies for {} live",
+                self.live
+            ));
+        }
+        for (what, seen, free) in [
+            ("node", &seen_nodes, &self.free_nodes),
+            ("bucket", &seen_buckets, &self.free_buckets),
+        ] {
+            for &f in free.iter() {
+                if seen.get(f as usize) != Some(&false) {
+                    return Err(format!("free {what} {f} is in use or out of range"));
+                }
+            }
+            let used = seen.iter().filter(|&&s| s).count();
+            if used + free.len() != seen.len() {
+                return Err(format!(
+                    "{} {what}s: {used} in the tree and {} free",
+                    seen.len(),
+                    free.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
