@@ -2,7 +2,7 @@
 //!
 //! A guard stands on a floor slab in a room with a wall, a pillar, a turned crate and a few
 //! targets (spheres). A target is visible when the first body a ray from the guard's eye toward
-//! it meets is the target itself (`World::ray_cast`, exact shapes, nearest hit). The program
+//! it meets is the target itself (`World::cast_ray`, exact shapes, nearest hit). The program
 //! prints what each sight line meets, asserts the answers a level designer would expect
 //! (including that the floor blocks a target buried under it: the "seeing through the floor"
 //! bug a misread broad-phase callback causes), and checks 2000 random rays against a brute-force

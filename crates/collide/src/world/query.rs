@@ -481,7 +481,7 @@ impl World {
         Ok(&self.body(id)?.geometry)
     }
 
-    /// A body's user value ([`BodyDesc::user_value`]).
+    /// A body's user value ([`super::BodyDesc::user_value`]).
     pub fn user_value(&self, id: BodyId) -> Result<u64, WorldError> {
         Ok(self.body(id)?.user_value)
     }
@@ -497,12 +497,12 @@ impl World {
         Ok(())
     }
 
-    /// Whether a body is a sensor ([`BodyDesc::sensor`]).
+    /// Whether a body is a sensor ([`super::BodyDesc::sensor`]).
     pub fn is_sensor(&self, id: BodyId) -> Result<bool, WorldError> {
         Ok(self.body(id)?.sensor)
     }
 
-    /// Whether a body is fixed ([`BodyDesc::fixed`]).
+    /// Whether a body is fixed ([`super::BodyDesc::fixed`]).
     pub fn is_fixed(&self, id: BodyId) -> Result<bool, WorldError> {
         Ok(self.body(id)?.fixed)
     }
