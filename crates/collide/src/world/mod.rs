@@ -35,7 +35,9 @@
 //! Limits, by design for now: a pair of two surfaces (mesh, heightfield, half-space) has no
 //! contact; a swept pair is tested along the frame's translation with the
 //! bodies' orientation at the start of the frame (rotation within the frame is not swept);
-//! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end;
+//! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end (one
+//! that starts in contact and does not move deeper has no impact and reports its contact at
+//! the frame's end);
 //! a body of several pieces reports the deepest piece contact of a pair, not one manifold
 //! per piece pair.
 //!
@@ -290,7 +292,9 @@ pub struct PairContact {
     /// (depth 0).
     pub manifold: Manifold,
     /// For a pair with a fast body: the normalised time in `[0, 1]` of first contact within
-    /// the frame. `None` for pairs tested at the frame's end only.
+    /// the frame. `None` for pairs tested at the frame's end only, which includes a fast pair
+    /// that starts in contact and does not move deeper (no impact by the sweeps'
+    /// starting-touch rule) but still touches at the frame's end: its contact there.
     pub toi: Option<f32>,
 }
 
