@@ -680,7 +680,7 @@ struct Stats {
 fn check<K: Kind>(c: &Case<K>, st: &mut Stats) {
     let v = K::rel(c.ma, c.mb);
     let sep = |u: f64| K::sep(&c.a, &c.b, v * u);
-    let mut oracle = first_contact(&sep);
+    let oracle = first_contact(&sep);
     let got = K::sweep(&c.a, c.ma, &c.b, c.mb);
     st.cases += 1;
     if oracle.is_some_and(|o| o.hi == 0.0) {
@@ -693,7 +693,7 @@ fn check<K: Kind>(c: &Case<K>, st: &mut Stats) {
             return;
         }
         if slope > band {
-            oracle = None;
+            // Moving away: no hit expected.
             if got.is_some() {
                 st.rule_extra += 1;
                 eprintln!(

@@ -12,7 +12,9 @@
 //! - **Starting touch**: shapes that touch or overlap at `u = 0` hit (at `enter = 0`, `exit`
 //!   still the last moment of contact) only when the relative motion approaches along the
 //!   normal the sweep reports there: `v · n < -ALONG_TOLERANCE · |v|`, with
-//!   `v = motion_b - motion_a` and `n` from A toward B ([`approaches`] has the derivation).
+//!   `v = motion_b - motion_a` and `n` from A toward B: B's offset from A along `n` changes
+//!   at the rate `n · v`, and with `n` the least-penetration normal the depth after `u` is at
+//!   most `depth0 - u (n · v)` (for touching shapes `n`'s plane keeps them `u (n · v)` apart).
 //!   Shapes that start in contact and move away, along the contact (sliding, within
 //!   [`ALONG_TOLERANCE`] of the contact plane) or not at all relative to each other: `None`.
 //!   The normal of an initial overlap is that of least penetration, so moving along it (or

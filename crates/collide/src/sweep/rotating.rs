@@ -117,7 +117,7 @@ fn gap_rate(ma: &Motion, mb: &Motion, n: DVec3) -> f64 {
 /// Conservative advancement (Mirtich 1996) inside the translational sweep's bounds, as the
 /// article proposes for rotating bodies:
 /// 1. A rotating box stays inside its start-oriented box grown by its spin reach `|e| θ`
-///    (`θ` the frame's rotation angle); [`obb_obb`] on the grown boxes gives an interval
+///    (`θ` the frame's rotation angle); [`obb_obb`](super::obb_obb) on the grown boxes gives an interval
 ///    `[u0, u1]` outside which there is no contact (or `None`: no contact at all).
 /// 2. From `u0`, step by `gap / S`, where `gap` is the largest separating-axis gap, on axis
 ///    `n` (a lower bound on the distance), and `S = max(0, -n·(v_b - v_a)) + θ_a |e_a| +
@@ -144,7 +144,7 @@ fn gap_rate(ma: &Motion, mb: &Motion, n: DVec3) -> f64 {
 /// translation, a rotation can bring boxes that start in contact and move apart back into
 /// contact later in the frame; that second contact is not reported (the next frame's sweep,
 /// starting apart, finds it). Normal otherwise: the
-/// axis of the largest gap at `enter`, from A toward B. Point: as for [`obb_obb`], on both
+/// axis of the largest gap at `enter`, from A toward B. Point: as for [`obb_obb`](super::obb_obb), on both
 /// boxes to within `tol`.
 /// A zero or NaN quaternion, NaN or infinite input → `None`.
 #[must_use]
