@@ -102,12 +102,29 @@ pub(super) fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcom
         }
         // No impact: apart all frame, or in contact at the start and not moving deeper (the
         // sweeps' starting-touch rule), when they may still touch at the frame's end. The
-        // contact at the end pose decides, as for a pair at rest.
+        // contact at the end pose decides, as for a pair at rest, after the same bounding
+        // sphere and OBB tests at the end pose (most swept pairs without an impact end apart;
+        // they stay counted as found apart by the sweep).
+        if !(a.is_surface() || b.is_surface()) && !end_volumes_touch(a, b) {
+            return (Outcome::Apart, counts);
+        }
     }
     match contact(Placed::now(a), Placed::now(b), cache, &mut counts) {
         Some(m) => (Outcome::Contact(m.finite(), None), counts),
         None => (Outcome::Apart, counts),
     }
+}
+
+/// Whether two convex bodies' bounding spheres and bounding OBBs at their end poses touch.
+fn end_volumes_touch(a: &Body, b: &Body) -> bool {
+    let sa = a.bounding_sphere(a.position, a.rotation);
+    let sb = b.bounding_sphere(b.position, b.rotation);
+    if !crate::overlap::sphere_sphere(&sa, &sb) {
+        return false;
+    }
+    let oa = a.bounding_obb(a.position, a.rotation);
+    let ob = b.bounding_obb(b.position, b.rotation);
+    crate::overlap::obb_obb(&oa, &ob)
 }
 
 /// The contact of two placed bodies, normal from `a` toward `b`, or `None` when apart.
