@@ -105,7 +105,7 @@ pub(super) fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcom
         // contact at the end pose decides, as for a pair at rest, after the same bounding
         // sphere and OBB tests at the end pose (most swept pairs without an impact end apart;
         // they stay counted as found apart by the sweep).
-        if !(a.is_surface() || b.is_surface()) && !end_volumes_touch(a, b) {
+        if !(a.is_surface() || b.is_surface() || end_volumes_touch(a, b)) {
             return (Outcome::Apart, counts);
         }
     }
