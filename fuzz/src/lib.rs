@@ -875,8 +875,10 @@ pub mod sweep {
     /// Samples the frame: `depth(u)` is positive while the shapes overlap (how far from
     /// touching, in distance units), `speed` bounds how fast it changes per unit `u`. A
     /// sample overlapping by more than `tol` must lie within `[enter, exit]` (to `tol /
-    /// speed`); at `enter` the shapes touch (or overlap when `enter = 0`). Panics on a
-    /// contradiction.
+    /// speed`); at `enter` the shapes touch (or overlap when `enter = 0`). No hit while in
+    /// contact at the start (the sweeps' starting-touch rule: not moving deeper) means the
+    /// depth never grows past its start by more than `tol` and the "along" slack
+    /// (`ALONG_TOLERANCE · speed · u`). Panics on a contradiction.
     pub fn oracle(
         name: &str,
         hit: Option<collide::sweep::Sweep>,
@@ -889,6 +891,19 @@ pub mod sweep {
         } else {
             1e-6
         };
+        let d0 = depth(0.0);
+        if hit.is_none() && d0 >= -tol {
+            for k in 0..=32u8 {
+                let u = f32::from(k) / 32.0;
+                let allowed = d0 + 2.0 * tol + collide::sweep::ALONG_TOLERANCE * speed * u;
+                assert!(
+                    depth(u) <= allowed,
+                    "{name}: no hit from a start in contact (depth {d0}), but deeper at u = {u}: {}",
+                    depth(u)
+                );
+            }
+            return;
+        }
         for k in 0..=32u8 {
             let u = f32::from(k) / 32.0;
             if depth(u) > tol {

@@ -265,8 +265,8 @@ pub fn ray_cases(n: usize) -> Vec<Case> {
 }
 
 /// A sweep over one frame: collide's `sweep::*(a, motion_a, b, motion_b)` against parry's
-/// `cast_shapes` with `max_time_of_impact = 1` and `stop_at_penetration` (already touching is
-/// a hit at 0, as in collide).
+/// `cast_shapes` with `max_time_of_impact = 1` and `stop_at_penetration: false` (shapes that
+/// start in contact hit at 0 only when not separating, as collide's starting-touch rule).
 fn sweep_case<A, B, PA, PB, F>(
     name: &str,
     items: Vec<(A, Vec3, B, Vec3)>,
@@ -290,7 +290,7 @@ where
         .collect();
     let options = ShapeCastOptions {
         max_time_of_impact: 1.0,
-        stop_at_penetration: true,
+        stop_at_penetration: false,
         ..ShapeCastOptions::default()
     };
     Case {

@@ -1,8 +1,9 @@
 //! Differential test: collide's sweeps against parry3d's `cast_shapes` (ball–ball and
 //! cuboid–cuboid), on the same seeded random inputs.
 //!
-//! parry's answer is a time of impact in `[0, max_toi]` (0 for an initial overlap) and the
-//! witness normal; collide's is `Sweep::enter` and `Sweep::normal`. Agreement is expected on
+//! parry's answer is a time of impact in `[0, max_toi]` and the witness normal, with
+//! `stop_at_penetration: false`: an initial overlap is a hit at 0 unless the motion separates
+//! along parry's normal, like collide's starting-touch rule (`sweep` module docs); collide's is `Sweep::enter` and `Sweep::normal`. Agreement is expected on
 //! hit/miss and on the time to within parry's own tolerance (its cuboid cast is an iterative
 //! GJK ray cast, converging to ~1e-4 in distance). Every disagreement is counted and classified:
 //! a hit one side sees and the other does not must be a graze (the f64 separation along the
@@ -72,7 +73,10 @@ fn parry_cast<A: Shape, B: Shape>(
         &b.pose,
         mb,
         &b.shape,
-        ShapeCastOptions::with_max_time_of_impact(1.0),
+        ShapeCastOptions {
+            stop_at_penetration: false,
+            ..ShapeCastOptions::with_max_time_of_impact(1.0)
+        },
     )
     .expect("ball-ball and cuboid-cuboid casts are supported")
 }

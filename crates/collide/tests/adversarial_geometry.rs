@@ -132,9 +132,13 @@ fn flat_boxes_are_rectangles() {
     .expect("ray onto a flat box");
     assert_eq!(h.t, 5.0);
     assert_eq!(h.normal, Vec3::Y);
-    // Sweeping a flat box through another flat box in the same plane.
-    let sw = sweep::aabb_aabb(&flat, Vec3::ZERO, &flat, Vec3::new(0.0, 0.0, 0.0));
-    assert_eq!(sw.map(|s| s.enter), Some(0.0));
+    // Sweeping a flat box through another flat box in the same plane: touching at the start
+    // (depth 0 along y, the normal +y), so moving down through its plane is a hit at 0 and
+    // sliding within the plane or not moving is none (the starting-touch rule).
+    let sw = sweep::aabb_aabb(&flat, Vec3::ZERO, &flat, Vec3::new(0.0, -1.0, 0.0));
+    assert_eq!(sw.map(|s| (s.enter, s.normal)), Some((0.0, Vec3::Y)));
+    assert_eq!(sweep::aabb_aabb(&flat, Vec3::ZERO, &flat, Vec3::ZERO), None);
+    assert_eq!(sweep::aabb_aabb(&flat, Vec3::ZERO, &flat, Vec3::X), None);
 }
 
 /// Zero-size shapes: a point sphere, a zero-length segment and capsule, a degenerate triangle.
@@ -506,15 +510,17 @@ fn hits_beyond_f32_range_are_none() {
     // the point was midway between the surface points, x = 4.6e38, and the answer was `None`.)
     let huge = Sphere::new(Vec3::new(big, 0.0, 0.0), big);
     let small = Sphere::new(Vec3::new(3.2e38, 0.0, 0.0), 1.0);
+    // B moves 1 toward A's centre (deeper: a hit at 0 by the starting-touch rule).
     for (p, q) in [(&huge, &small), (&small, &huge)] {
-        let s = sweep::sphere_sphere(p, Vec3::ZERO, q, Vec3::ZERO).expect("overlap");
+        let deeper = Vec3::X * (p.center.x - q.center.x).signum();
+        let s = sweep::sphere_sphere(p, Vec3::ZERO, q, deeper).expect("overlap");
         assert!(s.enter == 0.0 && s.point.is_finite(), "{s:?}");
         assert!((s.point.x - 3.2e38).abs() <= 1.0e32, "{s:?}");
     }
     // The same pair half as far out is an ordinary initial overlap.
     let huge = Sphere::new(Vec3::new(1.5e38, 0.0, 0.0), 1.5e38);
     let small = Sphere::new(Vec3::new(1.6e38, 0.0, 0.0), 1.0);
-    let s = sweep::sphere_sphere(&huge, Vec3::ZERO, &small, Vec3::ZERO).expect("overlap");
+    let s = sweep::sphere_sphere(&huge, Vec3::ZERO, &small, -Vec3::X).expect("overlap");
     assert!(s.enter == 0.0 && s.point.is_finite(), "{s:?}");
 }
 
@@ -579,7 +585,16 @@ fn epa_on_coincident_huge_boxes_does_not_break() {
         got.point_a.is_finite() && got.point_b.is_finite(),
         "{got:?}"
     );
-    let s = sweep::convex(&o, m1, &o, m2).expect("overlapping all frame");
+    // The sweep of the same input (both boxes start at `o`, coincident): the start normal is
+    // EPA's on the coincident boxes; the sweep hits (overlapping all frame) exactly when the
+    // relative motion approaches along it, and a motion straight in along it always does.
+    let start = Posed::translated(&o, Vec3::ZERO);
+    let n0 = contact(&start, &start, 0.0).expect("coincident").normal;
+    let rel = m2 - m1;
+    let approaching = rel.dot(n0) < -sweep::ALONG_TOLERANCE * rel.length();
+    let s = sweep::convex(&o, m1, &o, m2);
+    assert_eq!(s.is_some(), approaching, "{s:?}, normal {n0}");
+    let s = sweep::convex(&o, m1, &o, m1 - n0 * 300.0).expect("moving in along the normal");
     assert_eq!((s.enter, s.exit), (0.0, 1.0));
 }
 

@@ -20,9 +20,12 @@ fn erratum_1_1_approach_from_negative_side_is_detected() {
     assert_near!(w.exit, 1.0);
     assert_near!(w.normal, Vec3::Y); // from the sphere (below) toward the plane
     assert_near!(w.point, Vec3::ZERO);
-    // The one-sided variant, named as such: d0 = -5 is inside the solid half-space already.
-    let h = sweep::sphere_plane_halfspace(&s, Vec3::new(0.0, 5.0, 0.0), &ground()).unwrap();
-    assert_eq!(h.enter, 0.0);
+    // The one-sided variant, named as such: d0 = -5 is inside the solid half-space already,
+    // so moving deeper hits at 0, and moving up (out of it) is no hit by the starting-touch
+    // rule (the two-sided plane above is met at 0.8 by the same motion).
+    let h = sweep::sphere_plane_halfspace(&s, Vec3::new(0.0, -5.0, 0.0), &ground()).unwrap();
+    assert_eq!((h.enter, h.exit), (0.0, 1.0));
+    assert!(sweep::sphere_plane_halfspace(&s, Vec3::new(0.0, 5.0, 0.0), &ground()).is_none());
 }
 
 #[test]
@@ -58,9 +61,13 @@ fn erratum_2_1_stationary_spheres_apart_no_hit() {
     // Same motion for both (zero relative motion): still no hit.
     let m = Vec3::new(3.0, -2.0, 1.0);
     assert!(sweep::sphere_sphere(&a, m, &b, m).is_none());
-    // Stationary and touching: contact for the whole frame.
+    // Stationary and touching: no relative motion does not approach (starting-touch rule),
+    // so no hit either, and still no NaN.
     let c = Sphere::new(Vec3::new(2.0, 0.0, 0.0), 1.0);
-    let w = sweep::sphere_sphere(&a, Vec3::ZERO, &c, Vec3::ZERO).unwrap();
+    assert!(sweep::sphere_sphere(&a, Vec3::ZERO, &c, Vec3::ZERO).is_none());
+    assert!(sweep::sphere_sphere(&a, m, &c, m).is_none());
+    // Touching and pressing in (B moves -0.5 toward A): contact for the whole frame.
+    let w = sweep::sphere_sphere(&a, Vec3::ZERO, &c, Vec3::new(-0.5, 0.0, 0.0)).unwrap();
     assert_eq!((w.enter, w.exit), (0.0, 1.0));
     assert_near!(w.normal, Vec3::X);
 }
@@ -107,13 +114,15 @@ fn erratum_2_3_stable_quadratic() {
 #[test]
 fn erratum_2_4_initial_overlap_keeps_exit() {
     // Overlapping at u = 0 (centres 1 apart, radii 1): the listing set u0 = u1 = 0. B moving
-    // away by (10,0,0) separates when 2 apart, at u = 0.1.
+    // deeper by (-10,0,0) passes through A's centre and separates on the far side when 2
+    // apart, at x = -2, u = 0.3. (Moving away it is no hit at all: the starting-touch rule.)
     let a = Sphere::new(Vec3::ZERO, 1.0);
     let b = Sphere::new(Vec3::new(1.0, 0.0, 0.0), 1.0);
-    let w = sweep::sphere_sphere(&a, Vec3::ZERO, &b, Vec3::new(10.0, 0.0, 0.0)).unwrap();
+    let w = sweep::sphere_sphere(&a, Vec3::ZERO, &b, Vec3::new(-10.0, 0.0, 0.0)).unwrap();
     assert_eq!(w.enter, 0.0);
-    assert_near!(w.exit, 0.1);
+    assert_near!(w.exit, 0.3);
     assert_near!(w.normal, Vec3::X);
+    assert!(sweep::sphere_sphere(&a, Vec3::ZERO, &b, Vec3::new(10.0, 0.0, 0.0)).is_none());
 }
 
 #[test]

@@ -372,18 +372,28 @@ fn no_ghost_normals_on_flat_floors_as_mesh_and_heightfield() {
 
 /// The first `u` in `[0, 1]` at which a sphere of radius `r` moving from `c` by `m` touches
 /// any triangle: 400 samples, then bisection on the first bracket (f64 brute force).
+///
+/// The starting-touch rule per triangle: a triangle the sphere touches at `u = 0` is hit at 0
+/// when the motion approaches it along the contact normal (from the closest point toward the
+/// centre), and is left out otherwise (its distance never decreases: it is convex in `u` with
+/// a non-negative slope at 0).
 fn sphere_cast64(tris: &[[DVec3; 3]], c: DVec3, m: DVec3, r: f64) -> Option<f64> {
+    let mut far = Vec::with_capacity(tris.len());
+    for t in tris.iter().filter(|t| t[0].is_finite()) {
+        let d = c - common::triangle_closest(c, *t);
+        if d.length() > r {
+            far.push(*t);
+        } else if m.dot(d) < -f64::from(collide::sweep::ALONG_TOLERANCE) * m.length() * d.length() {
+            return Some(0.0);
+        }
+    }
     let gap = |u: f64| {
         let p = c + m * u;
-        tris.iter()
-            .filter(|t| t[0].is_finite())
+        far.iter()
             .map(|t| (common::triangle_closest(p, *t) - p).length())
             .fold(f64::INFINITY, f64::min)
             - r
     };
-    if gap(0.0) <= 0.0 {
-        return Some(0.0);
-    }
     let steps = 400;
     let mut prev = 0.0;
     for k in 1..=steps {

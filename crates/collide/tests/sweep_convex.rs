@@ -4,9 +4,10 @@
 //! independent static test.
 //!
 //! The contract checked: `enter` is never late (at most 1e-5 after the exact first contact)
-//! and the shapes are within the touching gap (1e-5 of the scale) there; `exit` is never early
-//! and the shapes are within the gap there too; `None` only when the shapes never come within
-//! the gap; the normal is unit and points from A toward B.
+//! and the shapes are within the touching gap there; `exit` is never early and the shapes are
+//! within the gap there too; `None` only when the shapes never come within the gap, or start
+//! in contact and do not go deeper (the starting-touch rule); the normal is unit and points
+//! from A toward B.
 
 mod common;
 
@@ -16,10 +17,30 @@ use collide::sweep::{self, Sweep};
 use collide::Vec3;
 use collide_testkit::Gen;
 
-/// The touching gap `sweep::convex` works to: 1e-5 of the extents along x plus the motion.
-fn gap<A: SupportMap, B: SupportMap>(a: &A, b: &B, rel: Vec3) -> f32 {
-    let ext = |s: &dyn Fn(Vec3) -> Vec3| (s(Vec3::X) - s(-Vec3::X)).length();
-    1e-5 * (ext(&|d| a.support(d)) + ext(&|d| b.support(d)) + rel.length()).max(1e-6)
+/// The touching gap `sweep::convex` works to: 1e-5 of the smaller shape's widest extent, or
+/// 2e-6 of the largest coordinate magnitude (support points plus the larger motion).
+fn gap<A: SupportMap, B: SupportMap>(a: &A, ma: Vec3, b: &B, mb: Vec3) -> f32 {
+    let measure = |s: &dyn Fn(Vec3) -> Vec3| {
+        let (mut size, mut mag) = (0.0f32, 0.0f32);
+        for d in [Vec3::X, Vec3::Y, Vec3::Z] {
+            size = size.max((s(d) - s(-d)).dot(d));
+            mag = mag
+                .max(s(d).abs().max_element())
+                .max(s(-d).abs().max_element());
+        }
+        (size, mag)
+    };
+    let (sa, qa) = measure(&|d| a.support(d));
+    let (sb, qb) = measure(&|d| b.support(d));
+    let moved = ma.abs().max_element().max(mb.abs().max_element());
+    (1e-5 * sa.min(sb)).max(2e-6 * (qa.max(qb) + moved))
+}
+
+/// Signed distance of the shapes moved to time `u`: the distance when apart, minus the
+/// penetration depth (EPA) when overlapping.
+fn signed_at<A: SupportMap, B: SupportMap>(a: &A, ma: Vec3, b: &B, mb: Vec3, u: f32) -> f32 {
+    let (pa, pb) = (Posed::translated(a, ma * u), Posed::translated(b, mb * u));
+    collide::convex::contact::contact(&pa, &pb, 1e6).map_or(f32::INFINITY, |c| -c.depth)
 }
 
 /// GJK distance of the two shapes moved to time `u`.
@@ -38,7 +59,7 @@ fn check<A: SupportMap, B: SupportMap>(
     exact: Option<Option<Sweep>>,
 ) -> bool {
     let got = sweep::convex(a, ma, b, mb);
-    let tol = gap(a, b, mb - ma);
+    let tol = gap(a, ma, b, mb);
     // Slack for GJK's own f32 rounding of the distance at the reported time.
     let slack = 1e-5 * (1.0 + tol);
     if let Some(s) = got {
@@ -80,6 +101,21 @@ fn check<A: SupportMap, B: SupportMap>(
         }
         Some(None) => {
             // A near miss within the gap may be reported; its gap was checked above.
+        }
+        None if got.is_none() && signed_at(a, ma, b, mb, 0.0) <= tol => {
+            // In contact at the start and not going deeper: the signed distance never falls
+            // below its start by more than the "along" slack and round-off.
+            let rel = (mb - ma).length();
+            let s0 = signed_at(a, ma, b, mb, 0.0);
+            for k in 1..=100 {
+                let u = k as f32 / 100.0;
+                let s = signed_at(a, ma, b, mb, u);
+                let allowed = sweep::ALONG_TOLERANCE * rel * u + 2.0 * tol + 1e-4;
+                assert!(
+                    s >= s0 - allowed,
+                    "{case}: None, but deeper at {u}: {s} from {s0}"
+                );
+            }
         }
         None => {
             // Sampling: every time the shapes touch lies inside [enter, exit].
@@ -159,18 +195,29 @@ fn touching_overlap_parallel_and_bad_input() {
     assert!((s.enter - 0.5).abs() < 1e-4 && s.exit == 1.0, "{s:?}");
     assert!((s.normal - Vec3::X).length() < 1e-4, "{s:?}");
     assert!((s.point - Vec3::X).length() < 1e-3, "{s:?}");
-    // Initial overlap: enter 0, the least-penetration normal.
+    // Initial overlap moving deeper while sliding: enter 0, the least-penetration normal;
+    // centres (1.5 - u, 0, 5u) stay within 2 until 26u² - 3u - 1.75 = 0, u = 0.3235.
     let near = Sphere::new(Vec3::new(1.5, 0.0, 0.0), 1.0);
-    let s = sweep::convex(&unit, Vec3::ZERO, &near, Vec3::new(0.0, 0.0, 5.0)).unwrap();
+    let s = sweep::convex(&unit, Vec3::ZERO, &near, Vec3::new(-1.0, 0.0, 5.0)).unwrap();
     assert_eq!(s.enter, 0.0);
     assert!((s.normal - Vec3::X).length() < 1e-3, "{s:?}");
-    assert!(s.exit > 0.0 && s.exit < 0.5, "{s:?}");
+    assert!((s.exit - 0.3235).abs() < 1e-3, "{s:?}");
+    // The same overlap sliding sideways (along the contact) or moving out: no hit.
+    assert_eq!(
+        sweep::convex(&unit, Vec3::ZERO, &near, Vec3::new(0.0, 0.0, 5.0)),
+        None
+    );
+    assert_eq!(
+        sweep::convex(&unit, Vec3::ZERO, &near, Vec3::new(1.0, 0.0, 5.0)),
+        None
+    );
     // Moving apart, or side by side in parallel: never touch.
     assert_eq!(sweep::convex(&unit, Vec3::ZERO, &far, Vec3::X), None);
     assert_eq!(sweep::convex(&unit, Vec3::Y, &far, Vec3::Y), None);
-    // No motion at all, touching: the whole frame.
+    // No motion at all, touching: no approach, no hit; pressing in: the whole frame.
     let touch = Sphere::new(Vec3::new(2.0, 0.0, 0.0), 1.0);
-    let s = sweep::convex(&unit, Vec3::ZERO, &touch, Vec3::ZERO).unwrap();
+    assert_eq!(sweep::convex(&unit, Vec3::ZERO, &touch, Vec3::ZERO), None);
+    let s = sweep::convex(&unit, Vec3::ZERO, &touch, Vec3::new(-0.5, 0.0, 0.0)).unwrap();
     assert_eq!((s.enter, s.exit), (0.0, 1.0));
     // NaN and infinities: no contact.
     assert_eq!(sweep::convex(&unit, Vec3::NAN, &far, Vec3::ZERO), None);

@@ -7,6 +7,17 @@
 //! hit without an oracle hit and is checked to be within tolerance of touching. Never-late is
 //! checked against the oracle's first contact.
 //!
+//! The starting-touch rule: the sweep decides from the rate of the gap along the contact
+//! normal held fixed (a lower bound of the separation), the oracle from the slope of its own
+//! separation at 0 (the largest gap over the 15 axes as they turn, sampled over `1e-6` of the
+//! frame), against a band of `ALONG_TOLERANCE` times the fastest relative speed of a point
+//! (plus 1 %). Below the band (going deeper) a hit at 0 is required: a `None` is a miss. Inside
+//! it either answer is accepted. Above it (the oracle's separation grows) the sweep may still
+//! report a hit when the fixed-normal gap shrinks (`rule_conservative`, counted: the sweep's
+//! measure is the cautious one), and a `None` is right. A contact the rotation brings back
+//! later in a frame that started in contact and moving apart is not reported by the sweep
+//! (documented limit); such cases are counted.
+//!
 //! Long run: `cargo test --release -p collide --test sweep_rotating_oracle -- --ignored
 //! --nocapture` (1,000,000 cases). Recorded run (2026-11-21): 401,043 oracle contacts, 0
 //! missed, `enter` never late (max 2.4e-8); 150 sweep hits the 512-sample oracle did not see,
@@ -115,6 +126,14 @@ struct Stats {
     extra_near: usize,
     /// Sweep hit, no oracle hit, boxes apart by more than the tolerance at `enter`.
     extra_far: usize,
+    /// In contact at the start, the oracle's separation growing, yet a hit (the fixed-normal
+    /// gap the sweep decides by shrinks): allowed, counted.
+    rule_conservative: usize,
+    /// In contact at the start, slope inside the band: either answer accepted.
+    rule_flat: usize,
+    /// Within tolerance at the start, moving apart, and touching again later in the frame:
+    /// the sweep reports no hit (documented limit).
+    rule_later: usize,
     max_late: f64,
     max_early: f64,
     /// Largest oracle separation at the sweep's `enter`, relative to the tolerance distance.
@@ -140,6 +159,32 @@ fn run(seed: u64, n: usize) -> Stats {
         // The documented tolerance: within 2√3 · tol of touching, plus f32-pose rounding.
         let tol = f64::from(ROTATION_TOLERANCE) * f64::from(a.e.length() + b.e.length());
         let near = 2.0 * 3f64.sqrt() * tol + 1e-5;
+        let s0 = sep(&a, &b, 0.0);
+        if s0 <= tol {
+            let h = 1e-6;
+            let slope = (sep(&a, &b, h) - s0) / h;
+            let spin = |x: &Body| {
+                let r = (x.q1 * x.q0.inverse()).normalize();
+                f64::from(x.e.length()) * 2.0 * f64::from(r.w.abs().min(1.0).acos())
+            };
+            let speed = f64::from(((b.p1 - b.p0) - (a.p1 - a.p0)).length()) + spin(&a) + spin(&b);
+            let band = f64::from(sweep::ALONG_TOLERANCE) * speed * 1.01 + 1e-9;
+            if slope.abs() <= band {
+                st.rule_flat += 1;
+                continue;
+            }
+            if slope > band {
+                // Moving apart at the start: no hit. An oracle contact after 0 is the rotation
+                // bringing them back (documented limit).
+                if let Some(w) = w {
+                    st.rule_conservative += 1;
+                    assert_eq!(w.enter, 0.0, "a start in contact hits at 0: {w:?}");
+                } else if o.is_some_and(|(lo, _)| lo > 0.0) {
+                    st.rule_later += 1;
+                }
+                continue;
+            }
+        }
         if let Some(w) = w {
             st.sweep_hits += 1;
             assert!(
@@ -186,6 +231,7 @@ fn assert_stats(st: &Stats) {
     assert_eq!(st.missed, 0, "missed hits");
     assert!(st.max_late <= 1e-5, "late by {}", st.max_late);
     assert_eq!(st.extra_far, 0, "hits far from contact");
+
     assert!(
         st.oracle_hits > st.cases / 10,
         "too few hits: {}",

@@ -1,6 +1,11 @@
 //! Guards the world's continuous collision: fast small spheres shot at thin boxes. A test at
 //! the end of each frame misses many of the hits (the sphere is past the box); the world must
 //! report every pair the sweep oracle says touches during the frame, and nothing else.
+//!
+//! A sphere that starts the frame inside a plate (it hit it the frame before and flies on)
+//! moves out of it: by the sweeps' starting-touch rule that is no impact, and the world
+//! reports the pair only if the sphere still touches the plate at the frame's end (its
+//! contact there, no time of impact).
 
 use collide::broadphase::CollisionGroups;
 use collide::overlap;
@@ -16,6 +21,8 @@ struct Figures {
     missed_by_frame_end: usize,
     reported: usize,
     sampled_hits: usize,
+    /// Pairs in contact at the start, moving out, still touching at the end.
+    end_contacts: usize,
 }
 
 fn shoot(kind: BroadPhaseKind, seed: u64) -> Figures {
@@ -65,6 +72,7 @@ fn shoot(kind: BroadPhaseKind, seed: u64) -> Figures {
         missed_by_frame_end: 0,
         reported: 0,
         sampled_hits: 0,
+        end_contacts: 0,
     };
     for frame in 0..30 {
         let starts: Vec<Vec3> = spheres
@@ -92,12 +100,21 @@ fn shoot(kind: BroadPhaseKind, seed: u64) -> Figures {
                     let u = i as f32 / 2000.0;
                     overlap::sphere_obb(&Sphere::new(starts[k] + motion * u, 0.02), obb)
                 });
+                let start_touch = overlap::sphere_obb(&s0, obb);
                 if sampled {
                     f.sampled_hits += 1;
                     assert!(
-                        oracle.is_some(),
+                        oracle.is_some() || start_touch,
                         "frame {frame}: sampling finds a hit the sweep oracle misses"
                     );
+                }
+                let end = Sphere::new(starts[k] + motion, 0.02);
+                if oracle.is_none() && start_touch && overlap::sphere_obb(&end, obb) {
+                    f.end_contacts += 1;
+                    expected.insert(key);
+                    let c = world.contacts().iter().find(|c| (c.a.0, c.b.0) == key);
+                    let c = c.unwrap_or_else(|| panic!("frame {frame}: end contact {key:?} lost"));
+                    assert_eq!(c.toi, None, "frame {frame}: an end contact has no impact");
                 }
                 if let Some(sw) = oracle {
                     f.oracle_hits += 1;
@@ -143,6 +160,83 @@ fn fast_spheres_never_tunnel_through_thin_plates() {
             f.missed_by_frame_end * 2 >= f.oracle_hits,
             "most hits must be invisible at frame end for the test to mean anything"
         );
-        assert_eq!(f.reported, f.oracle_hits);
+        assert_eq!(f.reported, f.oracle_hits + f.end_contacts);
     }
+}
+
+// Regression: a fast pair that starts overlapping and moves apart, still overlapping at the
+// frame's end. The sweep reports no impact (starting-touch rule); the world used to report
+// such a swept pair as apart. It now falls back to the contact at the end pose (no toi).
+#[test]
+fn fast_pair_moving_apart_keeps_its_end_contact() {
+    for kind in [BroadPhaseKind::SweepAndPrune, BroadPhaseKind::DynamicBvh] {
+        let mut world = World::new(WorldConfig {
+            broad_phase: kind,
+            ..WorldConfig::default()
+        });
+        let big = world
+            .add_body(BodyDesc::new(Geometry::Cuboid(Vec3::splat(2.0))))
+            .unwrap();
+        // A ball sunk 1 deep in the block's top face (y = 2), moved up by 0.6 and across by 0.3
+        // (fast: 0.67, more than a quarter of its radius): still 0.4 deep at the end.
+        let ball = world
+            .add_body(BodyDesc::new(Geometry::Sphere(0.5)).at(Vec3::new(0.0, 1.5, 0.0)))
+            .unwrap();
+        world.update();
+        assert_eq!(world.contacts().len(), 1);
+        world
+            .move_body(ball, Vec3::new(0.3, 2.1, 0.0), collide::Quat::IDENTITY)
+            .unwrap();
+        world.update();
+        assert_eq!(world.stats().fast_bodies, 1, "{kind:?}: the move is swept");
+        let c = world.contacts();
+        assert_eq!(
+            c.len(),
+            1,
+            "{kind:?}: the pair still overlaps at the frame's end"
+        );
+        assert_eq!((c[0].a, c[0].b), (big, ball));
+        assert_eq!(c[0].toi, None, "{kind:?}: no impact, the end contact");
+        assert!(
+            (c[0].manifold.depth - 0.4).abs() < 1e-4,
+            "{kind:?}: {:?}",
+            c[0]
+        );
+        assert!((c[0].manifold.normal - Vec3::Y).length() < 1e-4);
+        // Moving on out of the block: apart, the contact ends.
+        world
+            .move_body(ball, Vec3::new(0.6, 3.0, 0.0), collide::Quat::IDENTITY)
+            .unwrap();
+        world.update();
+        assert!(world.contacts().is_empty(), "{kind:?}");
+    }
+}
+
+// The same against a half-space (the ground): a fast ball resting 0.1 deep and rolling along
+// the ground has no impact at 0 (it used to report one, with depth 0); its end contact holds.
+#[test]
+fn fast_ball_sliding_on_the_ground_reports_its_end_contact() {
+    let mut world = World::new(WorldConfig::default());
+    let ground = world
+        .add_body(BodyDesc::new(Geometry::HalfSpace).fixed())
+        .unwrap();
+    let ball = world
+        .add_body(BodyDesc::new(Geometry::Sphere(0.5)).at(Vec3::new(0.0, 0.4, 0.0)))
+        .unwrap();
+    world.update();
+    world
+        .move_body(ball, Vec3::new(3.0, 0.4, 0.0), collide::Quat::IDENTITY)
+        .unwrap();
+    world.update();
+    let c = world.contacts();
+    assert_eq!(c.len(), 1);
+    assert_eq!((c[0].a, c[0].b), (ground, ball));
+    assert_eq!(c[0].toi, None);
+    assert!((c[0].manifold.depth - 0.1).abs() < 1e-4, "{:?}", c[0]);
+    // Pressing down while moving: an impact at 0.
+    world
+        .move_body(ball, Vec3::new(6.0, 0.2, 0.0), collide::Quat::IDENTITY)
+        .unwrap();
+    world.update();
+    assert_eq!(world.contacts()[0].toi, Some(0.0));
 }

@@ -3,8 +3,8 @@
 //! each stage did.
 //!
 //! Each frame goes through `collide::world::World` (Lander 1999, grown up): every body's box
-//! (the rest box transformed; swept over the motion for fast bodies) goes to the incremental
-//! sweep-and-prune; each pair then meets bounding spheres, bounding OBBs (15-axis SAT), and
+//! (the rest box transformed; swept over the motion for fast bodies) goes to the world's
+//! default broad phase, the dynamic BVH; each pair then meets bounding spheres, bounding OBBs (15-axis SAT), and
 //! the exact test per convex piece pair (the separating-axis test warm-started by the feature
 //! cached last frame, GJK/EPA for capsules); pairs with a fast body are swept instead, so a
 //! projectile that moves many times its size in a frame still hits what it crosses. The demo
@@ -186,7 +186,7 @@ fn print_summary(args: &Args, arena: &Arena, s: &Summary) {
     );
     println!("pairs per frame at each stage of the world's pipeline (mean):");
     println!(
-        "  broad phase (sweep-and-prune; fast bodies' boxes swept): {:>9.1}",
+        "  broad phase (dynamic BVH; fast bodies' boxes swept):     {:>9.1}",
         per(t.broad_pairs as u64)
     );
     println!(

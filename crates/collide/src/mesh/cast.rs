@@ -12,7 +12,7 @@ use crate::sweep;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MeshShapeHit {
     /// Normalised time of first contact in `[0, 1]` along the motion (`0`: touching or
-    /// overlapping at the start).
+    /// overlapping a triangle at the start and moving deeper into it).
     pub toi: f32,
     /// A contact point at `toi`.
     pub point: Vec3,
@@ -25,7 +25,9 @@ pub struct MeshShapeHit {
 /// The first triangle a shape moving by `motion` touches: conservative advancement
 /// ([`crate::sweep::convex`]) against every triangle whose box touches the box swept by the
 /// shape, the earliest kept. The advancement never steps past a contact, so the time is
-/// never late. NaN motion or shape: `None`.
+/// never late. The starting-touch rule applies per triangle (a triangle touched at the start
+/// and not moved into is skipped, so a shape sliding on a floor still meets a wall of the
+/// same mesh). NaN motion or shape: `None`.
 pub(crate) fn cast<T, S>(set: &T, shape: &S, motion: Vec3) -> Option<MeshShapeHit>
 where
     T: TriangleSet + ?Sized,

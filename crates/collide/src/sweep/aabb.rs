@@ -1,6 +1,6 @@
 //! The AABB sweep (Gomez 1999, listing 4), fixed.
 
-use super::{axis_interval, clip_to_frame, make, Sweep};
+use super::{axis_interval, clip_to_frame, make, starting_touch, Sweep};
 use crate::math::Vec3;
 use crate::shapes::Aabb;
 use glam::DVec3;
@@ -14,7 +14,10 @@ use glam::DVec3;
 /// that is separated and does not move relative to A separates the whole frame: no hit
 /// (ERRATA listing 4.1); contact that starts after the frame is no hit (ERRATA 4.2).
 ///
-/// Initial overlap: `enter = 0`, normal along the axis of least penetration. Otherwise the
+/// Touching or overlapping at the start: normal along the axis of least penetration, and a hit
+/// at `enter = 0` only when B moves toward A along it (`v · n < -ALONG_TOLERANCE · |v|`);
+/// moving away, along the contact or not at all: `None` (module docs, "Starting touch").
+/// Otherwise the
 /// normal is the axis whose interval starts last, pointing from A toward B. Point: the centre of
 /// the intersection of the two boxes at `enter` (the middle of the contact patch when
 /// touching). Flat boxes work; an empty box and NaN → `None`.
@@ -66,7 +69,11 @@ pub fn aabb_aabb(a: &Aabb, motion_a: Vec3, b: &Aabb, motion_b: Vec3) -> Option<S
     }
     let lo_corner = (amin + ma * enter).max(bmin + mb * enter);
     let hi_corner = (amax + ma * enter).min(bmax + mb * enter);
-    make(enter, exit, normal, (lo_corner + hi_corner) * 0.5)
+    starting_touch(
+        make(enter, exit, normal, (lo_corner + hi_corner) * 0.5),
+        motion_a,
+        motion_b,
+    )
 }
 
 #[cfg(test)]
@@ -88,12 +95,17 @@ mod tests {
 
     #[test]
     fn initial_overlap_least_penetration() {
-        // B overlaps A by 0.5 on x and by 2 on y, z: enter 0, normal +x.
+        // B overlaps A by 0.5 on x and by 2 on y, z: normal +x. Moving deeper (-x): enter 0,
+        // still overlapping at the frame's end. Moving out (+x), along the contact (+y) or
+        // not at all: no hit (starting-touch rule).
         let a = Aabb::from_center_half_extents(Vec3::ZERO, Vec3::ONE);
         let b = Aabb::from_center_half_extents(Vec3::new(1.5, 0.0, 0.0), Vec3::ONE);
-        let w = aabb_aabb(&a, Vec3::ZERO, &b, Vec3::ZERO).unwrap();
+        let w = aabb_aabb(&a, Vec3::ZERO, &b, Vec3::new(-1.0, 0.0, 0.0)).unwrap();
         assert_eq!((w.enter, w.exit), (0.0, 1.0));
         assert_near!(w.normal, Vec3::X);
+        for m in [Vec3::X, Vec3::Y, Vec3::ZERO] {
+            assert!(aabb_aabb(&a, Vec3::ZERO, &b, m).is_none(), "{m}");
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Any two convex shapes translating over the frame: conservative advancement on GJK
 //! distances (Mirtich 1996; van den Bergen 2003 §5.3).
 
-use super::Sweep;
+use super::{approaches, Sweep};
 use crate::convex::contact::contact_cached;
 use crate::convex::{gjk, GjkCache, Posed, SupportMap};
 use crate::math::Vec3;
@@ -12,22 +12,64 @@ use glam::DVec3;
 /// approach is grazing to within about 1e-4 of its speed).
 const MAX_STEPS: u32 = 128;
 
-/// Gap below which two shapes count as touching: `1e-5` of the scale the advancement works at
-/// (the sum of both shapes' extents along x and the length of the relative motion).
+/// Gap below which two shapes count as touching, relative to the smaller shape's size (its
+/// widest extent along x, y or z): the advancement's target, far below what a game resolves.
 const TOUCH: f32 = 1e-5;
+
+/// Gap below which two shapes count as touching, relative to the largest coordinate magnitude
+/// involved (support points along ±x, ±y, ±z of both shapes, plus the larger motion): twice
+/// GJK's own touching tolerance ([`gjk::TOLERANCE`], a few `f32` ulps of the coordinates), the
+/// precision below which the input itself is uncertain. About 17 ulps: a gap of 1 cm at
+/// coordinates of 1,000 m (ulp 6e-5) is a gap, not a touch.
+const ROUND: f32 = 2.0 * gjk::TOLERANCE;
+
+/// The touching gap of a sweep of `a` and `b` by `motion_a`, `motion_b`: the larger of
+/// [`TOUCH`] times the smaller shape's size and [`ROUND`] times the coordinates' magnitude;
+/// `None` when a support point or motion is not finite.
+///
+/// Neither term grows with the other shape: a capsule 1 cm above a floor box 2,000 m wide is
+/// 1 cm apart, not touching (a scale made of the sum of both extents called it touching).
+fn touch_gap<A, B>(a: &A, motion_a: Vec3, b: &B, motion_b: Vec3) -> Option<f32>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let measure = |s: &dyn Fn(Vec3) -> Vec3| {
+        let (mut size, mut mag) = (0.0f32, 0.0f32);
+        for d in [Vec3::X, Vec3::Y, Vec3::Z] {
+            let (hi, lo) = (s(d), s(-d));
+            size = size.max((hi - lo).dot(d));
+            mag = mag.max(hi.abs().max_element()).max(lo.abs().max_element());
+        }
+        (size, mag)
+    };
+    let (size_a, mag_a) = measure(&|d| a.support(d));
+    let (size_b, mag_b) = measure(&|d| b.support(d));
+    let moved = motion_a
+        .abs()
+        .max_element()
+        .max(motion_b.abs().max_element());
+    let tol = (TOUCH * size_a.min(size_b)).max(ROUND * (mag_a.max(mag_b) + moved));
+    tol.is_finite().then_some(tol.max(f32::MIN_POSITIVE))
+}
 
 /// Convex shapes `a` and `b` (any [`SupportMap`]: hulls, boxes, capsules, spheres, point
 /// clouds, posed shapes) translating by `motion_a` and `motion_b` over the frame, their
 /// orientation held: the first and last moments of contact.
 ///
-/// `enter` is the first `u` at which the GJK distance is within `1e-5` of the scale
-/// (the shapes' extents plus the relative motion) of touching, so it is at most that gap
-/// divided by the closing speed early; `exit` is found the same way from the end of the
-/// frame backward, so it is at most as much late: `[enter, exit]` contains every moment of
-/// contact. Initial overlap: `enter = 0`, the normal that of least penetration (EPA). Normal
-/// otherwise: GJK's closest direction from A toward B at `enter`; point: midway between the
-/// closest points. Shapes that are not closing never touch later (the distance is convex in
-/// `u`): `None`. A grazing approach that has not converged after 128 steps is reported at
+/// `enter` is the first `u` at which the GJK distance is within the touching gap: `1e-5` of
+/// the smaller shape's size, or `2e-6` of the largest coordinate magnitude (support points
+/// plus motion) when that is more, so that a gap `f32` resolves at those coordinates is not
+/// a touch. `enter` is at most that gap divided by the closing speed early; `exit` is found the
+/// same way from the end of the frame backward, so it is at most as much late: `[enter, exit]`
+/// contains every moment of contact. Touching (within the gap) or overlapping at the start:
+/// the normal is GJK's closest direction (touching) or that of least penetration (EPA), and
+/// the sweep hits at `enter = 0` only when B moves toward A along it
+/// (`v · n < -ALONG_TOLERANCE · |v|`, `v = motion_b - motion_a`); moving away, along the
+/// contact (sliding) or not at all: `None` (module docs, "Starting touch"). Normal otherwise:
+/// GJK's closest direction from A toward B at `enter`; point: midway between the closest
+/// points. Shapes that are not closing never touch later (the distance is convex in `u`):
+/// `None`. A grazing approach that has not converged after 128 steps is reported at
 /// the (early) time reached, a conservative answer. NaN or infinite input, and shapes whose
 /// support points overflow `f32` (coordinates plus extents beyond `±f32::MAX`): `None`.
 ///
@@ -52,14 +94,18 @@ where
     B: SupportMap + ?Sized,
 {
     let first = first_contact(a, motion_a, b, motion_b)?;
+    let tol = touch_gap(a, motion_a, b, motion_b)?;
     // The last contact is the first contact of the motion run backward from the frame's end.
     // Contact times form one interval (the distance is convex in `u`), so the backward search
     // meets it at `1 − exit`.
-    let back = first_contact(
+    // Without the starting-touch rule: shapes in contact at the end are so at `exit = 1`,
+    // whatever the direction of the reversed motion.
+    let back = advance(
         &Posed::translated(a, motion_a),
         -motion_a,
         &Posed::translated(b, motion_b),
         -motion_b,
+        tol,
     );
     let exit = back.map_or(first.t, |c| 1.0 - c.t).max(first.t);
     // B approaches A along −(motion_b − motion_a): the A-to-B direction when nothing better.
@@ -108,16 +154,11 @@ pub(crate) struct FirstContact {
 }
 
 /// The first `u` in `[0, 1]` at which `a + u·motion_a` and `b + u·motion_b` come within the
-/// touching gap, or `None`.
-///
-/// Conservative advancement: the distance `d(u)` of two convex sets under linear relative
-/// motion is convex in `u`, so `d(u + s) >= d(u) + s · d'(u)` with `d'(u) = n · (v_b − v_a)`
-/// (`n` the unit closest direction from A to B): stepping `s = d / (−d')` never passes the
-/// first contact. Stops when the distance is below the touching gap, when the shapes stop
-/// closing (`d' >= 0`: by convexity they never touch later) or past `u = 1`. The normal is
-/// GJK's at the time found, EPA's when already overlapping; it may be zero or not unit where
-/// the geometry decides none (callers that promise a unit normal repair it). The point is
-/// `None`-checked by the caller for representability.
+/// touching gap, with the starting-touch rule (module docs): shapes in contact at `u = 0`
+/// give `t = 0` only when the relative motion approaches along the contact normal, else
+/// `None`. A normal the geometry does not decide (zero, see [`advance`]) counts as
+/// approaching: the contact is kept. Used per triangle by the mesh casts and by the world's
+/// impacts.
 pub(crate) fn first_contact<A, B>(
     a: &A,
     motion_a: Vec3,
@@ -128,17 +169,43 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    let c = advance(
+        a,
+        motion_a,
+        b,
+        motion_b,
+        touch_gap(a, motion_a, b, motion_b)?,
+    )?;
+    if c.t > 0.0 {
+        return Some(c);
+    }
+    let n = c.normal.as_dvec3();
+    let v = motion_b.as_dvec3() - motion_a.as_dvec3();
+    let decided = n.is_finite() && n.length_squared() > 0.0;
+    (!decided || approaches(n.normalize(), v)).then_some(c)
+}
+
+/// The first `u` in `[0, 1]` at which `a + u·motion_a` and `b + u·motion_b` come within the
+/// touching gap `tol` (from [`touch_gap`] of the forward sweep, also for the backward search of
+/// its exit), or `None`; shapes in contact at `u = 0` give `0` whatever their motion.
+///
+/// Conservative advancement: the distance `d(u)` of two convex sets under linear relative
+/// motion is convex in `u`, so `d(u + s) >= d(u) + s · d'(u)` with `d'(u) = n · (v_b − v_a)`
+/// (`n` the unit closest direction from A to B): stepping `s = d / (−d')` never passes the
+/// first contact. Stops when the distance is below the touching gap, when the shapes stop
+/// closing (`d' >= 0`: by convexity they never touch later) or past `u = 1`. The normal is
+/// GJK's at the time found, EPA's when already overlapping; it may be zero or not unit where
+/// the geometry decides none (callers that promise a unit normal repair it). The point is
+/// `None`-checked by the caller for representability.
+fn advance<A, B>(a: &A, motion_a: Vec3, b: &B, motion_b: Vec3, tol: f32) -> Option<FirstContact>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
     if !(motion_a.is_finite() && motion_b.is_finite()) {
         return None;
     }
     let rel = motion_b - motion_a;
-    let scale = (a.support(Vec3::X) - a.support(-Vec3::X)).length()
-        + (b.support(Vec3::X) - b.support(-Vec3::X)).length()
-        + rel.length();
-    if !scale.is_finite() {
-        return None;
-    }
-    let tol = TOUCH * scale.max(1e-6);
     let mut t = 0.0f32;
     let mut cache = GjkCache::default();
     for _ in 0..MAX_STEPS {

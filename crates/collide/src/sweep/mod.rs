@@ -9,9 +9,21 @@
 //!
 //! Shared rules, for every sweep:
 //! - **Touching counts**: a contact that lasts an instant (grazing, `enter == exit`) is a hit.
-//! - **Initial overlap**: `enter = 0`; `exit` is still the last moment of contact.
+//! - **Starting touch**: shapes that touch or overlap at `u = 0` hit (at `enter = 0`, `exit`
+//!   still the last moment of contact) only when the relative motion approaches along the
+//!   normal the sweep reports there: `v · n < -ALONG_TOLERANCE · |v|`, with
+//!   `v = motion_b - motion_a` and `n` from A toward B: B's offset from A along `n` changes
+//!   at the rate `n · v`, and with `n` the least-penetration normal the depth after `u` is at
+//!   most `depth0 - u (n · v)` (for touching shapes `n`'s plane keeps them `u (n · v)` apart).
+//!   Shapes that start in contact and move away, along the contact (sliding, within
+//!   [`ALONG_TOLERANCE`] of the contact plane) or not at all relative to each other: `None`.
+//!   The normal of an initial overlap is that of least penetration, so moving along it (or
+//!   anywhere within 90° of it) never takes the shapes deeper; [`obb_obb_rotating`] decides
+//!   by the rate at which the gap along that normal changes at `u = 0`, rotation included.
+//!   Every hit that is reported and touching at the start has `enter = 0`.
 //! - **Normal**: unit, from A toward B at `enter` (moving B along it separates them). For
-//!   initial overlap it is the direction of least penetration (each function says which).
+//!   initial overlap it is the direction of least penetration (each function says which);
+//!   it decides the starting-touch rule above.
 //! - **Point**: a contact point at `enter`; for an initial overlap, a point in both shapes.
 //! - **Bad input**: NaN or infinite anywhere gives `None`.
 //! - **Representable hits**: a hit's times, normal and point are always finite. The contact
@@ -60,6 +72,7 @@ pub use aabb::aabb_aabb;
 pub use convex::convex;
 pub use obb::obb_obb;
 pub use rotating::{obb_obb_rotating, ROTATION_TOLERANCE};
+pub(crate) use sphere::sphere_sphere_interval;
 pub use sphere::{
     sphere_aabb, sphere_obb, sphere_plane, sphere_plane_halfspace, sphere_sphere, sphere_triangle,
 };
@@ -70,7 +83,8 @@ use glam::DVec3;
 /// The first and last moments of contact of two moving shapes within a frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sweep {
-    /// Normalised time of first contact, in `[0, 1]`; `0` when already touching at the start.
+    /// Normalised time of first contact, in `[0, 1]`; `0` when already touching at the start
+    /// (reported only when moving deeper: module docs, "Starting touch").
     pub enter: f32,
     /// Normalised time of last contact within the frame, in `[enter, 1]`.
     pub exit: f32,
@@ -78,6 +92,39 @@ pub struct Sweep {
     pub normal: Vec3,
     /// A contact point at `enter` (world space).
     pub point: Vec3,
+}
+
+/// Relative tolerance of "moving along" a contact in the starting-touch rule (module docs):
+/// a relative motion `v` that starts in contact approaches along the unit normal `n` only
+/// when `v · n < -ALONG_TOLERANCE · |v|`, i.e. when it points more than about `1e-4` rad
+/// (0.006°) into the contact plane. Motions closer to the plane than that count as sliding
+/// along it: over a motion of length `L` they go at most `1e-4 · L` deeper. The slack
+/// absorbs the rounding of normals found iteratively (EPA, GJK at a gap of `1e-5`) and of
+/// motions projected onto a contact plane in `f32`.
+pub const ALONG_TOLERANCE: f32 = 1e-4;
+
+/// The starting-touch rule: does the relative motion `v` (of B, relative to A) approach along
+/// the unit contact normal `n` (from A toward B)?
+///
+/// B's offset from A along `n` changes at the rate `d/du (n · (x_b - x_a)) = n · v`: negative
+/// means B moves toward A along the normal, i.e. deeper. For an initial overlap with `n` the
+/// direction of least penetration `p0`, the penetration after `u` is at most
+/// `p0 - u (n · v)` (the depth is the minimum over directions of affine functions of `u`, and
+/// `n`'s is one of them), so `n · v >= 0` never goes deeper; for shapes that touch, `n`'s
+/// plane separates them and their distance is at least `u (n · v) >= 0`. "Along" is widened
+/// by [`ALONG_TOLERANCE`] relative to `|v|`. No relative motion (`v = 0`) does not approach.
+#[inline]
+pub(crate) fn approaches(n: DVec3, v: DVec3) -> bool {
+    n.dot(v) < -f64::from(ALONG_TOLERANCE) * v.length()
+}
+
+/// The starting-touch rule applied to a sweep's result: a hit at `enter = 0` (in contact at
+/// the start) is kept only when the relative motion `motion_b - motion_a` approaches along its
+/// normal ([`approaches`]); later hits are kept as they are.
+#[inline]
+fn starting_touch(s: Option<Sweep>, motion_a: Vec3, motion_b: Vec3) -> Option<Sweep> {
+    let v = motion_b.as_dvec3() - motion_a.as_dvec3();
+    s.filter(|s| s.enter > 0.0 || approaches(s.normal.as_dvec3(), v))
 }
 
 /// Intersects the contact interval `[lo, hi]` (in `u`, unbounded) with the frame `[0, 1]`.

@@ -1,6 +1,6 @@
 //! The OBB sweep: listing 4's per-axis intervals on listing 6's 15 separating axes.
 
-use super::{axis_interval, clip_to_frame, make, Sweep};
+use super::{axis_interval, clip_to_frame, make, starting_touch, Sweep};
 use crate::math::Vec3;
 use crate::shapes::Obb;
 use glam::{DMat3, DVec3};
@@ -268,14 +268,27 @@ pub(crate) fn overlap_point(a: &DObb, b: &DObb, n: DVec3) -> DVec3 {
 /// (orthonormal only to ~1e-7); parallel edges give a zero cross product, which is skipped
 /// (ERRATA 6.1): skipping an axis can only widen the intersection, so the sweep is never late.
 ///
-/// Initial overlap: `enter = 0`, normal along the axis of least (normalised) penetration.
-/// Otherwise the normal is the axis whose interval starts last, from A toward B. Point: the
+/// Touching or overlapping at the start: normal along the axis of least (normalised)
+/// penetration, and a hit at `enter = 0` only when B moves toward A along it
+/// (`v · n < -ALONG_TOLERANCE · |v|`); moving away, along the contact or not at all: `None`
+/// (module docs, "Starting touch"). Otherwise the normal is the axis whose interval starts last, from A toward B. Point: the
 /// centroid of the intersection of the two boxes' supporting features (face, edge or vertex)
 /// along the normal at `enter`, placed midway between them; for an initial overlap, a point in
 /// both boxes (refined by alternating projections). Flat boxes work; NaN (also a NaN rotation)
 /// → `None`.
 #[must_use]
 pub fn obb_obb(a: &Obb, motion_a: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep> {
+    starting_touch(
+        obb_obb_interval(a, motion_a, b, motion_b),
+        motion_a,
+        motion_b,
+    )
+}
+
+/// [`obb_obb`] without the starting-touch rule: boxes in contact at the start give
+/// `enter = 0` whatever their motion. The rotating sweep bounds its search with it, where
+/// grown boxes that start overlapping and move apart may still meet by turning.
+pub(crate) fn obb_obb_interval(a: &Obb, motion_a: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep> {
     if !(a.is_finite() && b.is_finite() && motion_a.is_finite() && motion_b.is_finite()) {
         return None;
     }

@@ -1,7 +1,7 @@
 //! Boxes that rotate during the frame: conservative advancement inside the translational bounds.
 
-use super::obb::{contact_point, max_gap, overlap_point, DObb};
-use super::{make, obb_obb, Sweep};
+use super::obb::{contact_point, max_gap, obb_obb_interval, overlap_point, DObb};
+use super::{make, Sweep, ALONG_TOLERANCE};
 use crate::math::{Quat, Vec3};
 use crate::shapes::Obb;
 use glam::{DMat3, DQuat, DVec3};
@@ -70,6 +70,45 @@ impl Motion {
     fn spin_reach(&self) -> f64 {
         self.e.length() * self.angle
     }
+
+    /// The right derivative at `u = 0` of the box's extent along the fixed unit direction `n`,
+    /// `r(u) = Σ e_i |a_i(u)|` with `a_i(u) = axis_i(u) · n`.
+    ///
+    /// The box turns at the constant angular velocity `ω = axis · angle` (per frame, about its
+    /// centre), so `a_i'(0) = (ω × axis_i) · n`. The right derivative of `|a_i|` is
+    /// `sign(a_i) a_i'` where `a_i ≠ 0` and `|a_i'|` where `a_i = 0` (an axis in the contact
+    /// plane, as for a face lying on a face: turning either way lowers that face's edge);
+    /// `|a_i| <= FLAT` counts as zero, which can only make the rate larger (more approaching).
+    fn extent_rate(&self, n: DVec3) -> f64 {
+        let w = self.axis * self.angle;
+        let o = self.at(0.0);
+        (0..3)
+            .map(|i| {
+                let a = o.axes[i].dot(n);
+                let da = w.cross(o.axes[i]).dot(n);
+                self.e[i]
+                    * if a.abs() <= FLAT {
+                        da.abs()
+                    } else {
+                        a.signum() * da
+                    }
+            })
+            .sum()
+    }
+}
+
+/// Axis components (`|axis_i · n|`) below which an axis lies in the contact plane for the
+/// starting-touch rate (the tilt below which a box lies flat on a face in the contact point's
+/// feature search).
+const FLAT: f64 = 1e-4;
+
+/// The rate of approach at `u = 0` for the starting-touch rule: the right derivative of the
+/// gap along the fixed unit normal `n` (from A toward B),
+/// `g(u) = n · (c_b(u) - c_a(u)) - r_a(u) - r_b(u)`, which is
+/// `n · (v_b - v_a) - r_a'(0) - r_b'(0)` ([`Motion::extent_rate`]). Negative: the boxes close
+/// (or go deeper) along `n`, from their linear or angular motion.
+fn gap_rate(ma: &Motion, mb: &Motion, n: DVec3) -> f64 {
+    n.dot(mb.v - ma.v) - ma.extent_rate(n) - mb.extent_rate(n)
 }
 
 /// Boxes of half-extents `half_a`, `half_b` moving from pose `a0` to `a1` and `b0` to `b1`
@@ -78,7 +117,7 @@ impl Motion {
 /// Conservative advancement (Mirtich 1996) inside the translational sweep's bounds, as the
 /// article proposes for rotating bodies:
 /// 1. A rotating box stays inside its start-oriented box grown by its spin reach `|e| θ`
-///    (`θ` the frame's rotation angle); [`obb_obb`] on the grown boxes gives an interval
+///    (`θ` the frame's rotation angle); [`obb_obb`](super::obb_obb) on the grown boxes gives an interval
 ///    `[u0, u1]` outside which there is no contact (or `None`: no contact at all).
 /// 2. From `u0`, step by `gap / S`, where `gap` is the largest separating-axis gap, on axis
 ///    `n` (a lower bound on the distance), and `S = max(0, -n·(v_b - v_a)) + θ_a |e_a| +
@@ -91,8 +130,22 @@ impl Motion {
 /// grown by `tol` overlap). If the advancement has not converged after 5000 steps (a box
 /// spinning fast close to another without touching it), the current time is reported: early,
 /// and then possibly a contact that does not happen (conservative, never a miss).
-/// Initial overlap: `enter = 0`. Normal: the axis of the largest gap at `enter` (least
-/// penetration), from A toward B. Point: as for [`obb_obb`], on both boxes to within `tol`.
+/// Touching (within `tol`) or overlapping at the start: normal `n` the axis of the largest gap
+/// (least penetration), and a hit at `enter = 0` only when the boxes approach along it: the
+/// rate at which the gap along the fixed direction `n` changes at `u = 0`, from both the
+/// linear motion and the rotation, `n · (v_b - v_a) - r_a'(0) - r_b'(0)` (`r_x(u)` a box's
+/// extent along `n` as it turns; for an axis lying in the contact plane, turning either way
+/// counts as growing), is below `-ALONG_TOLERANCE` times the fastest relative speed of a point,
+/// `|v_b - v_a| + θ_a |e_a| + θ_b |e_b|`. Otherwise (moving apart, sliding, spinning in the
+/// contact plane, at rest): `None` (module docs, "Starting touch"). The gap along a fixed
+/// normal is a lower bound of the separation, so "moving apart" by this measure never goes
+/// deeper to first order, while a pair whose least penetration shrinks only because the
+/// axes turn may still count as approaching (a hit at 0: the cautious answer). Unlike a
+/// translation, a rotation can bring boxes that start in contact and move apart back into
+/// contact later in the frame; that second contact is not reported (the next frame's sweep,
+/// starting apart, finds it). Normal otherwise: the
+/// axis of the largest gap at `enter`, from A toward B. Point: as for [`obb_obb`](super::obb_obb), on both
+/// boxes to within `tol`.
 /// A zero or NaN quaternion, NaN or infinite input → `None`.
 #[must_use]
 pub fn obb_obb_rotating(
@@ -121,7 +174,7 @@ pub fn obb_obb_rotating(
         let g = (m.spin_reach() * (1.0 + 1e-6) + 1e-6 * m.e.length()) as f32;
         Obb::new(p0, q0, he.abs() + Vec3::splat(g))
     };
-    let bound = obb_obb(
+    let bound = obb_obb_interval(
         &grow(&ma, a0, half_a),
         a1.0 - a0.0,
         &grow(&mb, b0, half_b),
@@ -162,6 +215,12 @@ pub fn obb_obb_rotating(
     let exit = advance(u1, enter).unwrap_or(enter).max(enter);
     let (ae, be) = (ma.at(enter), mb.at(enter));
     let (gap, normal) = max_gap(&ae, &be);
+    if enter == 0.0 {
+        let speed = rel.length() + spin;
+        if gap_rate(&ma, &mb, normal) >= -f64::from(ALONG_TOLERANCE) * speed {
+            return None;
+        }
+    }
     let point = if gap < -tol {
         overlap_point(&ae, &be, normal)
     } else {

@@ -1,6 +1,6 @@
 //! Sweeps of a moving sphere against a plane, a half-space, a sphere, boxes and a triangle.
 
-use super::{axis_interval, clip_to_frame, make, unit_or, Sweep};
+use super::{axis_interval, clip_to_frame, make, starting_touch, unit_or, Sweep};
 use crate::math::Vec3;
 use crate::raycast::kernel;
 use crate::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
@@ -11,8 +11,10 @@ use glam::DVec3;
 ///
 /// Both sides are detected (ERRATA listing 1.1: the listing saw only approaches from the
 /// positive side) and the time is that of first contact, `d = ±r` (ERRATA 1.2). Initial
-/// contact (`|d0| <= r`, the article's check): `enter = 0`. A sphere sliding parallel to the
-/// plane touches for the whole frame or never. Normal: from the sphere toward the plane,
+/// contact (`|d0| <= r`, the article's check): `enter = 0` when the sphere moves toward the
+/// plane along the normal below (`motion · normal > ALONG_TOLERANCE · |motion|`), `None` when
+/// it moves away, slides parallel to the plane or stays (module docs, "Starting touch"); a
+/// sphere sliding parallel to the plane never hits it. Normal: from the sphere toward the plane,
 /// `-n` on the positive side, `+n` on the negative side; a centre exactly on the plane
 /// counts as being on the side it comes from (`-sign(motion·n)`), positive if not moving
 /// across. Point: the centre projected onto the plane at `enter`. NaN → `None`.
@@ -28,15 +30,21 @@ pub fn sphere_plane(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Sweep> {
     let on_positive = de > 0.0 || (de == 0.0 && w <= 0.0);
     let side = if on_positive { 1.0 } else { -1.0 };
     let ce = c0 + v * enter;
-    make(enter, exit, -side * n, ce - de * n)
+    starting_touch(
+        make(enter, exit, -side * n, ce - de * n),
+        motion,
+        Vec3::ZERO,
+    )
 }
 
 /// Sphere `s` moving by `motion` against the solid half-space behind plane `p` (the points
 /// with `signed_distance <= 0`): when is `d(u) <= r`?
 ///
-/// The one-sided variant of [`sphere_plane`]: a sphere that starts behind the plane (or
-/// anywhere in the half-space) is in contact at `enter = 0`, and `exit` is when it leaves
-/// (`1` if it never does). Normal: always `-n` (from the sphere into the half-space). Point:
+/// The one-sided variant of [`sphere_plane`]: a sphere that starts touching the half-space
+/// (`d0 <= r`, also anywhere behind the plane) hits at `enter = 0` when it moves deeper
+/// (`motion · n < -ALONG_TOLERANCE · |motion|`), and then stays in contact (`exit = 1`); one
+/// that moves out, parallel to the plane or not at all: `None` (module docs, "Starting
+/// touch"). Normal: always `-n` (from the sphere into the half-space). Point:
 /// the centre projected onto the plane at `enter`. NaN → `None`. Gomez 1999, listing 1.
 #[must_use]
 pub fn sphere_plane_halfspace(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Sweep> {
@@ -55,7 +63,7 @@ pub fn sphere_plane_halfspace(s: &Sphere, motion: Vec3, p: &Plane) -> Option<Swe
     let (enter, exit) = clip_to_frame(lo, hi)?;
     let ce = c0 + v * enter;
     let de = d0 + w * enter;
-    make(enter, exit, -n, ce - de * n)
+    starting_touch(make(enter, exit, -n, ce - de * n), motion, Vec3::ZERO)
 }
 
 /// A sphere moving against a plane, in f64: the plane's normal `n`, the start centre `c0`,
@@ -92,8 +100,11 @@ impl PlaneTrack {
 /// Spheres `a` and `b` moving by `motion_a` and `motion_b`: when is `|B(u) - A(u)| <= ra + rb`?
 ///
 /// Zero relative motion is its own case: in contact the whole frame or never (ERRATA listing
-/// 2.1). Contact outside the frame is no hit (ERRATA 2.2). The roots are found in the stable
-/// form (ERRATA 2.3), and an initial overlap keeps its exit time (ERRATA 2.4). Normal: the
+/// 2.1): with the starting-touch rule (module docs) that is never a hit, as spheres in contact
+/// and not moving relative to each other do not approach. Contact outside the frame is no hit
+/// (ERRATA 2.2). The roots are found in the stable form (ERRATA 2.3), and an initial overlap
+/// keeps its exit time (ERRATA 2.4). Touching or overlapping at the start: `enter = 0` when B
+/// moves toward A along the normal (`v · n < -ALONG_TOLERANCE · |v|`), else `None`. Normal: the
 /// centre-to-centre direction at `enter`; for concentric spheres, the direction B came from
 /// (`-(motion_b - motion_a)`), else `+X`. Point: the middle of the spheres' overlap along the
 /// centre line (the contact point when touching, a point of both when overlapping; the same
@@ -120,7 +131,32 @@ pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> 
     let a0 = ca + ma * enter;
     let s = n.dot(cb + mb * enter - a0);
     let (lo, hi) = ((-ra).max(s - rb), ra.min(s + rb));
-    make(enter, exit, n, a0 + n * (0.5 * (lo + hi)))
+    starting_touch(
+        make(enter, exit, n, a0 + n * (0.5 * (lo + hi))),
+        motion_a,
+        motion_b,
+    )
+}
+
+/// The contact interval of two moving spheres within the frame, `(enter, exit)`, without the
+/// starting-touch rule: spheres in contact at the start give `enter = 0` whatever their motion.
+/// For the world's swept midphase, which must keep a pair that starts in contact and moves
+/// apart (its contact at the frame's end is tested). `None` when they never touch in the
+/// frame or for non-finite input.
+pub(crate) fn sphere_sphere_interval(
+    a: &Sphere,
+    motion_a: Vec3,
+    b: &Sphere,
+    motion_b: Vec3,
+) -> Option<(f64, f64)> {
+    if !(a.is_finite() && b.is_finite() && motion_a.is_finite() && motion_b.is_finite()) {
+        return None;
+    }
+    let f = b.center.as_dvec3() - a.center.as_dvec3();
+    let v = motion_b.as_dvec3() - motion_a.as_dvec3();
+    let r = f64::from(a.radius.abs()) + f64::from(b.radius.abs());
+    let (lo, hi) = kernel::sphere_interval(f, v, r)?;
+    clip_to_frame(lo, hi)
 }
 
 /// A point moving as `p + u d` (box frame) against the box `[-e, e]` grown by `r`: the contact
@@ -143,7 +179,9 @@ fn rounded_interval(
 ///
 /// The swept sphere is a capsule; equivalently the centre moves along a segment against the box
 /// grown by the radius (a rounded box), solved face, edge and corner regions in turn (Ericson,
-/// RTCD §5.5.7). Initial overlap: `enter = 0`. Normal: from the sphere's centre to its closest
+/// RTCD §5.5.7). Touching or overlapping at the start: `enter = 0` when the relative motion
+/// approaches along the normal below, `None` when it moves away, along or not at all (module
+/// docs, "Starting touch"). Normal: from the sphere's centre to its closest
 /// point on the box at `enter`; with the centre inside the box, the outward normal of the
 /// nearest face, negated (moving the box along it pushes the sphere out). Point: the closest
 /// point of the box to the centre at `enter`. A flat box works; an empty box and NaN → `None`.
@@ -172,7 +210,8 @@ pub fn sphere_aabb(s: &Sphere, motion_s: Vec3, b: &Aabb, motion_b: Vec3) -> Opti
 /// world distances by up to the matrix's distortion `σ`; the radius is widened by `1/σ_min`
 /// (bounded from `‖AᵀA - I‖`, about `1 + 1e-6` for `f32` rotation matrices), so the sweep
 /// may report contact when the sphere is still up to ~`2e-6 · r` away — early (in a sliding
-/// graze, by much of the frame), never late. NaN (also a NaN rotation) → `None`.
+/// graze, by much of the frame), never late. Starting touch as for [`sphere_aabb`]: `enter = 0`
+/// only when moving deeper. NaN (also a NaN rotation) → `None`.
 #[must_use]
 pub fn sphere_obb(s: &Sphere, motion_s: Vec3, b: &Obb, motion_b: Vec3) -> Option<Sweep> {
     if !b.is_finite() {
@@ -245,7 +284,11 @@ fn sphere_box(
     };
     let box_center_e = center + motion_b.as_dvec3() * enter;
     let normal = unit_or(axes * local_n, DVec3::X);
-    make(enter, exit, normal, box_center_e + axes * q)
+    starting_touch(
+        make(enter, exit, normal, box_center_e + axes * q),
+        motion_s,
+        motion_b,
+    )
 }
 
 /// Sphere `s` moving by `motion_s` against triangle `t` moving by `motion_t`: exact.
@@ -253,7 +296,9 @@ fn sphere_box(
 /// The centre moves against the triangle grown by the radius: two offset faces and three edge
 /// capsules (Ericson, RTCD §5.5.6 idea, done as one Minkowski sum). Both faces count (a
 /// triangle is two-sided). A degenerate triangle is treated as the segment or point it is.
-/// Initial overlap: `enter = 0`. Normal: from the centre to its closest point of the triangle
+/// Touching or overlapping at the start: `enter = 0` when the relative motion approaches along
+/// the normal below, `None` when it moves away, along the triangle or not at all (module docs,
+/// "Starting touch"). Normal: from the centre to its closest point of the triangle
 /// at `enter`; a centre exactly on the triangle gives the triangle normal pointing the way the
 /// sphere moves relative to it (`-n` when not moving, `+X` for a degenerate triangle), with
 /// `n = (b - a) × (c - a)` normalised. Point: the closest
@@ -282,7 +327,7 @@ pub fn sphere_triangle(s: &Sphere, motion_s: Vec3, t: &Triangle, motion_t: Vec3)
     // triangle lies ahead of the sphere's relative motion d, so the normal facing along d.
     let normal = unit_or(q - pe, facing);
     let shift = o + motion_t.as_dvec3() * enter;
-    make(enter, exit, normal, q + shift)
+    starting_touch(make(enter, exit, normal, q + shift), motion_s, motion_t)
 }
 
 #[cfg(test)]
@@ -304,11 +349,15 @@ mod tests {
 
     #[test]
     fn plane_parallel_motion() {
-        // Sliding at height 0.5 with r = 1: touching the whole frame; at height 2: never.
+        // Sliding at height 0.5 with r = 1: in contact the whole frame but moving along the
+        // plane, so no hit (starting-touch rule); sinking by 0.1 while sliding: a hit at 0 that
+        // lasts the frame; at height 2: never.
         let p = Plane::from_point_normal(Vec3::ZERO, Vec3::Y);
         let s = Sphere::new(Vec3::new(0.0, 0.5, 0.0), 1.0);
-        let w = sphere_plane(&s, Vec3::X * 3.0, &p).unwrap();
+        assert!(sphere_plane(&s, Vec3::X * 3.0, &p).is_none());
+        let w = sphere_plane(&s, Vec3::new(3.0, -0.1, 0.0), &p).unwrap();
         assert_eq!((w.enter, w.exit), (0.0, 1.0));
+        assert_near!(w.normal, -Vec3::Y);
         let s = Sphere::new(Vec3::new(0.0, 2.0, 0.0), 1.0);
         assert!(sphere_plane(&s, Vec3::X * 3.0, &p).is_none());
     }
@@ -321,9 +370,10 @@ mod tests {
         let w = sphere_plane_halfspace(&s, Vec3::new(0.0, -1.0, 0.0), &p).unwrap();
         assert_eq!((w.enter, w.exit), (0.0, 1.0));
         assert_near!(w.normal, -Vec3::Y);
-        // Moving out: leaves when d = r = 1, i.e. u = 0.6 with motion +10.
-        let w = sphere_plane_halfspace(&s, Vec3::new(0.0, 10.0, 0.0), &p).unwrap();
-        assert_near!(w.exit, 0.6);
+        // Moving out (it would leave at u = 0.6), along the plane or not at all: no hit.
+        for m in [Vec3::new(0.0, 10.0, 0.0), Vec3::X, Vec3::ZERO] {
+            assert!(sphere_plane_halfspace(&s, m, &p).is_none(), "{m}");
+        }
     }
 
     #[test]
@@ -331,14 +381,16 @@ mod tests {
         // Concentric r = 2 and r = 0.5: the point lies in both (here the common centre), in
         // either order. B moved to x = 1: the overlap of A's [-2, 2] and B's [0.5, 1.5] along
         // the centre line has its middle at x = 1.
+        // B moves deeper (toward A's centre) so that the overlap is a hit.
+        let m = Vec3::new(-0.1, 0.0, 0.0);
         let (a, b) = (Sphere::new(Vec3::ZERO, 2.0), Sphere::new(Vec3::ZERO, 0.5));
-        let ab = sphere_sphere(&a, Vec3::ZERO, &b, Vec3::ZERO).unwrap();
-        let ba = sphere_sphere(&b, Vec3::ZERO, &a, Vec3::ZERO).unwrap();
+        let ab = sphere_sphere(&a, Vec3::ZERO, &b, m).unwrap();
+        let ba = sphere_sphere(&b, m, &a, Vec3::ZERO).unwrap();
         assert_eq!(ab.point, Vec3::ZERO);
         assert_eq!(ba.point, Vec3::ZERO);
         let b = Sphere::new(Vec3::X, 0.5);
-        let ab = sphere_sphere(&a, Vec3::ZERO, &b, Vec3::ZERO).unwrap();
-        let ba = sphere_sphere(&b, Vec3::ZERO, &a, Vec3::ZERO).unwrap();
+        let ab = sphere_sphere(&a, Vec3::ZERO, &b, m).unwrap();
+        let ba = sphere_sphere(&b, m, &a, Vec3::ZERO).unwrap();
         assert_near!(ab.point, Vec3::X);
         assert_near!(ba.point, Vec3::X);
     }

@@ -350,18 +350,26 @@ mod tests {
         assert!(w.evaluate(2.0).is_empty());
     }
 
-    // Moving while touching at the start: impact at t = 0 beside the contact.
+    // Moving deeper while overlapping at the start: impact at t = 0 beside the contact; moving
+    // along the contact or away: the contact, no impact (the sweeps' starting-touch rule).
     #[test]
     fn moving_while_touching_meets_at_zero() {
-        let (w, _) = world(vec![
-            BodyDesc::new(Geometry::Sphere(1.0)),
-            BodyDesc::new(Geometry::Sphere(1.0))
-                .at(Vec3::new(1.5, 0.0, 0.0))
-                .moving(Vec3::Y),
-        ]);
-        let v = w.evaluate(1.0)[0];
+        let pair = |v: Vec3| {
+            let (w, _) = world(vec![
+                BodyDesc::new(Geometry::Sphere(1.0)),
+                BodyDesc::new(Geometry::Sphere(1.0))
+                    .at(Vec3::new(1.5, 0.0, 0.0))
+                    .moving(v),
+            ]);
+            w.evaluate(1.0)[0]
+        };
+        let v = pair(Vec3::new(-0.5, 1.0, 0.0));
         assert!(v.contact.is_some());
         assert_eq!(v.impact.unwrap().t, 0.0);
+        for m in [Vec3::Y, Vec3::X] {
+            let v = pair(m);
+            assert!(v.contact.is_some() && v.impact.is_none(), "{m}: {v:?}");
+        }
     }
 
     // Unknown ids are errors; evaluating changes nothing the last update reported.

@@ -5,8 +5,8 @@
 //!    Arvo 1990) or tight (every hull vertex transformed, [`BodyDesc::tight_bounds`]). A *fast*
 //!    body (one that moved more than [`WorldConfig::ccd_fraction`] of its smallest half-size
 //!    this frame) gets the box swept over its motion.
-//! 2. **Broad phase** ([`crate::broadphase`], sweep and prune or dynamic BVH): the pairs whose
-//!    boxes touch, collision groups filtered inside it.
+//! 2. **Broad phase** ([`crate::broadphase`], the dynamic BVH by default, or sweep and prune):
+//!    the pairs whose boxes touch, collision groups filtered inside it.
 //! 3. **Midphase**: bounding spheres (swept for fast pairs), then bounding OBBs (15-axis SAT,
 //!    [`crate::overlap::obb_obb`]) for pairs at rest.
 //! 4. **Exact test** per convex part pair: analytic for spheres, the separating-axis test with
@@ -35,7 +35,9 @@
 //! Limits, by design for now: a pair of two surfaces (mesh, heightfield, half-space) has no
 //! contact; a swept pair is tested along the frame's translation with the
 //! bodies' orientation at the start of the frame (rotation within the frame is not swept);
-//! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end;
+//! a fast pair reports its contact at the time of impact (depth 0), not at the frame's end (one
+//! that starts in contact and does not move deeper has no impact and reports its contact at
+//! the frame's end);
 //! a body of several pieces reports the deepest piece contact of a pair, not one manifold
 //! per piece pair.
 //!
@@ -276,18 +278,20 @@ impl From<BroadPhaseError> for WorldError {
 /// Which broad phase the world uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum BroadPhaseKind {
-    /// [`SweepAndPrune`]: best when most bodies move a little each frame.
-    #[default]
+    /// [`SweepAndPrune`]: sorted endpoint lists re-sorted incrementally; for worlds of a few
+    /// hundred bodies that each move a little per frame and are rarely queried (a ray cast
+    /// walks the sorted lists: over a hundred microseconds per ray at 10,000 bodies).
     SweepAndPrune,
-    /// [`DynamicBvh`]: best with many bodies (from a few thousand up), large motion, or many
-    /// ray casts and box queries.
+    /// [`DynamicBvh`], the default: a fattened-box tree; fast with many bodies, large motion,
+    /// and ray casts and box queries (a few microseconds per ray at 10,000 bodies).
+    #[default]
     DynamicBvh,
 }
 
 /// World settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldConfig {
-    /// The broad phase.
+    /// The broad phase. Default [`BroadPhaseKind::DynamicBvh`].
     pub broad_phase: BroadPhaseKind,
     /// A body is swept (continuous collision) when it moves more than this fraction of its
     /// smallest half-size in a frame. `0` sweeps every moving body. Default `0.25`.
@@ -297,7 +301,7 @@ pub struct WorldConfig {
 impl Default for WorldConfig {
     fn default() -> Self {
         WorldConfig {
-            broad_phase: BroadPhaseKind::SweepAndPrune,
+            broad_phase: BroadPhaseKind::DynamicBvh,
             ccd_fraction: 0.25,
         }
     }
@@ -314,7 +318,9 @@ pub struct PairContact {
     /// (depth 0).
     pub manifold: Manifold,
     /// For a pair with a fast body: the normalised time in `[0, 1]` of first contact within
-    /// the frame. `None` for pairs tested at the frame's end only.
+    /// the frame. `None` for pairs tested at the frame's end only, which includes a fast pair
+    /// that starts in contact and does not move deeper (no impact by the sweeps'
+    /// starting-touch rule) but still touches at the frame's end: its contact there.
     pub toi: Option<f32>,
 }
 

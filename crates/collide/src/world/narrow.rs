@@ -716,7 +716,11 @@ fn reduce_to_four(points: &[(Vec3, f32)]) -> Vec<Vec3> {
 
 /// First contact of a convex part moving by `motion` (the surface held still) with a surface:
 /// [`MeshCollider::cast_shape`] and [`Heightfield::cast_shape`] in the surface's frame, the
-/// half-space by its plane. Normal from the surface toward the part.
+/// half-space by its plane. Normal from the surface toward the part. A part touching or
+/// overlapping the surface at the start hits at `t = 0` only where it moves deeper: per
+/// triangle for meshes and heightfields, along the plane's normal for the half-space (the
+/// sweeps' starting-touch rule); moving away or along: that triangle (or the half-space) is
+/// not hit.
 pub(crate) fn surface_impact(
     surface: &PlacedSurface<'_>,
     part: &Part,
@@ -729,9 +733,13 @@ pub(crate) fn surface_impact(
         Surface::Heightfield(h) => h.cast_shape(&local, local_motion),
         Surface::HalfSpace => {
             // Lowest point's height h(u) = y0 + u·m_y: first reaches 0 at u = y0 / −m_y.
+            // Touching or below at the start: the sweeps' starting-touch rule with the
+            // normal +y (from the half-space toward the body): a hit at 0 only when moving
+            // down by more than `ALONG_TOLERANCE` of the motion's length.
             let lowest = local.support(Vec3::NEG_Y);
+            let along = f64::from(crate::sweep::ALONG_TOLERANCE) * local_motion.as_dvec3().length();
             let toi = if lowest.y <= 0.0 {
-                Some(0.0)
+                (f64::from(local_motion.y) < -along).then_some(0.0)
             } else if local_motion.y < 0.0 {
                 Some(lowest.y / -local_motion.y).filter(|t| *t <= 1.0)
             } else {

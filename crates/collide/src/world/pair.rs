@@ -150,10 +150,12 @@ pub(super) fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcom
     // The midphase's bounding volumes are for convex bodies: a surface's box is its bound.
     if !(a.is_surface() || b.is_surface()) {
         if swept {
-            // The bounding spheres swept over the frame.
+            // The bounding spheres swept over the frame, without the starting-touch rule: a
+            // pair in contact at the start that moves apart is kept for its end contact.
             let sa = a.bounding_sphere(a.start_position, a.start_rotation);
             let sb = b.bounding_sphere(b.start_position, b.start_rotation);
-            if crate::sweep::sphere_sphere(&sa, a.motion(), &sb, b.motion()).is_none() {
+            let touch = crate::sweep::sphere_sphere_interval(&sa, a.motion(), &sb, b.motion());
+            if touch.is_none() {
                 return (Outcome::RejectedSphere, counts);
             }
         } else {
@@ -172,18 +174,37 @@ pub(super) fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcom
     if swept {
         // Sweeps from the start pose along the frame's translation.
         let found = impact(Placed::start(a), a.motion(), Placed::start(b), b.motion());
-        return match found {
-            Some(i) => (
+        if let Some(i) = found {
+            return (
                 Outcome::Contact(Manifold::one(i.normal, 0.0, i.point).finite(), Some(i.t)),
                 counts,
-            ),
-            None => (Outcome::Apart, counts),
-        };
+            );
+        }
+        // No impact: apart all frame, or in contact at the start and not moving deeper (the
+        // sweeps' starting-touch rule), when they may still touch at the frame's end. The
+        // contact at the end pose decides, as for a pair at rest, after the same bounding
+        // sphere and OBB tests at the end pose (most swept pairs without an impact end apart;
+        // they stay counted as found apart by the sweep).
+        if !(a.is_surface() || b.is_surface() || end_volumes_touch(a, b)) {
+            return (Outcome::Apart, counts);
+        }
     }
     match contact(Placed::now(a), Placed::now(b), cache, &mut counts) {
         Some(m) => (Outcome::Contact(m.finite(), None), counts),
         None => (Outcome::Apart, counts),
     }
+}
+
+/// Whether two convex bodies' bounding spheres and bounding OBBs at their end poses touch.
+fn end_volumes_touch(a: &Body, b: &Body) -> bool {
+    let sa = a.bounding_sphere(a.position, a.rotation);
+    let sb = b.bounding_sphere(b.position, b.rotation);
+    if !crate::overlap::sphere_sphere(&sa, &sb) {
+        return false;
+    }
+    let oa = a.bounding_obb(a.position, a.rotation);
+    let ob = b.bounding_obb(b.position, b.rotation);
+    crate::overlap::obb_obb(&oa, &ob)
 }
 
 /// The contact of two placed bodies, normal from `a` toward `b`, or `None` when apart.
