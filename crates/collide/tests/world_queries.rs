@@ -734,3 +734,76 @@ fn filters_by_fixed_moving_and_predicate() {
         .excluding(ids[2]);
     assert_eq!(world.query_aabb(&everywhere, &f), all[3..]);
 }
+
+/// The contract's starting-touch rule through `World::cast_shape`, on every geometry kind a
+/// capsule can rest on: resting on it and moving up or along, no hit; pressed in and moving
+/// deeper, a hit at 0; resting on a floor and moving along it into a wall of the same mesh,
+/// the wall.
+#[test]
+fn cast_shape_follows_the_starting_touch_rule_on_every_kind() {
+    let capsule = Geometry::Capsule {
+        half_height: 0.5,
+        radius: 0.3,
+    };
+    // A floor with a wall at x = 2, as one mesh: the floor z in [-2, 2], x in [-4, 2]; the wall
+    // x = 2, y in [0, 3].
+    let room = TriMesh::new(
+        vec![
+            Vec3::new(-4.0, 0.0, -2.0),
+            Vec3::new(2.0, 0.0, -2.0),
+            Vec3::new(2.0, 0.0, 2.0),
+            Vec3::new(-4.0, 0.0, 2.0),
+            Vec3::new(2.0, 3.0, -2.0),
+            Vec3::new(2.0, 3.0, 2.0),
+        ],
+        vec![[0, 2, 1], [0, 3, 2], [1, 2, 5], [1, 5, 4]],
+    );
+    let floors = [
+        ("half-space", Geometry::HalfSpace),
+        ("box", Geometry::Cuboid(Vec3::new(4.0, 0.5, 2.0))),
+        (
+            "mesh",
+            Geometry::Mesh(Arc::new(MeshCollider::try_new(room).unwrap())),
+        ),
+        ("heightfield", Geometry::Heightfield(bumpy_flat_field())),
+    ];
+    for (name, floor) in floors {
+        let mut world = World::default();
+        // The box's top is at y = 0 like the others'.
+        let at = if name == "box" {
+            Vec3::new(-1.0, -0.5, 0.0)
+        } else {
+            Vec3::ZERO
+        };
+        let id = world.add_body(BodyDesc::new(floor).at(at).fixed()).unwrap();
+        world.update();
+        let f = QueryFilter::default();
+        let resting = Vec3::new(0.0, 0.8, 0.0); // the capsule's bottom at y = 0
+        let cast = |p: Vec3, m: Vec3| world.cast_shape(&capsule, p, Quat::IDENTITY, m, &f);
+        assert_eq!(cast(resting, Vec3::Y), None, "{name}: resting, moving up");
+        assert!(
+            cast(resting, Vec3::new(0.5, 0.0, 0.3)).is_none_or(|h| h.toi > 0.0),
+            "{name}: resting, moving along: {:?}",
+            cast(resting, Vec3::new(0.5, 0.0, 0.3))
+        );
+        let pressed = resting - Vec3::Y * 0.05;
+        let h = cast(pressed, Vec3::NEG_Y).unwrap_or_else(|| panic!("{name}: pressed in"));
+        assert_eq!((h.body, h.toi), (id, 0.0), "{name}");
+        assert!(h.normal.y > 0.99, "{name}: {h:?}");
+        // Hovering 1 cm above and moving down 0.5: meets the floor after 0.01 / 0.5.
+        let h = cast(resting + Vec3::Y * 0.01, Vec3::Y * -0.5).unwrap();
+        assert!((h.toi - 0.02).abs() < 1e-3, "{name}: {h:?}");
+        if name == "mesh" {
+            // Resting on the floor, moving along it into the wall (x = 2): the wall, at the
+            // time the capsule's side (x + 0.3) reaches it.
+            let h = cast(resting, Vec3::new(3.0, 0.0, 0.0)).expect("the wall");
+            assert!((h.toi - 1.7 / 3.0).abs() < 1e-3, "{h:?}");
+            assert!(h.normal.x < -0.99, "{h:?}");
+        }
+    }
+}
+
+/// A flat 5 × 5 heightfield at y = 0, 8 m square.
+fn bumpy_flat_field() -> Arc<Heightfield> {
+    Arc::new(Heightfield::try_new(vec![0.0; 25], 5, 5, Vec3::new(8.0, 1.0, 8.0)).unwrap())
+}
