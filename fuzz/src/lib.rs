@@ -1832,6 +1832,12 @@ pub mod world {
             assert!((0.0..=1.0).contains(&h.toi), "cast toi {h:?}");
             assert!(h.point.is_finite() && is_unit(h.normal), "cast hit {h:?}");
         }
+        let distance = b.f32();
+        if let Some(h) = world.cast_shape_within(&shape, pos, rot, motion, distance, &filter) {
+            assert!(passes(&h.body), "cast within hit a refused body {h:?}");
+            assert!((0.0..=1.0).contains(&h.toi), "cast within toi {h:?}");
+            assert!(h.point.is_finite() && is_unit(h.normal), "cast within hit {h:?}");
+        }
         let over = world.overlap_shape(&shape, pos, rot, &filter);
         assert!(over.windows(2).all(|w| w[0] < w[1]), "overlap unsorted");
         assert!(over.iter().all(passes), "overlap returned a refused body");

@@ -375,6 +375,16 @@ fn query_core(shape: &Geometry, p: Vec3, q: Quat) -> Core {
 /// contact per body by conservative advancement on f64 distances. Casts that start within
 /// 1e-4 of a body are left to the starting-touch tests.
 fn check_casts(shapes: &[Geometry], casts_per_seed: usize, seeds: u64) -> (usize, usize) {
+    check_casts_within(shapes, 0.0, casts_per_seed, seeds)
+}
+
+/// [`check_casts`] to a target distance: the oracle's query core grown by it.
+fn check_casts_within(
+    shapes: &[Geometry],
+    distance: f32,
+    casts_per_seed: usize,
+    seeds: u64,
+) -> (usize, usize) {
     let mut g = Gen::new(21);
     let (mut hits, mut misses) = (0, 0);
     for seed in 0..seeds {
@@ -391,7 +401,11 @@ fn check_casts(shapes: &[Geometry], casts_per_seed: usize, seeds: u64) -> (usize
                 g.unit() * g.range(1.0, 12.0)
             };
             let speed = motion.as_dvec3().length();
-            let at = |u: f64| query_core(shape, start + motion * u as f32, rot);
+            let at = |u: f64| {
+                let mut core = query_core(shape, start + motion * u as f32, rot);
+                core.radius += f64::from(distance);
+                core
+            };
             let mut starts_close = false;
             let mut want: Vec<(f64, BodyId)> = Vec::new();
             for (id, t) in &oracle.bodies {
@@ -411,7 +425,7 @@ fn check_casts(shapes: &[Geometry], casts_per_seed: usize, seeds: u64) -> (usize
                 continue;
             }
             want.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let got = world.cast_shape(shape, start, rot, motion, &f.filter());
+            let got = world.cast_shape_within(shape, start, rot, motion, distance, &f.filter());
             // Tolerances as fractions of the motion: never early by more than 1e-4, never late
             // by more than 1e-3 (the advancement's touching gap over the closing speed).
             let (early, late) = (1e-4, 1e-3);
@@ -806,4 +820,35 @@ fn cast_shape_follows_the_starting_touch_rule_on_every_kind() {
 /// A flat 5 × 5 heightfield at y = 0, 8 m square.
 fn bumpy_flat_field() -> Arc<Heightfield> {
     Arc::new(Heightfield::try_new(vec![0.0; 25], 5, 5, Vec3::new(8.0, 1.0, 8.0)).unwrap())
+}
+
+#[test]
+fn casts_to_a_target_distance_match_f64_advancement() {
+    let shapes = [
+        Geometry::Sphere(0.2),
+        Geometry::Cuboid(Vec3::new(0.3, 0.2, 0.4)),
+        Geometry::Capsule {
+            half_height: 0.4,
+            radius: 0.2,
+        },
+    ];
+    let (hits, _) = check_casts_within(&shapes, 0.25, 60, 2);
+    assert!(hits > 40, "too few hits: {hits}");
+    // A sphere within d is the sphere of radius r + d.
+    let (world, _) = scene(500, CONVEX);
+    let mut g = Gen::new(3);
+    for _ in 0..100 {
+        let (p, m) = (g.vec(9.0), g.unit() * 10.0);
+        let f = QueryFilter::default();
+        let within = world.cast_shape_within(&Geometry::Sphere(0.2), p, Quat::IDENTITY, m, 0.3, &f);
+        let bigger = world.cast_shape(&Geometry::Sphere(0.5), p, Quat::IDENTITY, m, &f);
+        match (within, bigger) {
+            (Some(a), Some(b)) => {
+                assert_eq!(a.body, b.body);
+                assert!((a.toi - b.toi).abs() < 1e-3, "{a:?} vs {b:?}");
+            }
+            (None, None) => {}
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -24,6 +24,11 @@ pub(crate) enum Part {
     /// ever asked of it).
     Cuboid(Obb, Option<ConvexPolyhedron>),
     Hull(ConvexPolyhedron),
+    /// A part grown by a distance in every direction (its Minkowski sum with a ball of that
+    /// radius): a scene query's shape cast to a target distance
+    /// ([`World::cast_shape_within`](super::World::cast_shape_within)). Goes through the
+    /// support-function tests (GJK, conservative advancement).
+    Grown(Box<Part>, f32),
 }
 
 impl SupportMap for Part {
@@ -33,6 +38,9 @@ impl SupportMap for Part {
             Part::Capsule(c) => c.support(dir),
             Part::Cuboid(o, _) => o.support(dir),
             Part::Hull(p) => p.support(dir),
+            Part::Grown(..) => {
+                self.core_support(dir) + self.margin() * crate::convex::support::unit_or_zero(dir)
+            }
         }
     }
 
@@ -42,6 +50,7 @@ impl SupportMap for Part {
             Part::Capsule(c) => c.margin(),
             Part::Cuboid(o, _) => o.margin(),
             Part::Hull(p) => p.margin(),
+            Part::Grown(inner, d) => inner.margin() + d,
         }
     }
 
@@ -51,6 +60,7 @@ impl SupportMap for Part {
             Part::Capsule(c) => c.core_support(dir),
             Part::Cuboid(o, _) => o.core_support(dir),
             Part::Hull(p) => p.core_support(dir),
+            Part::Grown(inner, _) => inner.core_support(dir),
         }
     }
 
@@ -60,6 +70,7 @@ impl SupportMap for Part {
             Part::Capsule(c) => (c.a + c.b) * 0.5,
             Part::Cuboid(o, _) => o.center,
             Part::Hull(p) => p.to_world(p.hull.vertex_centroid()),
+            Part::Grown(inner, _) => inner.interior_point(),
         }
     }
 }
@@ -72,7 +83,7 @@ impl Part {
         match self {
             Part::Cuboid(_, Some(p)) | Part::Hull(p) => Some(Cow::Borrowed(p)),
             Part::Cuboid(o, None) => ConvexPolyhedron::from_obb(o).ok().map(Cow::Owned),
-            Part::Sphere(_) | Part::Capsule(_) => None,
+            Part::Sphere(_) | Part::Capsule(_) | Part::Grown(..) => None,
         }
     }
 }
@@ -357,7 +368,25 @@ pub(crate) fn ray_part(ray: &Ray, part: &Part, max_t: f32) -> Option<RayHit> {
             // `None` when it lies beyond ±f32::MAX (the f32 `ray.at(t)` could overflow).
             crate::raycast::hit(ray, f64::from(t), normal)
         }
+        Part::Grown(..) => ray_support_map(ray, part, max_t),
     }
+}
+
+/// Ray against any convex part by its support function: the ray's point advanced
+/// conservatively on GJK distances until it touches. Starting inside: `t = 0`, normal
+/// `-dir/|dir|` (the crate's raycast rule).
+fn ray_support_map(ray: &Ray, part: &Part, max_t: f32) -> Option<RayHit> {
+    if !(ray.is_finite() && max_t >= 0.0) {
+        return None;
+    }
+    if gjk::distance(&ray.origin, part).intersecting {
+        let back = crate::convex::support::unit_or_zero(-ray.dir);
+        return crate::raycast::hit(ray, 0.0, back);
+    }
+    let c = sweep::convex::first_contact(&ray.origin, ray.dir * max_t, part, Vec3::ZERO)?;
+    // `c.normal` points from the ray's point toward the part: the surface's is opposite.
+    let normal = sweep::convex::unit_normal(-c.normal, -ray.dir, part, &ray.origin);
+    crate::raycast::hit(ray, f64::from(c.t) * f64::from(max_t), normal)
 }
 
 /// Ray against a convex polyhedron by clipping the ray to every face's half-space

@@ -23,17 +23,28 @@ pub(super) struct PairCache {
 pub(super) struct QueryScratch<'a> {
     shape: Placed<'a>,
     shape_parts: Vec<(Part, Aabb)>,
+    /// The distance the shape (or, for a surface, each body) is grown by.
+    grow: f32,
     body_parts: Vec<(Part, Aabb)>,
     contacts: Vec<crate::mesh::MeshContact>,
 }
 
 impl<'a> QueryScratch<'a> {
     pub(super) fn new(shape: Placed<'a>) -> QueryScratch<'a> {
+        QueryScratch::grown(shape, 0.0)
+    }
+
+    /// The shape grown by `distance` in every direction (for a cast to a target distance). A
+    /// surface cannot be grown: the bodies it meets are, by the same distance (the two
+    /// Minkowski sums meet at the same moment).
+    pub(super) fn grown(shape: Placed<'a>, distance: f32) -> QueryScratch<'a> {
         let mut shape_parts = Vec::new();
         shape.parts(&mut shape_parts);
+        grow(&mut shape_parts, distance);
         QueryScratch {
             shape,
             shape_parts,
+            grow: distance,
             body_parts: Vec::new(),
             contacts: Vec::new(),
         }
@@ -75,8 +86,26 @@ impl<'a> QueryScratch<'a> {
     /// The first impact of the shape translating by `motion` with a body held still, normal
     /// from the shape toward the body, or `None` (as [`impact`]).
     pub(super) fn cast(&mut self, motion: Vec3, body: Placed<'_>) -> Option<Impact> {
-        if self.shape.surface().is_some() {
-            return impact(self.shape, motion, body, Vec3::ZERO);
+        if let Some(s) = self.shape.surface() {
+            if body.surface().is_some() {
+                return None;
+            }
+            // The surface moves and the body's parts (grown) are still: the parts move by
+            // −motion relative to it; the contact point is carried along with the surface.
+            body.parts(&mut self.body_parts);
+            grow(&mut self.body_parts, self.grow);
+            let mut first: Option<Impact> = None;
+            for (part, _) in &self.body_parts {
+                if let Some(i) = narrow::surface_impact(&s, part, -motion) {
+                    if first.is_none_or(|f| i.t < f.t) {
+                        first = Some(i);
+                    }
+                }
+            }
+            return first.map(|i| Impact {
+                point: i.point + motion * i.t,
+                ..i
+            });
         }
         if let Some(s) = body.surface() {
             let mut first: Option<Impact> = None;
@@ -95,6 +124,16 @@ impl<'a> QueryScratch<'a> {
         }
         body.parts(&mut self.body_parts);
         first_impact(&self.shape_parts, motion, &self.body_parts, Vec3::ZERO)
+    }
+}
+
+/// Grows every part by `distance` (boxes by as much); nothing for 0.
+fn grow(parts: &mut Vec<(Part, Aabb)>, distance: f32) {
+    if distance > 0.0 {
+        *parts = std::mem::take(parts)
+            .into_iter()
+            .map(|(part, b)| (Part::Grown(Box::new(part), distance), b.expanded(distance)))
+            .collect();
     }
 }
 

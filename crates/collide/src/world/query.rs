@@ -310,11 +310,31 @@ impl World {
         motion: Vec3,
         filter: &QueryFilter<'_>,
     ) -> Option<ShapeHit> {
+        self.cast_shape_within(shape, position, rotation, motion, 0.0, filter)
+    }
+
+    /// [`World::cast_shape`] to a target distance: the first time the shape comes within
+    /// `distance` of a body (the shape grown by `distance` in every direction meets it), the
+    /// point then on the body. The starting-touch rule applies at that distance: a shape that
+    /// starts within it and moves away (or along) does not hit; one that starts within it and
+    /// moves closer hits at `toi = 0`. A negative, NaN or infinite distance hits nothing;
+    /// `distance = 0` is [`World::cast_shape`].
+    #[must_use]
+    pub fn cast_shape_within(
+        &self,
+        shape: &Geometry,
+        position: Vec3,
+        rotation: Quat,
+        motion: Vec3,
+        distance: f32,
+        filter: &QueryFilter<'_>,
+    ) -> Option<ShapeHit> {
         let query = query_body(shape, position, rotation)?;
-        if !motion.is_finite() {
+        if !(motion.is_finite() && distance.is_finite() && distance >= 0.0) {
             return None;
         }
-        let mut scratch = pair::QueryScratch::new(Placed::now(&query));
+        let reach = query.aabb.expanded(distance);
+        let mut scratch = pair::QueryScratch::grown(Placed::now(&query), distance);
         let mut best: Option<ShapeHit> = None;
         // Bodies in the order the shape's box meets theirs, each tree nearest first: a body
         // whose box is met after the best time of impact so far cannot be hit earlier.
@@ -336,16 +356,13 @@ impl World {
             best.map_or(1.0, |b| b.toi)
         };
         let mut bound = 1.0;
-        self.broad
-            .cast_aabb(&query.aabb, motion, 1.0, &mut |proxy, _| {
-                bound = test(self.proxy_body[proxy as usize]);
-                bound
-            });
+        self.broad.cast_aabb(&reach, motion, 1.0, &mut |proxy, _| {
+            bound = test(self.proxy_body[proxy as usize]);
+            bound
+        });
         // The fixed bodies' walk starts at the bound the moving ones left.
         self.fixed
-            .cast_box(&self.bodies, &query.aabb, motion, bound, &mut |id, _| {
-                test(id)
-            });
+            .cast_box(&self.bodies, &reach, motion, bound, &mut |id, _| test(id));
         best
     }
 
