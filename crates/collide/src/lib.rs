@@ -76,6 +76,7 @@ pub mod math;
 pub mod batch;
 pub mod bounding;
 pub mod broadphase;
+pub mod character;
 pub mod closest;
 pub mod convex;
 pub mod io;
