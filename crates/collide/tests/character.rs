@@ -514,6 +514,83 @@ fn does_not_walk_up_the_60_degree_ramp() {
 }
 
 #[test]
+fn does_not_climb_the_60_degree_ramp_walking_across_it() {
+    for kind in KINDS {
+        let world = build(kind);
+        let mut walk = Walk::new(&world, standing(0.0, 0.0, RAMP60_Z - 0.8));
+        walk.run(&world, Vec3::new(2.0, 0.0, 0.5), 2.5, |_| false);
+        assert!(
+            walk.highest_foot() < 0.1,
+            "{kind:?}: climbed to {}",
+            walk.highest_foot()
+        );
+        assert!(
+            walk.position.z > RAMP60_Z,
+            "{kind:?}: slid along it to {}",
+            walk.position
+        );
+    }
+}
+
+#[test]
+fn slides_down_the_60_degree_ramp_ungrounded() {
+    for kind in KINDS {
+        let world = build(kind);
+        // Dropped over the slope: it lands on it, slides down and stands on the ground below.
+        let mut walk = Walk::new(&world, standing(2.4, 1.5, RAMP60_Z));
+        walk.run(&world, Vec3::ZERO, 2.0, |_| false);
+        let end = walk.frames.last().unwrap();
+        assert!(
+            end.grounded && foot(end.position).abs() < 0.03,
+            "{kind:?}: {}",
+            end.position
+        );
+        assert!(end.position.x < 2.0, "{kind:?}: {}", end.position);
+        // Never grounded on the slope itself.
+        for f in &walk.frames {
+            if let Some(n) = f.ground_normal {
+                assert!(n.y > 0.99, "{kind:?}: grounded on {n} at {}", f.position);
+            }
+        }
+    }
+}
+
+#[test]
+fn walks_down_the_stairs_and_off_the_tall_step() {
+    for kind in KINDS {
+        let world = build(kind);
+        // Down the 0.2 m stairs: snapping keeps it on them all the way.
+        let mut walk = Walk::new(&world, standing(5.5, 1.0, STAIRS_Z));
+        walk.run(&world, Vec3::new(-2.0, 0.0, 0.0), 2.5, |_| false);
+        let end = walk.frames.last().unwrap();
+        assert!(
+            end.grounded && foot(end.position).abs() < 0.03,
+            "{kind:?}: {}",
+            end.position
+        );
+        let share = walk.grounded_share();
+        println!(
+            "{kind:?}: grounded on {:.0}% of the frames down the stairs",
+            share * 100.0
+        );
+        assert_eq!(share, 1.0, "{kind:?}");
+        // Off the 0.6 m step (more than the snap distance): it falls, then lands.
+        let mut walk = Walk::new(&world, standing(3.0, 0.6, TALL_STEP_Z));
+        walk.run(&world, Vec3::new(-2.0, 0.0, 0.0), 2.0, |_| false);
+        assert!(
+            walk.frames.iter().any(|f| !f.grounded),
+            "{kind:?}: it never left the ground"
+        );
+        let end = walk.frames.last().unwrap();
+        assert!(
+            end.grounded && foot(end.position).abs() < 0.03,
+            "{kind:?}: {}",
+            end.position
+        );
+    }
+}
+
+#[test]
 fn stands_grounded_on_flat_ground_with_an_up_normal() {
     for kind in KINDS {
         let world = build(kind);

@@ -251,20 +251,17 @@ impl CharacterController {
         let start = self.depenetrate(world, position, filter);
         let grounded_at_start = match self.last {
             Some((end, grounded)) if end == position => grounded,
-            _ => self.probe_ground(world, start, 0.0, filter).is_some(),
+            _ => self
+                .below(world, start, 0.0, filter)
+                .is_some_and(|c| self.is_walkable(c.hit.normal)),
         };
         let slid = self.slide(world, start, motion, grounded_at_start, filter);
-        // Snapping: a grounded capsule not moving up follows the ground down, `skin` above it.
-        let snapping = grounded_at_start && motion.y <= 0.0;
-        let reach = if snapping {
-            self.config.snap_distance
+        // Snapping: a grounded capsule not moving up follows the ground down.
+        let (end, ground) = if grounded_at_start && motion.y <= 0.0 {
+            self.snap(world, slid, filter)
         } else {
-            0.0
-        };
-        let ground = self.probe_ground(world, slid, reach, filter);
-        let end = match ground {
-            Some(cast) if snapping => slid - Vec3::Y * cast.advance(self.config.skin),
-            _ => slid,
+            let ground = self.below(world, slid, 0.0, filter);
+            (slid, ground.filter(|c| self.is_walkable(c.hit.normal)))
         };
         let ground_normal = ground.map(|c| c.hit.normal);
         self.last = Some((end, ground.is_some()));
@@ -452,10 +449,10 @@ impl CharacterController {
         (climbed && self.is_walkable(landing.hit.normal)).then_some(end)
     }
 
-    /// The walkable ground below `position` within `reach` plus the probe depth (a skin over
-    /// the gap a resting capsule keeps on the steepest walkable slope, `skin / cos max_slope`,
-    /// with cos held at 0.25 or more), or `None`: no ground there, or too steep to walk.
-    fn probe_ground(
+    /// What is below `position` within `reach` plus the probe depth (a skin over the gap a
+    /// resting capsule keeps on the steepest walkable slope, `skin / cos max_slope`, with cos
+    /// held at 0.25 or more), or `None`.
+    fn below(
         &self,
         world: &World,
         position: Vec3,
@@ -464,7 +461,42 @@ impl CharacterController {
     ) -> Option<Cast> {
         let skin = self.config.skin;
         let depth = skin + skin / self.min_ground_y.max(0.25);
-        let cast = self.sweep(world, position, Vec3::NEG_Y * (reach + depth), filter)?;
-        self.is_walkable(cast.hit.normal).then_some(cast)
+        self.sweep(world, position, Vec3::NEG_Y * (reach + depth), filter)
+    }
+
+    /// Follows the ground down from `position` by up to `snap_distance`: the end, `skin` above
+    /// walkable ground, and that ground; or `position` and `None` when there is no walkable
+    /// ground within reach.
+    ///
+    /// A capsule hanging on an edge (or over a steep slope) meets it with a steep contact
+    /// normal; it slides down along it as gravity would (which may also move it sideways, by
+    /// less than `snap_distance`) and keeps that move only when it ends on walkable ground:
+    /// walking down stairs, the lower step.
+    fn snap(
+        &mut self,
+        world: &World,
+        position: Vec3,
+        filter: &QueryFilter<'_>,
+    ) -> (Vec3, Option<Cast>) {
+        let CharacterConfig {
+            skin,
+            snap_distance,
+            ..
+        } = self.config;
+        match self.below(world, position, snap_distance, filter) {
+            None => (position, None),
+            Some(c) if self.is_walkable(c.hit.normal) => {
+                (position - Vec3::Y * c.advance(skin), Some(c))
+            }
+            Some(_) => {
+                let slid = self.slide(world, position, Vec3::NEG_Y * snap_distance, false, filter);
+                match self.below(world, slid, 0.0, filter) {
+                    Some(c) if self.is_walkable(c.hit.normal) => {
+                        (slid - Vec3::Y * c.advance(skin), Some(c))
+                    }
+                    _ => (position, None),
+                }
+            }
+        }
     }
 }
