@@ -3,7 +3,8 @@
 //! Guards: the capsule climbs 0.2 m stairs and not a 0.6 m step, walks up 30° and not 60°,
 //! stands grounded on flat ground and walkable slopes, stops at walls and in inner corners
 //! without jitter, passes a corridor 0.1 m wider than itself, never tunnels at any speed, and
-//! after thousands of random moves never ends overlapping anything by more than its skin.
+//! after thousands of random moves never ends overlapping anything by more than its skin (nor
+//! closer than half a skin to anything).
 //! `COLLIDE_LONG=1` runs 100,000 random moves and prints the counts and the cost per move.
 
 use collide::character::{CharacterConfig, CharacterController, CharacterMove};
@@ -355,6 +356,25 @@ fn overlaps(world: &World, position: Vec3) -> bool {
     !world
         .overlap_shape(&capsule, position, Quat::IDENTITY, &QueryFilter::default())
         .is_empty()
+}
+
+/// The full capsule's distance to the nearest body (0 when it touches or overlaps; up to a
+/// skin, more is reported as a skin).
+fn gap(world: &World, position: Vec3) -> f32 {
+    let c = config();
+    let capsule = Geometry::Capsule {
+        half_height: c.half_height,
+        radius: c.radius,
+    };
+    world
+        .shape_distance(
+            &capsule,
+            position,
+            Quat::IDENTITY,
+            c.skin,
+            &QueryFilter::default(),
+        )
+        .map_or(c.skin, |d| d.distance)
 }
 
 /// A walk at a constant horizontal velocity under gravity, 60 frames a second.
@@ -772,6 +792,7 @@ struct Tally {
     moves: usize,
     overlaps_beyond_skin: usize,
     overlaps_full_capsule: usize,
+    closer_than_half_skin: usize,
     flat_moves: usize,
     flat_grounded: usize,
     respawns: usize,
@@ -843,6 +864,8 @@ fn random_moves(kind: Kind, moves: usize, seed: u64) -> Tally {
         if overlaps(&world, step.position) {
             tally.overlaps_full_capsule += 1;
         }
+        tally.closer_than_half_skin +=
+            usize::from(gap(&world, step.position) < config().skin * 0.5);
         // Flat open ground: before the lanes, away from the bunny and the walls, standing low.
         let p = step.position;
         let flat = p.x > WALL_X.0 + 0.5 && p.x < 1.5 && (p.z < 4.0 || p.z > 8.0) && p.z < 15.0;
@@ -864,16 +887,18 @@ fn random_moves(kind: Kind, moves: usize, seed: u64) -> Tally {
 
 fn check(kind: Kind, tally: &Tally) {
     println!(
-        "{kind:?}: {} moves, {} beyond skin, {} full-capsule overlaps, flat grounded {}/{}, escapes {}, {:.2} µs/move",
+        "{kind:?}: {} moves, {} beyond skin, {} full-capsule overlaps, {} closer than half a skin, flat grounded {}/{}, escapes {}, {:.2} µs/move",
         tally.moves,
         tally.overlaps_beyond_skin,
         tally.overlaps_full_capsule,
+        tally.closer_than_half_skin,
         tally.flat_grounded,
         tally.flat_moves,
         tally.respawns,
         tally.time.as_secs_f64() * 1e6 / tally.moves as f64
     );
     assert_eq!(tally.overlaps_beyond_skin, 0, "{kind:?}");
+    assert_eq!(tally.closer_than_half_skin, 0, "{kind:?}");
     assert_eq!(tally.respawns, 0, "{kind:?}: escaped the level");
     assert!(tally.flat_moves > 0);
     assert_eq!(tally.flat_grounded, tally.flat_moves, "{kind:?}");

@@ -17,9 +17,11 @@
 //!    pulled down onto walkable ground within `snap_distance` (walking down stairs and
 //!    slopes); then a short cast down says whether it stands on walkable ground.
 //!
-//! The capsule is kept `skin` away from what it touches, so every cast starts clear of the
-//! surfaces it slides along. Casts have no length limit: a fast character stops at the first
-//! thing in its way, whatever its speed.
+//! The casts move the capsule grown by half the skin and stop it half a skin short of what
+//! they hit: the character rests a skin away from what it touches and never comes closer than
+//! half a skin to anything on its way (unless it started closer), so every cast starts clear
+//! of the surfaces it slides along. Casts have no length limit: a fast character stops at the
+//! first thing in its way, whatever its speed.
 //!
 //! ```
 //! use collide::character::{CharacterConfig, CharacterController};
@@ -130,8 +132,13 @@ pub struct CharacterMove {
 #[derive(Clone, Debug)]
 pub struct CharacterController {
     config: CharacterConfig,
+    /// The capsule the casts move: the character's grown by half the skin, so that every
+    /// position a cast lets it reach keeps the character half a skin clear of everything.
     /// `None` when the config's radius or half-height is unusable.
     capsule: Option<Geometry>,
+    /// Half the skin: the gap the grown capsule keeps from what stops it, measured along the
+    /// hit normal (the character itself is then a whole skin clear).
+    half_skin: f32,
     /// cos(max_slope): ground whose normal has at least this y is walkable.
     min_ground_y: f32,
     /// The last move's end and whether it was grounded there.
@@ -155,12 +162,12 @@ impl Cast {
         self.hit.toi * self.len
     }
 
-    /// How far to travel along the motion to stop `skin` short of the hit, measured along its
+    /// How far to travel along the motion to stop `gap` short of the hit, measured along its
     /// normal, never negative.
     ///
     /// At the hit, the contact plane (normal `n`, toward the capsule) separates the capsule
     /// from the body; backing off by `s` along `-dir` moves the capsule `s cos` away from that
-    /// plane, `cos = -dir · n`. A gap of `skin` needs `s = skin / cos`. A grazing hit
+    /// plane, `cos = -dir · n`. A gap `gap` needs `s = gap / cos`. A grazing hit
     /// (`cos` near 0) gives no advance: the slide then goes along the plane.
     fn advance(&self, skin: f32) -> f32 {
         let cos = -self.dir.dot(self.hit.normal);
@@ -194,8 +201,9 @@ impl CharacterController {
             config,
             capsule: usable.then_some(Geometry::Capsule {
                 half_height: config.half_height,
-                radius: config.radius,
+                radius: config.radius + config.skin * 0.5,
             }),
+            half_skin: config.skin * 0.5,
             min_ground_y: config.max_slope.cos(),
             last: None,
             planes: Planes::default(),
@@ -217,9 +225,9 @@ impl CharacterController {
     /// Moves the capsule whose centre is at `position` by `motion`, sliding along whatever the
     /// filter lets it see, and returns where it ends.
     ///
-    /// - **Touching**: the capsule resting on a surface (within `skin`) slides along it; it
-    ///   never ends closer than it started to what it hits, nor closer than `skin` unless it
-    ///   started so.
+    /// - **Touching**: the capsule resting on a surface (a skin above it) slides along it; it
+    ///   stops a skin short of what it moves into, and never ends closer than half a skin to
+    ///   anything unless it started closer.
     /// - **Initial overlap**: a capsule overlapping a body is first pushed out along the line
     ///   from the body's nearest point to the capsule's core (the capsule at half its radius),
     ///   `skin` clear, one nearest body at a time, four times at most. A core that itself
@@ -294,10 +302,11 @@ impl CharacterController {
         })
     }
 
-    /// What stops the capsule moving from `from` by `motion` a skin short of it, or `None`
-    /// when the whole motion keeps a skin clear of what is ahead. The cast reaches a skin
-    /// beyond the motion, so a motion ending just short of a wall stops a skin away from it;
-    /// [`Cast::advance`] of the result is less than the motion's length.
+    /// What stops the grown capsule moving from `from` by `motion` half a skin short of it
+    /// (the character a skin short), or `None` when the whole motion keeps that clear of what
+    /// is ahead. The cast reaches half a skin beyond the motion, so a motion ending just short
+    /// of a wall stops a skin away from it; [`Cast::advance`] of the result is less than the
+    /// motion's length.
     fn cast(
         &self,
         world: &World,
@@ -309,9 +318,9 @@ impl CharacterController {
         if !(wanted > MIN_MOTION) {
             return None;
         }
-        let skin = self.config.skin;
-        let cast = self.sweep(world, from, motion * ((wanted + skin) / wanted), filter)?;
-        (cast.advance(skin) < wanted).then_some(cast)
+        let margin = self.half_skin;
+        let cast = self.sweep(world, from, motion * ((wanted + margin) / wanted), filter)?;
+        (cast.advance(margin) < wanted).then_some(cast)
     }
 
     /// Pushes a capsule that overlaps bodies out of them, `skin` clear, nearest first.
@@ -359,7 +368,6 @@ impl CharacterController {
         grounded: bool,
         filter: &QueryFilter<'_>,
     ) -> Vec3 {
-        let skin = self.config.skin;
         let mut position = position;
         let mut remaining = motion;
         let mut stepped = false;
@@ -372,7 +380,7 @@ impl CharacterController {
                 }
                 return position;
             };
-            let advance = cast.advance(skin);
+            let advance = cast.advance(self.half_skin);
             position += cast.dir * advance;
             let left = remaining - cast.dir * advance;
             let forward = Vec3::new(left.x, 0.0, left.z);
@@ -432,7 +440,7 @@ impl CharacterController {
         let up = Vec3::Y * step_height;
         let rise = self
             .cast(world, position, up, filter)
-            .map_or(step_height, |c| c.advance(skin));
+            .map_or(step_height, |c| c.advance(self.half_skin));
         if rise <= skin {
             return None;
         }
@@ -440,11 +448,11 @@ impl CharacterController {
         let min_forward = radius * (1.0 - max_slope.sin()) + 2.0 * skin;
         let ahead = forward.normalize_or_zero() * forward.length().max(min_forward);
         let over = match self.cast(world, raised, ahead, filter) {
-            Some(c) => raised + c.dir * c.advance(skin),
+            Some(c) => raised + c.dir * c.advance(self.half_skin),
             None => raised + ahead,
         };
         let landing = self.cast(world, over, -Vec3::Y * rise, filter)?;
-        let end = over - Vec3::Y * landing.advance(skin);
+        let end = over - Vec3::Y * landing.advance(self.half_skin);
         let climbed = end.y - position.y > skin;
         (climbed && self.is_walkable(landing.hit.normal)).then_some(end)
     }
@@ -478,21 +486,17 @@ impl CharacterController {
         position: Vec3,
         filter: &QueryFilter<'_>,
     ) -> (Vec3, Option<Cast>) {
-        let CharacterConfig {
-            skin,
-            snap_distance,
-            ..
-        } = self.config;
+        let snap_distance = self.config.snap_distance;
         match self.below(world, position, snap_distance, filter) {
             None => (position, None),
             Some(c) if self.is_walkable(c.hit.normal) => {
-                (position - Vec3::Y * c.advance(skin), Some(c))
+                (position - Vec3::Y * c.advance(self.half_skin), Some(c))
             }
             Some(_) => {
                 let slid = self.slide(world, position, Vec3::NEG_Y * snap_distance, false, filter);
                 match self.below(world, slid, 0.0, filter) {
                     Some(c) if self.is_walkable(c.hit.normal) => {
-                        (slid - Vec3::Y * c.advance(skin), Some(c))
+                        (slid - Vec3::Y * c.advance(self.half_skin), Some(c))
                     }
                     _ => (position, None),
                 }
