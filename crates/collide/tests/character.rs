@@ -93,19 +93,19 @@ fn blocks(with_ramp_platforms: bool) -> Vec<Block> {
         Vec3::new(-2.0, 0.0, CORRIDOR_Z + 0.35),
         Vec3::new(6.0, 2.5, CORRIDOR_Z + 0.65),
     ));
-    // Boundary walls, 0.5 m thick, 2.5 m high.
+    // Boundary walls, 0.5 m thick, 4 m high.
     let (x0, x1) = WALL_X;
     let (z0, z1) = WALL_Z;
     out.push(block(
         Vec3::new(x0 - 0.5, 0.0, z0 - 0.5),
-        Vec3::new(x0, 2.5, z1 + 0.5),
+        Vec3::new(x0, 4.0, z1 + 0.5),
     ));
     out.push(block(
         Vec3::new(x1, 0.0, z0 - 0.5),
-        Vec3::new(x1 + 0.5, 2.5, z1 + 0.5),
+        Vec3::new(x1 + 0.5, 4.0, z1 + 0.5),
     ));
-    out.push(block(Vec3::new(x0, 0.0, z0 - 0.5), Vec3::new(x1, 2.5, z0)));
-    out.push(block(Vec3::new(x0, 0.0, z1), Vec3::new(x1, 2.5, z1 + 0.5)));
+    out.push(block(Vec3::new(x0, 0.0, z0 - 0.5), Vec3::new(x1, 4.0, z0)));
+    out.push(block(Vec3::new(x0, 0.0, z1), Vec3::new(x1, 4.0, z1 + 0.5)));
     out
 }
 
@@ -715,6 +715,28 @@ fn does_not_tunnel_at_any_speed() {
 }
 
 #[test]
+fn a_long_dash_up_the_ramp_stays_on_it_and_its_platform() {
+    for kind in KINDS {
+        let world = build(kind);
+        let mut controller = CharacterController::new(config());
+        // 5 m in one move: up the 30° ramp (x 2 to 4) and onto its platform, not into the air.
+        let step = controller.move_and_slide(
+            &world,
+            standing(0.0, 0.0, RAMP30_Z),
+            Vec3::new(5.0, 0.0, 0.0),
+            &QueryFilter::default(),
+        );
+        assert!(step.grounded, "{kind:?}: {}", step.position);
+        assert!(
+            (foot(step.position) - RAMP30_TOP).abs() < 0.03,
+            "{kind:?}: {}",
+            step.position
+        );
+        assert!(step.position.x > 4.5, "{kind:?}: {}", step.position);
+    }
+}
+
+#[test]
 fn starts_overlapping_and_is_pushed_out() {
     for kind in KINDS {
         let world = build(kind);
@@ -809,7 +831,7 @@ fn spawn(world: &World, g: &mut Gen) -> Vec3 {
     loop {
         let p = Vec3::new(
             g.range(WALL_X.0 + 0.5, WALL_X.1 - 0.5),
-            g.range(1.0, 3.0),
+            g.range(1.0, 2.0),
             g.range(WALL_Z.0 + 0.5, WALL_Z.1 - 0.5),
         );
         if world
@@ -849,6 +871,7 @@ fn random_moves(kind: Kind, moves: usize, seed: u64) -> Tally {
     let filter = QueryFilter::default();
     for _ in 0..moves {
         let motion = random_motion(&mut g);
+        let position_before = position;
         let started = Instant::now();
         let step = controller.move_and_slide(&world, position, motion, &filter);
         tally.time += started.elapsed();
@@ -877,6 +900,9 @@ fn random_moves(kind: Kind, moves: usize, seed: u64) -> Tally {
         let escaped = !(WALL_X.0..=WALL_X.1).contains(&p.x)
             || !(WALL_Z.0..=WALL_Z.1).contains(&p.z)
             || p.y < 0.0;
+        if escaped {
+            eprintln!("{kind:?}: escaped to {p} after {motion} from {position_before}");
+        }
         if escaped || g.range(0.0, 1.0) < 0.01 {
             tally.respawns += usize::from(escaped);
             position = spawn(&world, &mut g);

@@ -62,6 +62,9 @@ const MAX_SLIDES: usize = 5;
 /// Pushes per move out of initial overlap (each resolves the nearest body).
 const MAX_PUSHES: usize = 4;
 
+/// The most pieces a move on the ground is cut into (see `move_and_slide`).
+const MAX_PIECES: usize = 64;
+
 /// Motions shorter than this (metres) are not cast: nothing is left to do.
 const MIN_MOTION: f32 = 1e-6;
 
@@ -116,8 +119,10 @@ pub struct CharacterMove {
     /// `skin`, unless it started deeper in a body than it could be pushed out of (see
     /// [`CharacterController::move_and_slide`]).
     pub position: Vec3,
-    /// Whether the capsule ends standing on walkable ground: within about two skins below it
-    /// there is ground whose contact normal is within `max_slope` of +y.
+    /// Whether the capsule ends standing on walkable ground: a cast down from its end meets,
+    /// within `1.5 skin + skin / cos max_slope` (cos held at 0.25 or more), ground whose contact
+    /// normal is within `max_slope` of +y. The capsule hanging on an edge meets it with a
+    /// steeper normal: not grounded.
     pub grounded: bool,
     /// The contact normal of that ground (unit, pointing up out of it) when `grounded`;
     /// `None` otherwise.
@@ -239,7 +244,10 @@ impl CharacterController {
     ///   snaps and probes the ground.
     ///
     /// Grounded at the start (for snapping) is the last move's result when `position` is the
-    /// position it returned, and a probe below `position` otherwise.
+    /// position it returned, and a probe below `position` otherwise. A grounded move that is
+    /// not moving up goes in pieces of at most `radius` (at most 64 pieces), each snapped to the
+    /// ground, so the ground steers even a long dash; once a piece leaves the ground, the rest
+    /// of the motion goes in one.
     pub fn move_and_slide(
         &mut self,
         world: &World,
@@ -263,14 +271,43 @@ impl CharacterController {
                 .below(world, start, 0.0, filter)
                 .is_some_and(|c| self.is_walkable(c.hit.normal)),
         };
-        let slid = self.slide(world, start, motion, grounded_at_start, filter);
-        // Snapping: a grounded capsule not moving up follows the ground down.
-        let (end, ground) = if grounded_at_start && motion.y <= 0.0 {
-            self.snap(world, slid, filter)
+        // A move on the ground goes in pieces of at most a radius (more for very long moves),
+        // each followed by snapping, so that the ground's shape steers it: a long dash up a
+        // ramp stays on the ramp and its platform instead of carrying on up the ramp's line.
+        let on_ground = grounded_at_start && motion.y <= 0.0;
+        let pieces = if on_ground {
+            let per_piece = self.config.radius;
+            (motion.length() / per_piece)
+                .ceil()
+                .clamp(1.0, MAX_PIECES as f32) as usize
         } else {
-            let ground = self.below(world, slid, 0.0, filter);
-            (slid, ground.filter(|c| self.is_walkable(c.hit.normal)))
+            1
         };
+        let piece = motion / pieces as f32;
+        let mut position = start;
+        let mut grounded = grounded_at_start;
+        let mut ground = None;
+        for done in 0..pieces {
+            // Airborne again: the rest of the motion goes in one piece.
+            let part = if grounded {
+                piece
+            } else {
+                piece * (pieces - done) as f32
+            };
+            let slid = self.slide(world, position, part, grounded, filter);
+            // Snapping: a grounded capsule not moving up follows the ground down.
+            (position, ground) = if grounded && part.y <= 0.0 {
+                self.snap(world, slid, filter)
+            } else {
+                let below = self.below(world, slid, 0.0, filter);
+                (slid, below.filter(|c| self.is_walkable(c.hit.normal)))
+            };
+            grounded = ground.is_some();
+            if part != piece {
+                break;
+            }
+        }
+        let end = position;
         let ground_normal = ground.map(|c| c.hit.normal);
         self.last = Some((end, ground.is_some()));
         CharacterMove {
@@ -457,9 +494,10 @@ impl CharacterController {
         (climbed && self.is_walkable(landing.hit.normal)).then_some(end)
     }
 
-    /// What is below `position` within `reach` plus the probe depth (a skin over the gap a
-    /// resting capsule keeps on the steepest walkable slope, `skin / cos max_slope`, with cos
-    /// held at 0.25 or more), or `None`.
+    /// What the grown capsule meets below `position` within `reach` plus the probe depth, or
+    /// `None`. Resting on the steepest walkable slope it hovers `(skin / 2) / cos max_slope`
+    /// above it (vertically); the depth `skin + skin / cos max_slope` (cos held at 0.25 or
+    /// more) covers that twice over.
     fn below(
         &self,
         world: &World,
