@@ -732,7 +732,8 @@ fn a_long_dash_up_the_ramp_stays_on_it_and_its_platform() {
             "{kind:?}: {}",
             step.position
         );
-        assert!(step.position.x > 4.5, "{kind:?}: {}", step.position);
+        // On the platform: the slope eats some of the motion (a slide keeps its projection).
+        assert!(step.position.x > 4.0, "{kind:?}: {}", step.position);
     }
 }
 
