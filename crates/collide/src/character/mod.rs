@@ -62,7 +62,7 @@ const MAX_SLIDES: usize = 5;
 /// Pushes per move out of initial overlap (each resolves the nearest body).
 const MAX_PUSHES: usize = 4;
 
-/// The most pieces a move on the ground is cut into (see `move_and_slide`).
+/// The most pieces a move is cut into (see `move_and_slide`).
 const MAX_PIECES: usize = 64;
 
 /// Motions shorter than this (metres) are not cast: nothing is left to do.
@@ -244,10 +244,11 @@ impl CharacterController {
     ///   snaps and probes the ground.
     ///
     /// Grounded at the start (for snapping) is the last move's result when `position` is the
-    /// position it returned, and a probe below `position` otherwise. A grounded move that is
-    /// not moving up goes in pieces of at most `radius` (at most 64 pieces), each snapped to the
-    /// ground, so the ground steers even a long dash; once a piece leaves the ground, the rest
-    /// of the motion goes in one.
+    /// position it returned, and a probe below `position` otherwise. A move longer than
+    /// `radius` goes in equal pieces of at most `radius` (at most 64 pieces), each starting
+    /// again from the motion's direction and, on the ground, snapped to it: the ground steers
+    /// even a long dash, and sliding up a slope never carries the capsule higher than a piece
+    /// past the slope's end.
     pub fn move_and_slide(
         &mut self,
         world: &World,
@@ -271,41 +272,27 @@ impl CharacterController {
                 .below(world, start, 0.0, filter)
                 .is_some_and(|c| self.is_walkable(c.hit.normal)),
         };
-        // A move on the ground goes in pieces of at most a radius (more for very long moves),
-        // each followed by snapping, so that the ground's shape steers it: a long dash up a
-        // ramp stays on the ramp and its platform instead of carrying on up the ramp's line.
-        let on_ground = grounded_at_start && motion.y <= 0.0;
-        let pieces = if on_ground {
-            let per_piece = self.config.radius;
-            (motion.length() / per_piece)
-                .ceil()
-                .clamp(1.0, MAX_PIECES as f32) as usize
-        } else {
-            1
-        };
+        // A move goes in pieces of at most a radius (more for very long moves), each starting
+        // again from the motion's direction and each on the ground followed by snapping, so the
+        // ground's shape steers it: a long dash up a ramp rises with the ramp and stays on its
+        // platform instead of carrying on along the ramp's line into the air.
+        let pieces = (motion.length() / self.config.radius)
+            .ceil()
+            .clamp(1.0, MAX_PIECES as f32) as usize;
         let piece = motion / pieces as f32;
         let mut position = start;
         let mut grounded = grounded_at_start;
         let mut ground = None;
-        for done in 0..pieces {
-            // Airborne again: the rest of the motion goes in one piece.
-            let part = if grounded {
-                piece
-            } else {
-                piece * (pieces - done) as f32
-            };
-            let slid = self.slide(world, position, part, grounded, filter);
+        for _ in 0..pieces {
+            let slid = self.slide(world, position, piece, grounded, filter);
             // Snapping: a grounded capsule not moving up follows the ground down.
-            (position, ground) = if grounded && part.y <= 0.0 {
+            (position, ground) = if grounded && piece.y <= 0.0 {
                 self.snap(world, slid, filter)
             } else {
                 let below = self.below(world, slid, 0.0, filter);
                 (slid, below.filter(|c| self.is_walkable(c.hit.normal)))
             };
             grounded = ground.is_some();
-            if part != piece {
-                break;
-            }
         }
         let end = position;
         let ground_normal = ground.map(|c| c.hit.normal);
