@@ -820,6 +820,9 @@ struct Tally {
     flat_grounded: usize,
     respawns: usize,
     time: Duration,
+    /// Moves no longer than a frame's walk or fall (0.3 m), and their time.
+    short_moves: usize,
+    short_time: Duration,
 }
 
 /// A random place where the capsule, grown by its skin, overlaps nothing.
@@ -875,8 +878,13 @@ fn random_moves(kind: Kind, moves: usize, seed: u64) -> Tally {
         let position_before = position;
         let started = Instant::now();
         let step = controller.move_and_slide(&world, position, motion, &filter);
-        tally.time += started.elapsed();
+        let took = started.elapsed();
+        tally.time += took;
         tally.moves += 1;
+        if motion.length() <= 0.3 {
+            tally.short_moves += 1;
+            tally.short_time += took;
+        }
         assert!(step.position.is_finite());
         if overlaps_beyond_skin(&world, step.position) {
             tally.overlaps_beyond_skin += 1;
@@ -914,7 +922,7 @@ fn random_moves(kind: Kind, moves: usize, seed: u64) -> Tally {
 
 fn check(kind: Kind, tally: &Tally) {
     println!(
-        "{kind:?}: {} moves, {} beyond skin, {} full-capsule overlaps, {} closer than half a skin, flat grounded {}/{}, escapes {}, {:.2} µs/move",
+        "{kind:?}: {} moves, {} beyond skin, {} full-capsule overlaps, {} closer than half a skin, flat grounded {}/{}, escapes {}, {:.2} µs/move ({:.2} µs over the {} moves of 0.3 m or less)",
         tally.moves,
         tally.overlaps_beyond_skin,
         tally.overlaps_full_capsule,
@@ -922,7 +930,9 @@ fn check(kind: Kind, tally: &Tally) {
         tally.flat_grounded,
         tally.flat_moves,
         tally.respawns,
-        tally.time.as_secs_f64() * 1e6 / tally.moves as f64
+        tally.time.as_secs_f64() * 1e6 / tally.moves as f64,
+        tally.short_time.as_secs_f64() * 1e6 / tally.short_moves.max(1) as f64,
+        tally.short_moves
     );
     assert_eq!(tally.overlaps_beyond_skin, 0, "{kind:?}");
     assert_eq!(tally.closer_than_half_skin, 0, "{kind:?}");
