@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 /// 30°: the ramp rises `2 tan 30°` over x in [2, 4].
 const RAMP30_TOP: f32 = 1.154_700_5;
 /// 60°: the ramp rises `0.75 tan 60°` over x in [2, 2.75].
-const RAMP60_TOP: f32 = 1.299_038_1;
+const RAMP60_TOP: f32 = 1.299_038;
 const RAMP60_END: f32 = 2.75;
 /// The z of each lane's centre line; every lane starts at x = 2 and runs to x = 6.
 const STAIRS_Z: f32 = 0.0;

@@ -315,7 +315,7 @@ impl CharacterController {
     ) -> Option<Cast> {
         let capsule = self.capsule.as_ref()?;
         let len = motion.length();
-        if !(len > MIN_MOTION) {
+        if len.is_nan() || len <= MIN_MOTION {
             return None;
         }
         let hit = world.cast_shape(capsule, from, Quat::IDENTITY, motion, filter)?;
@@ -339,7 +339,7 @@ impl CharacterController {
         filter: &QueryFilter<'_>,
     ) -> Option<Cast> {
         let wanted = motion.length();
-        if !(wanted > MIN_MOTION) {
+        if wanted.is_nan() || wanted <= MIN_MOTION {
             return None;
         }
         let margin = self.half_skin;
