@@ -174,13 +174,9 @@ impl Cast {
     /// from the body; backing off by `s` along `-dir` moves the capsule `s cos` away from that
     /// plane, `cos = -dir · n`. A gap `gap` needs `s = gap / cos`. A grazing hit
     /// (`cos` near 0) gives no advance: the slide then goes along the plane.
-    fn advance(&self, skin: f32) -> f32 {
+    fn advance(&self, gap: f32) -> f32 {
         let cos = -self.dir.dot(self.hit.normal);
-        let back = if cos > 1e-6 {
-            skin / cos
-        } else {
-            f32::INFINITY
-        };
+        let back = if cos > 1e-6 { gap / cos } else { f32::INFINITY };
         (self.distance() - back).max(0.0)
     }
 }
