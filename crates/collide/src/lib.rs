@@ -37,7 +37,8 @@
 //! ```
 //!
 //! The world only detects: it reports contacts, events and hits, and moving bodies apart is
-//! the caller's (or a physics engine's) job. Below the world, every query is a free function
+//! the caller's (or a physics engine's) job; for a player, [`character`] moves a capsule
+//! through the world on its scene queries (sliding, stairs, slopes). Below the world, every query is a free function
 //! on plain shapes: [`overlap`], [`sweep`], [`raycast`], [`closest`], [`convex`], with the
 //! [`broadphase`] structures and [`batch`] queries to run them over many objects.
 //!
@@ -76,6 +77,7 @@ pub mod math;
 pub mod batch;
 pub mod bounding;
 pub mod broadphase;
+pub mod character;
 pub mod closest;
 pub mod convex;
 pub mod io;
