@@ -300,7 +300,8 @@ impl World {
     /// A convex shape (sphere, box, capsule, hull, pieces) hits every geometry kind; a mesh,
     /// heightfield or half-space as the cast shape hits convex bodies only (two surfaces
     /// never touch, as in [`World::update`]). A shape the world would refuse as a body
-    /// ([`WorldError::InvalidBody`]), or a NaN or infinite pose or motion, hits nothing.
+    /// ([`WorldError::InvalidBody`]), or a NaN or infinite pose or motion, hits nothing; nor
+    /// does a contact that would lie beyond `±f32::MAX` (the sweeps' rule).
     #[must_use]
     pub fn cast_shape(
         &self,
@@ -341,7 +342,12 @@ impl World {
         let mut test = |id: u32| {
             if let Some(Some(body)) = self.bodies.get(id as usize) {
                 if filter.passes(BodyId(id), body) {
-                    if let Some(i) = scratch.cast(motion, Placed::now(body)) {
+                    // Representable hits only (as every sweep's): a contact beyond ±f32::MAX
+                    // (a body that large) is no hit.
+                    let found = scratch
+                        .cast(motion, Placed::now(body))
+                        .filter(|i| i.point.is_finite() && i.normal.is_finite());
+                    if let Some(i) = found {
                         if best.is_none_or(|b| i.t < b.toi || (i.t == b.toi && id < b.body.0)) {
                             best = Some(ShapeHit {
                                 body: BodyId(id),
