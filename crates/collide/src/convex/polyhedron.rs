@@ -179,6 +179,10 @@ impl SupportMap for ConvexHull {
     fn interior_point(&self) -> Vec3 {
         self.vertex_centroid()
     }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        Some(self.outer_ball())
+    }
 }
 
 /// World support point `R · s(Rᵀ d) + t` of the posed hull.
@@ -191,6 +195,11 @@ impl SupportMap for ConvexPolyhedron {
     #[inline]
     fn interior_point(&self) -> Vec3 {
         self.to_world(self.hull.vertex_centroid())
+    }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        let (c, r) = self.hull.outer_ball();
+        Some((self.to_world(c), r))
     }
 }
 

@@ -70,6 +70,14 @@ pub trait SupportMap {
     fn interior_point(&self) -> Vec3 {
         (self.core_support(Vec3::X) + self.core_support(Vec3::NEG_X)) * 0.5
     }
+
+    /// A ball `(centre, radius)` holding the shape, when the shape knows one without scanning
+    /// its points (analytic shapes, hulls with their stored ball); `None` otherwise. Scales
+    /// tolerances to a shape's size and position cheaply; it need not be the smallest ball.
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        None
+    }
 }
 
 /// `d / |d|`, or zero when `d` is zero or not finite. Scales by the largest component first so
@@ -128,6 +136,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn interior_point(&self) -> Vec3 {
         (**self).interior_point()
     }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        (**self).bounding_ball()
+    }
 }
 
 /// A single point is the degenerate convex set `{p}`: every direction returns `p`.
@@ -139,6 +151,10 @@ impl SupportMap for Vec3 {
     #[inline]
     fn interior_point(&self) -> Vec3 {
         *self
+    }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        Some((*self, 0.0))
     }
 }
 
@@ -159,6 +175,10 @@ impl SupportMap for Sphere {
     #[inline]
     fn interior_point(&self) -> Vec3 {
         self.center
+    }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        Some((self.center, self.radius))
     }
 }
 
@@ -195,6 +215,10 @@ impl SupportMap for Obb {
     fn interior_point(&self) -> Vec3 {
         self.center
     }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        Some((self.center, self.half_extents.length()))
+    }
 }
 
 /// The end point farther along `dir`; a tie (segment perpendicular to `dir`, or zero `dir`)
@@ -228,6 +252,13 @@ impl SupportMap for Capsule {
     #[inline]
     fn interior_point(&self) -> Vec3 {
         (self.a + self.b) * 0.5
+    }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        Some((
+            (self.a + self.b) * 0.5,
+            (self.b - self.a).length() * 0.5 + self.radius,
+        ))
     }
 }
 
@@ -390,6 +421,12 @@ impl<S: SupportMap> SupportMap for Posed<S> {
     #[inline]
     fn interior_point(&self) -> Vec3 {
         self.to_world(self.shape.interior_point())
+    }
+    #[inline]
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        self.shape
+            .bounding_ball()
+            .map(|(c, r)| (self.to_world(c), r))
     }
 }
 

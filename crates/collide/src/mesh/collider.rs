@@ -194,7 +194,8 @@ impl MeshCollider {
                 }
                 best.map_or(bound, |(_, d2)| d2)
             });
-        best.map(|(m, _)| m)
+        // `max_distance²` may overflow to infinity: the bound is checked on the distance too.
+        best.map(|(m, _)| m).filter(|m| m.distance <= max_distance)
     }
 
     /// Appends to `out` the triangles that touch `aabb` (exact triangle–box test, touching

@@ -361,7 +361,8 @@ impl Heightfield {
             }
             true
         });
-        best
+        // `max_distance²` may overflow to infinity: the bound is checked on the distance too.
+        best.filter(|m| m.distance <= max_distance)
     }
 
     /// Appends to `out` the triangles that touch `aabb` (exact triangle–box test), by cell.

@@ -34,7 +34,13 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    let measure = |s: &dyn Fn(Vec3) -> Vec3| {
+    // A shape's size and coordinate magnitude: from the ball it knows (no scan: a hull's
+    // stored ball, a sphere's own), else from its support points along ±x, ±y, ±z. The ball
+    // overstates the size by at most √3 (a box's diagonal for its widest extent).
+    let measure = |ball: Option<(Vec3, f32)>, s: &dyn Fn(Vec3) -> Vec3| {
+        if let Some((c, r)) = ball {
+            return (2.0 * r, c.abs().max_element() + r);
+        }
         let (mut size, mut mag) = (0.0f32, 0.0f32);
         for d in [Vec3::X, Vec3::Y, Vec3::Z] {
             let (hi, lo) = (s(d), s(-d));
@@ -43,8 +49,8 @@ where
         }
         (size, mag)
     };
-    let (size_a, mag_a) = measure(&|d| a.support(d));
-    let (size_b, mag_b) = measure(&|d| b.support(d));
+    let (size_a, mag_a) = measure(a.bounding_ball(), &|d| a.support(d));
+    let (size_b, mag_b) = measure(b.bounding_ball(), &|d| b.support(d));
     let moved = motion_a
         .abs()
         .max_element()

@@ -73,6 +73,16 @@ impl SupportMap for Part {
             Part::Grown(inner, _) => inner.interior_point(),
         }
     }
+
+    fn bounding_ball(&self) -> Option<(Vec3, f32)> {
+        match self {
+            Part::Sphere(s) => s.bounding_ball(),
+            Part::Capsule(c) => c.bounding_ball(),
+            Part::Cuboid(o, _) => o.bounding_ball(),
+            Part::Hull(p) => p.bounding_ball(),
+            Part::Grown(inner, d) => inner.bounding_ball().map(|(c, r)| (c, r + d)),
+        }
+    }
 }
 
 impl Part {

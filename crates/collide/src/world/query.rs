@@ -418,7 +418,11 @@ impl World {
         let mut best: Option<WorldPoint> = None;
         self.candidates(&box_around(point, max_distance), filter, &mut |id, body| {
             let bound = best.map_or(max_distance, |b| b.distance);
-            let Some(found) = closest_on_body(&probe, point, body, bound, &mut parts) else {
+            // The bound is checked here too: a distance between far coordinates can round to
+            // infinity inside a surface's own search (its squared bound overflowed).
+            let Some(found) = closest_on_body(&probe, point, body, bound, &mut parts)
+                .filter(|f| f.distance <= bound)
+            else {
                 return;
             };
             if best.is_none_or(|b| {

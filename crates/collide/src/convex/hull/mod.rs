@@ -163,6 +163,8 @@ pub struct ConvexHull {
     pub(super) centroid: Vec3,
     /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
     pub(super) inner_radius: f32,
+    /// Radius of a ball about `centroid` holding every vertex (see [`ConvexHull::outer_ball`]).
+    pub(super) outer_radius: f32,
 }
 
 /// Geometry and topology, not the identity.
@@ -309,6 +311,14 @@ impl ConvexHull {
         (self.centroid, self.inner_radius)
     }
 
+    /// A ball `(centre, radius)` holding the hull: the vertex mean and the largest distance of
+    /// a vertex from it (rounded up).
+    #[inline]
+    #[must_use]
+    pub fn outer_ball(&self) -> (Vec3, f32) {
+        (self.centroid, self.outer_radius)
+    }
+
     /// Process-unique identity of this hull (shared by its clones; never 0).
     #[inline]
     #[must_use]
@@ -352,8 +362,7 @@ impl ConvexHull {
     /// Mean of the vertices (strictly inside the hull, which has volume).
     #[must_use]
     pub fn vertex_centroid(&self) -> Vec3 {
-        let sum: DVec3 = self.vertices.iter().map(|v| v.as_dvec3()).sum();
-        (sum / self.vertices.len() as f64).as_vec3()
+        self.centroid
     }
 
     /// Volume, by the divergence theorem over the faces' fan triangles.

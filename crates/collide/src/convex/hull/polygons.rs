@@ -269,6 +269,11 @@ fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, 
         .iter()
         .map(|f| -(f.plane.normal.as_dvec3().dot(centroid) + f64::from(f.plane.d)))
         .fold(f64::INFINITY, f64::min);
+    // The smallest ball about the centroid holding every vertex, its radius rounded up.
+    let outer = vertices
+        .iter()
+        .map(|v| (v.as_dvec3() - centroid).length())
+        .fold(0.0f64, f64::max);
     let hull = ConvexHull {
         id: next_hull_id(),
         vertices,
@@ -282,6 +287,7 @@ fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, 
         arcs: OnceLock::new(),
         centroid: centroid.as_vec3(),
         inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
+        outer_radius: (outer * (1.0 + 1e-6)) as f32,
     };
     (hull, manifold, corners)
 }
