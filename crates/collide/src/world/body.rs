@@ -2,7 +2,8 @@
 //! box, bounding sphere), its pose at the start and end of the frame, and the boxes and parts
 //! it shows at any pose.
 
-use super::narrow::{Part, PlacedSurface, Surface};
+use super::narrow::Part;
+use super::surface::{PlacedSurface, Surface};
 use super::{BodyDesc, Geometry, WorldError};
 use crate::bounding::tight_aabb_vec3;
 use crate::broadphase::{CollisionGroups, ProxyId};

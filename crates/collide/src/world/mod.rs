@@ -82,9 +82,11 @@
 mod body;
 mod evaluate;
 mod fixed;
+mod frame;
 mod narrow;
 mod pair;
 mod query;
+mod surface;
 
 pub use evaluate::{PairVerdict, Separation};
 pub use narrow::{Impact, Manifold};
@@ -100,11 +102,11 @@ use crate::shapes::Aabb;
 use body::{finite_quat, unit_quat, Body};
 use fixed::FixedBodies;
 use narrow::QueryCounts;
-use pair::{pair_outcome, Outcome, PairCache};
+use pair::PairCache;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A body's collision geometry in its rest frame (the body's origin and axes).
 #[derive(Clone, Debug)]
@@ -352,42 +354,6 @@ pub enum SensorEvent {
         /// The body that left it.
         body: BodyId,
     },
-}
-
-/// How a pair changed between two sorted lists of pairs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Change {
-    Began,
-    Kept,
-    Ended,
-}
-
-/// Calls `f` for every pair of `old` and `new` (both sorted, no duplicates), in pair order:
-/// `Began` for pairs only in `new`, `Kept` for pairs in both, `Ended` for pairs only in `old`.
-fn diff_sorted(old: &[(u32, u32)], new: &[(u32, u32)], mut f: impl FnMut(Change, (u32, u32))) {
-    let (mut i, mut j) = (0, 0);
-    while i < old.len() || j < new.len() {
-        match (old.get(i), new.get(j)) {
-            (Some(&o), Some(&n)) if o == n => {
-                f(Change::Kept, o);
-                i += 1;
-                j += 1;
-            }
-            (Some(&o), Some(&n)) if o < n => {
-                f(Change::Ended, o);
-                i += 1;
-            }
-            (Some(&o), None) => {
-                f(Change::Ended, o);
-                i += 1;
-            }
-            (_, Some(&n)) => {
-                f(Change::Began, n);
-                j += 1;
-            }
-            (None, None) => break,
-        }
-    }
 }
 
 /// What the last [`World::update`] did and how long each stage took.
@@ -668,159 +634,6 @@ impl World {
             }
         }
         self.update();
-    }
-
-    /// Runs the pipeline on the bodies' current poses: each body is swept from its pose at the
-    /// previous update (or its last teleport) to its current pose.
-    pub fn update(&mut self) {
-        let mut stats = FrameStats::default();
-        // 1. Bounds.
-        let t0 = Instant::now();
-        let ccd = self.config.ccd_fraction.max(0.0);
-        self.fixed.rebuild_if_dirty(&self.bodies);
-        for &id in &self.moving {
-            let Some(b) = self.bodies[id as usize].as_mut() else {
-                continue;
-            };
-            let end = b.world_box(b.position, b.rotation);
-            b.aabb = end;
-            let motion = b.motion();
-            b.fast = motion != Vec3::ZERO && motion.length() > ccd * b.thickness;
-            let bx = if b.fast {
-                end.union(&b.world_box(b.start_position, b.start_rotation))
-            } else {
-                end
-            };
-            stats.bodies += 1;
-            stats.fast_bodies += usize::from(b.fast);
-            b.broad_box = bx;
-            // Finite by construction: poses are checked on entry.
-            if self.broad.update(b.proxy, bx).is_err() {
-                b.aabb = Aabb::EMPTY;
-                b.broad_box = Aabb::EMPTY;
-            }
-        }
-        stats.bodies += self.fixed.ids.len();
-        let t1 = Instant::now();
-        // 2. Broad phase.
-        self.broad.update_pairs(&mut self.broad_pairs);
-        let mut pairs: Vec<(u32, u32)> = self
-            .broad_pairs
-            .iter()
-            .map(|&(p, q)| {
-                let (a, b) = (self.proxy_body[p as usize], self.proxy_body[q as usize]);
-                (a.min(b), a.max(b))
-            })
-            .collect();
-        // Moving bodies against fixed ones: one query of the fixed tree each.
-        for &id in &self.moving {
-            if let Some(b) = self.bodies[id as usize].as_ref() {
-                self.fixed.query(&self.bodies, &b.broad_box, &mut |f| {
-                    let fixed_groups = self.bodies[f as usize].as_ref().map(|x| x.groups);
-                    if fixed_groups.is_some_and(|g| g.allows(b.groups)) {
-                        pairs.push((id.min(f), id.max(f)));
-                    }
-                    true
-                });
-            }
-        }
-        // Two sensors never detect each other.
-        let sensor = |id: u32| self.bodies[id as usize].as_ref().is_some_and(|b| b.sensor);
-        pairs.retain(|&(a, b)| !(sensor(a) && sensor(b)));
-        pairs.sort_unstable();
-        stats.broad_pairs = pairs.len();
-        let t2 = Instant::now();
-        // 3–5. Midphase, exact tests, sweeps: one task per pair (in parallel with the
-        // `parallel` feature), each with its own cache; results in the sorted pair order.
-        let mut work: Vec<((u32, u32), PairCache)> = pairs
-            .iter()
-            .map(|&k| (k, self.caches.remove(&k).unwrap_or_default()))
-            .collect();
-        let bodies = &self.bodies;
-        let results: Vec<(Outcome, QueryCounts)> =
-            crate::par::map_mut(&mut work, |((a, b), cache)| {
-                let (ba, bb) = (bodies[*a as usize].as_ref(), bodies[*b as usize].as_ref());
-                match (ba, bb) {
-                    (Some(ba), Some(bb)) => pair_outcome(ba, bb, cache),
-                    _ => (Outcome::Apart, QueryCounts::default()),
-                }
-            });
-        let t3 = Instant::now();
-        // Events and contacts, in pair order.
-        self.contacts.clear();
-        self.events.clear();
-        self.sensor_events.clear();
-        let mut touching = Vec::with_capacity(self.touching.len());
-        let mut sensing = Vec::with_capacity(self.sensing.len());
-        let is_sensor = |id: u32| bodies[id as usize].as_ref().is_some_and(|b| b.sensor);
-        for ((key, cache), (outcome, counts)) in work.into_iter().zip(results) {
-            stats.cache_hits += counts.sat_hits;
-            stats.cache_misses += counts.sat_misses;
-            match outcome {
-                Outcome::RejectedSphere => stats.rejected_sphere += 1,
-                Outcome::RejectedObb => stats.rejected_obb += 1,
-                Outcome::Apart => stats.rejected_exact += 1,
-                Outcome::Contact(..) if is_sensor(key.0) || is_sensor(key.1) => {
-                    sensing.push(key);
-                }
-                Outcome::Contact(manifold, toi) => {
-                    stats.contacts += 1;
-                    stats.impacts += usize::from(toi.is_some());
-                    self.contacts.push(PairContact {
-                        a: BodyId(key.0),
-                        b: BodyId(key.1),
-                        manifold,
-                        toi,
-                    });
-                    touching.push(key);
-                }
-            }
-            self.caches.insert(key, cache);
-        }
-        // Began / persisted / ended: a merge of two sorted lists.
-        let events = &mut self.events;
-        diff_sorted(&self.touching, &touching, |change, (a, b)| {
-            let (a, b) = (BodyId(a), BodyId(b));
-            events.push(match change {
-                Change::Began => ContactEvent::Began(a, b),
-                Change::Kept => ContactEvent::Persisted(a, b),
-                Change::Ended => ContactEvent::Ended(a, b),
-            });
-        });
-        let (sensor_events, bodies) = (&mut self.sensor_events, &self.bodies);
-        diff_sorted(&self.sensing, &sensing, |change, (a, b)| {
-            // The sensor is the one flagged; a removed body (its slot empty) was the sensor
-            // when the other is not one.
-            let flag = |id: u32| bodies[id as usize].as_ref().map(|x| x.sensor);
-            let a_is_sensor = match (flag(a), flag(b)) {
-                (Some(sa), _) if sa => true,
-                (_, Some(sb)) if sb => false,
-                (fa, _) => fa.is_none(),
-            };
-            let (sensor, body) = if a_is_sensor { (a, b) } else { (b, a) };
-            let (sensor, body) = (BodyId(sensor), BodyId(body));
-            match change {
-                Change::Began => sensor_events.push(SensorEvent::Began { sensor, body }),
-                Change::Ended => sensor_events.push(SensorEvent::Ended { sensor, body }),
-                Change::Kept => {}
-            }
-        });
-        self.sensing = sensing;
-        self.touching = touching;
-        // The next frame starts where this one ended.
-        for &id in &self.moving {
-            if let Some(b) = self.bodies[id as usize].as_mut() {
-                b.start_position = b.position;
-                b.start_rotation = b.rotation;
-            }
-        }
-        self.free.append(&mut self.pending_free);
-        let t4 = Instant::now();
-        stats.time_bounds = t1 - t0;
-        stats.time_broad = t2 - t1;
-        stats.time_narrow = t3 - t2;
-        stats.time_events = t4 - t3;
-        self.stats = stats;
     }
 
     /// The contacts of the last update, sorted by `(a, b)`.

@@ -5,6 +5,7 @@
 
 use super::body::Body;
 use super::narrow::{self, Part, QueryCounts};
+use super::surface;
 use super::{Impact, Manifold};
 use crate::convex::{GjkCache, SepCache};
 use crate::math::{Quat, Vec3};
@@ -62,13 +63,13 @@ impl<'a> QueryScratch<'a> {
                 let contacts = &mut self.contacts;
                 self.body_parts
                     .iter()
-                    .any(|(part, _)| narrow::surface_contact(&s, part, contacts).is_some())
+                    .any(|(part, _)| surface::surface_contact(&s, part, contacts).is_some())
             }
             (None, Some(s)) => {
                 let contacts = &mut self.contacts;
                 self.shape_parts
                     .iter()
-                    .any(|(part, _)| narrow::surface_contact(&s, part, contacts).is_some())
+                    .any(|(part, _)| surface::surface_contact(&s, part, contacts).is_some())
             }
             (None, None) => {
                 body.parts(&mut self.body_parts);
@@ -96,7 +97,7 @@ impl<'a> QueryScratch<'a> {
             grow(&mut self.body_parts, self.grow);
             let mut first: Option<Impact> = None;
             for (part, _) in &self.body_parts {
-                if let Some(i) = narrow::surface_impact(&s, part, -motion) {
+                if let Some(i) = surface::surface_impact(&s, part, -motion) {
                     if first.is_none_or(|f| i.t < f.t) {
                         first = Some(i);
                     }
@@ -110,7 +111,7 @@ impl<'a> QueryScratch<'a> {
         if let Some(s) = body.surface() {
             let mut first: Option<Impact> = None;
             for (part, _) in &self.shape_parts {
-                if let Some(i) = narrow::surface_impact(&s, part, motion) {
+                if let Some(i) = surface::surface_impact(&s, part, motion) {
                     if first.is_none_or(|f| i.t < f.t) {
                         first = Some(i);
                     }
@@ -177,7 +178,7 @@ impl<'a> Placed<'a> {
         self.body.parts(self.position, self.rotation, out);
     }
 
-    fn surface(self) -> Option<narrow::PlacedSurface<'a>> {
+    fn surface(self) -> Option<surface::PlacedSurface<'a>> {
         self.body.surface(self.position, self.rotation)
     }
 }
@@ -251,7 +252,7 @@ fn end_volumes_touch(a: &Body, b: &Body) -> bool {
 /// Convex bodies: with several pieces, the deepest piece contact is the pair's (pieces whose
 /// boxes are apart are skipped); `cache` holds one entry per part pair (index `i * pb.len() +
 /// j`), resized here. A surface against a convex body: the deepest of its parts' surface
-/// contacts ([`narrow::surface_contact`]). Two surfaces: `None`.
+/// contacts ([`surface::surface_contact`]). Two surfaces: `None`.
 pub(super) fn contact(
     a: Placed<'_>,
     b: Placed<'_>,
@@ -282,13 +283,13 @@ pub(super) fn contact(
 /// still and the body moves by the relative motion, the contact point then carried along with
 /// the surface to the time of impact. Two surfaces: `None`.
 pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option<Impact> {
-    let against_surface = |s: narrow::PlacedSurface<'_>, body: Placed<'_>, m_body, m_surface| {
+    let against_surface = |s: surface::PlacedSurface<'_>, body: Placed<'_>, m_body, m_surface| {
         let mut parts = Vec::new();
         body.parts(&mut parts);
         let relative = m_body - m_surface;
         let mut first: Option<Impact> = None;
         for (part, _) in &parts {
-            if let Some(i) = narrow::surface_impact(&s, part, relative) {
+            if let Some(i) = surface::surface_impact(&s, part, relative) {
                 if first.is_none_or(|f| i.t < f.t) {
                     first = Some(i);
                 }
@@ -316,11 +317,11 @@ pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option
 }
 
 /// The deepest contact of a surface (A) with any of a body's parts.
-fn surface_contact(s: &narrow::PlacedSurface<'_>, parts: &[(Part, Aabb)]) -> Option<Manifold> {
+fn surface_contact(s: &surface::PlacedSurface<'_>, parts: &[(Part, Aabb)]) -> Option<Manifold> {
     let mut scratch = Vec::new();
     let mut best: Option<Manifold> = None;
     for (part, _) in parts {
-        if let Some(m) = narrow::surface_contact(s, part, &mut scratch) {
+        if let Some(m) = surface::surface_contact(s, part, &mut scratch) {
             if best.is_none_or(|bm| m.depth > bm.depth) {
                 best = Some(m);
             }

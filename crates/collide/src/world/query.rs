@@ -9,6 +9,7 @@
 use super::body::Body;
 use super::narrow::{self, Part};
 use super::pair::{self, Placed};
+use super::surface;
 use super::{BodyId, Geometry, World, WorldError, WorldRayHit};
 use crate::broadphase::CollisionGroups;
 use crate::convex::gjk;
@@ -552,7 +553,7 @@ fn world_hit(id: u32, hit: RayHit) -> WorldRayHit {
 /// The first hit of a ray on a body within `[0, max_t]`.
 fn ray_body(ray: &Ray, body: &Body, max_t: f32, parts: &mut Vec<(Part, Aabb)>) -> Option<RayHit> {
     if let Some(surface) = body.surface(body.position, body.rotation) {
-        return narrow::ray_surface(ray, &surface, max_t);
+        return surface::ray_surface(ray, &surface, max_t);
     }
     body.parts(body.position, body.rotation, parts);
     let mut best: Option<RayHit> = None;
@@ -578,7 +579,7 @@ fn closest_on_body(
 ) -> Option<WorldPoint> {
     let unset = BodyId(u32::MAX);
     if let Some(surface) = body.surface(body.position, body.rotation) {
-        return narrow::closest_on_surface(&surface, point, bound).map(|(p, distance, inside)| {
+        return surface::closest_on_surface(&surface, point, bound).map(|(p, distance, inside)| {
             WorldPoint {
                 body: unset,
                 point: p,
@@ -644,13 +645,13 @@ fn nearest_to_body(
 /// The nearest of convex parts (the query) to a surface (the body) within `bound`.
 fn nearest_part_pair_surface(
     query_parts: &[(Part, Aabb)],
-    surface: &narrow::PlacedSurface<'_>,
+    surface: &surface::PlacedSurface<'_>,
     bound: f32,
 ) -> Option<ShapeDistance> {
     let mut best: Option<ShapeDistance> = None;
     for (q, _) in query_parts {
         let bound = best.map_or(bound, |b| b.distance);
-        if let Some(r) = narrow::distance_to_surface(surface, q, bound) {
+        if let Some(r) = surface::distance_to_surface(surface, q, bound) {
             // `r`: A is the surface, B the query part.
             let found = from_gjk(&r, true);
             if best.is_none_or(|b| found.distance < b.distance) {
