@@ -100,106 +100,10 @@ impl Body {
         {
             return Err(WorldError::InvalidBody("pose or velocity not finite"));
         }
-        let hull_box = |h: &ConvexHull| Aabb::from_points(h.vertices());
-        let (shape, local_box) = match &desc.geometry {
-            Geometry::Sphere(r) => {
-                if !(r.is_finite() && *r >= 0.0) {
-                    return Err(WorldError::InvalidBody("sphere radius not finite and >= 0"));
-                }
-                (
-                    Shape::Sphere(*r),
-                    Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(*r)),
-                )
-            }
-            Geometry::Cuboid(h) => {
-                if !(h.is_finite() && h.min_element() > 0.0) {
-                    return Err(WorldError::InvalidBody(
-                        "box half-extents not finite and > 0",
-                    ));
-                }
-                let hull = if box_hull {
-                    let poly = ConvexPolyhedron::cuboid(*h)
-                        .map_err(|_| WorldError::InvalidBody("box hull could not be built"))?;
-                    Some(poly.hull)
-                } else {
-                    None
-                };
-                (
-                    Shape::Cuboid(*h, hull),
-                    Aabb::from_center_half_extents(Vec3::ZERO, *h),
-                )
-            }
-            Geometry::Capsule {
-                half_height,
-                radius,
-            } => {
-                let (h, r) = (*half_height, *radius);
-                if !(h.is_finite() && r.is_finite() && h >= 0.0 && r >= 0.0) {
-                    return Err(WorldError::InvalidBody(
-                        "capsule half-height and radius not finite and >= 0",
-                    ));
-                }
-                (
-                    Shape::Capsule(h, r),
-                    Aabb::from_center_half_extents(Vec3::ZERO, Vec3::new(r, h + r, r)),
-                )
-            }
-            Geometry::Hull(h) => {
-                let b = hull_box(h).ok_or(WorldError::InvalidBody("hull has no finite vertex"))?;
-                (Shape::Hull(h.clone()), b)
-            }
-            Geometry::Pieces(ps) => {
-                let mut parts = Vec::with_capacity(ps.len());
-                let mut all = Aabb::EMPTY;
-                for h in ps {
-                    let b =
-                        hull_box(h).ok_or(WorldError::InvalidBody("piece has no finite vertex"))?;
-                    all = all.union(&b);
-                    parts.push((h.clone(), b));
-                }
-                if parts.is_empty() {
-                    return Err(WorldError::InvalidBody("piece list is empty"));
-                }
-                (Shape::Pieces(parts), all)
-            }
-            Geometry::Mesh(m) => (Shape::Surface(Surface::Mesh(m.clone())), m.aabb()),
-            Geometry::Heightfield(h) => (Shape::Surface(Surface::Heightfield(h.clone())), h.aabb()),
-            Geometry::HalfSpace => {
-                let e = HALF_SPACE_EXTENT;
-                let b = Aabb::new(Vec3::new(-e, -e, -e), Vec3::new(e, 0.0, e));
-                (Shape::Surface(Surface::HalfSpace), b)
-            }
-        };
-        // Bounding sphere about the rest box's centre: the farthest vertex (hulls), or the
-        // analytic radius.
+        let (shape, local_box) = prepare(&desc.geometry, box_hull)?;
         let c = local_box.center();
-        let sphere_radius = match &shape {
-            Shape::Sphere(r) => *r,
-            Shape::Capsule(h, r) => h + r,
-            Shape::Cuboid(h, _) => h.length(),
-            Shape::Hull(hull) => hull
-                .vertices()
-                .iter()
-                .map(|v| (*v - c).length())
-                .fold(0.0, f32::max),
-            Shape::Pieces(ps) => ps
-                .iter()
-                .flat_map(|(h, _)| h.vertices().iter())
-                .map(|v| (*v - c).length())
-                .fold(0.0, f32::max),
-            Shape::Surface(_) => local_box.half_extents().length(),
-        };
-        let thickness = match &shape {
-            Shape::Sphere(r) => *r,
-            Shape::Capsule(_, r) => *r,
-            Shape::Cuboid(h, _) => h.min_element(),
-            Shape::Hull(_) => local_box.half_extents().min_element(),
-            Shape::Pieces(ps) => ps
-                .iter()
-                .map(|(_, b)| b.half_extents().min_element())
-                .fold(f32::INFINITY, f32::min),
-            Shape::Surface(_) => local_box.half_extents().min_element(),
-        };
+        let sphere_radius = bounding_radius(&shape, &local_box);
+        let thickness = thickness(&shape, &local_box);
         let rotation = unit_quat(desc.rotation);
         let mut body = Body {
             shape,
@@ -332,5 +236,117 @@ impl Body {
 
     pub(super) fn motion(&self) -> Vec3 {
         self.position - self.start_position
+    }
+}
+
+/// A geometry prepared once: its convex parts or surface in the rest frame and its rest box;
+/// sizes checked ([`WorldError::InvalidBody`] says which). A box gets its hull for SAT
+/// manifolds when `box_hull`.
+fn prepare(geometry: &Geometry, box_hull: bool) -> Result<(Shape, Aabb), WorldError> {
+    let hull_box = |h: &ConvexHull| Aabb::from_points(h.vertices());
+    Ok(match geometry {
+        Geometry::Sphere(r) => {
+            if !(r.is_finite() && *r >= 0.0) {
+                return Err(WorldError::InvalidBody("sphere radius not finite and >= 0"));
+            }
+            (
+                Shape::Sphere(*r),
+                Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(*r)),
+            )
+        }
+        Geometry::Cuboid(h) => {
+            if !(h.is_finite() && h.min_element() > 0.0) {
+                return Err(WorldError::InvalidBody(
+                    "box half-extents not finite and > 0",
+                ));
+            }
+            let hull = if box_hull {
+                let poly = ConvexPolyhedron::cuboid(*h)
+                    .map_err(|_| WorldError::InvalidBody("box hull could not be built"))?;
+                Some(poly.hull)
+            } else {
+                None
+            };
+            (
+                Shape::Cuboid(*h, hull),
+                Aabb::from_center_half_extents(Vec3::ZERO, *h),
+            )
+        }
+        Geometry::Capsule {
+            half_height,
+            radius,
+        } => {
+            let (h, r) = (*half_height, *radius);
+            if !(h.is_finite() && r.is_finite() && h >= 0.0 && r >= 0.0) {
+                return Err(WorldError::InvalidBody(
+                    "capsule half-height and radius not finite and >= 0",
+                ));
+            }
+            (
+                Shape::Capsule(h, r),
+                Aabb::from_center_half_extents(Vec3::ZERO, Vec3::new(r, h + r, r)),
+            )
+        }
+        Geometry::Hull(h) => {
+            let b = hull_box(h).ok_or(WorldError::InvalidBody("hull has no finite vertex"))?;
+            (Shape::Hull(h.clone()), b)
+        }
+        Geometry::Pieces(ps) => {
+            let mut parts = Vec::with_capacity(ps.len());
+            let mut all = Aabb::EMPTY;
+            for h in ps {
+                let b = hull_box(h).ok_or(WorldError::InvalidBody("piece has no finite vertex"))?;
+                all = all.union(&b);
+                parts.push((h.clone(), b));
+            }
+            if parts.is_empty() {
+                return Err(WorldError::InvalidBody("piece list is empty"));
+            }
+            (Shape::Pieces(parts), all)
+        }
+        Geometry::Mesh(m) => (Shape::Surface(Surface::Mesh(m.clone())), m.aabb()),
+        Geometry::Heightfield(h) => (Shape::Surface(Surface::Heightfield(h.clone())), h.aabb()),
+        Geometry::HalfSpace => {
+            let e = HALF_SPACE_EXTENT;
+            let b = Aabb::new(Vec3::new(-e, -e, -e), Vec3::new(e, 0.0, e));
+            (Shape::Surface(Surface::HalfSpace), b)
+        }
+    })
+}
+
+/// Radius of the bounding sphere about the rest box's centre: analytic for spheres, capsules
+/// and boxes, the farthest vertex for hulls and pieces, the box's half-diagonal for a surface.
+fn bounding_radius(shape: &Shape, local_box: &Aabb) -> f32 {
+    let c = local_box.center();
+    match shape {
+        Shape::Sphere(r) => *r,
+        Shape::Capsule(h, r) => h + r,
+        Shape::Cuboid(h, _) => h.length(),
+        Shape::Hull(hull) => hull
+            .vertices()
+            .iter()
+            .map(|v| (*v - c).length())
+            .fold(0.0, f32::max),
+        Shape::Pieces(ps) => ps
+            .iter()
+            .flat_map(|(h, _)| h.vertices().iter())
+            .map(|v| (*v - c).length())
+            .fold(0.0, f32::max),
+        Shape::Surface(_) => local_box.half_extents().length(),
+    }
+}
+
+/// The smallest half-size: how far a body moves in a frame before it could pass through
+/// something as thin as itself (the fast-body threshold's scale).
+fn thickness(shape: &Shape, local_box: &Aabb) -> f32 {
+    match shape {
+        Shape::Sphere(r) => *r,
+        Shape::Capsule(_, r) => *r,
+        Shape::Cuboid(h, _) => h.min_element(),
+        Shape::Pieces(ps) => ps
+            .iter()
+            .map(|(_, b)| b.half_extents().min_element())
+            .fold(f32::INFINITY, f32::min),
+        Shape::Hull(_) | Shape::Surface(_) => local_box.half_extents().min_element(),
     }
 }
