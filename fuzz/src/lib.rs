@@ -1836,7 +1836,10 @@ pub mod world {
         if let Some(h) = world.cast_shape_within(&shape, pos, rot, motion, distance, &filter) {
             assert!(passes(&h.body), "cast within hit a refused body {h:?}");
             assert!((0.0..=1.0).contains(&h.toi), "cast within toi {h:?}");
-            assert!(h.point.is_finite() && is_unit(h.normal), "cast within hit {h:?}");
+            assert!(
+                h.point.is_finite() && is_unit(h.normal),
+                "cast within hit {h:?}"
+            );
         }
         let over = world.overlap_shape(&shape, pos, rot, &filter);
         assert!(over.windows(2).all(|w| w[0] < w[1]), "overlap unsorted");

@@ -35,6 +35,8 @@ pub struct Body {
     pub bounding: BoundingChoice,
     /// What decides a collision.
     pub test: TestChoice,
+    /// A fixed body (the scene's `"fixed": true`): the world never pairs two fixed bodies.
+    pub fixed: bool,
     /// What to draw, in the rest frame.
     pub display: TriList,
     /// The display mesh is closed: its back faces may be culled.
@@ -82,6 +84,7 @@ impl Body {
             velocity: d.velocity,
             bounding: d.bounding,
             test: d.test,
+            fixed: d.fixed,
             closed: display.is_closed(),
             display,
             hulls: Vec::new(),
@@ -142,6 +145,7 @@ impl Body {
             .rotated(self.rotation)
             .moving(self.velocity);
         d.tight_bounds = self.bounding == BoundingChoice::TightAabb;
+        d.fixed = self.fixed;
         d
     }
 
@@ -445,6 +449,7 @@ fn mesh_body(
         velocity: d.velocity,
         bounding: d.bounding,
         test: d.test,
+        fixed: d.fixed,
         display,
         hulls,
         points,
