@@ -126,14 +126,20 @@ impl Walker {
         };
         let heading = horizontal(input.heading);
 
-        // Vertical speed: standing kills a fall; a jump starts from the ground; gravity pulls.
-        if self.grounded && self.vertical_speed < 0.0 {
+        // Vertical speed: standing on ground there is none (the controller's snap keeps the
+        // capsule on the ground going down stairs and slopes); a jump starts from standing;
+        // in the air gravity pulls.
+        let standing = self.grounded && self.vertical_speed <= 0.0;
+        if standing {
             self.vertical_speed = 0.0;
         }
-        if input.jump && self.grounded && self.vertical_speed <= 0.0 {
+        let jumps = input.jump && standing;
+        if jumps {
             self.vertical_speed = JUMP_SPEED;
         }
-        self.vertical_speed -= GRAVITY * dt;
+        if jumps || !standing {
+            self.vertical_speed -= GRAVITY * dt;
+        }
 
         let motion = heading * (WALK_SPEED * dt) + Vec3::Y * (self.vertical_speed * dt);
         let start = self.position;
@@ -347,6 +353,39 @@ mod tests {
             assert_eq!(s.hit, vec!["wall".to_string()]);
             assert!(s.touching.contains(&"wall".to_string()));
         }
+    }
+
+    // Standing still through long ticks: no fall builds up, nothing is hit, the ground is
+    // touched.
+    #[test]
+    fn standing_hits_nothing() {
+        let mut walker = Walker::spawn(&walk_level().expect("level")).expect("walker");
+        for _ in 0..20 {
+            let s = walker.tick(WalkInput {
+                heading: [0.0, 0.0],
+                jump: false,
+                dt: MAX_TICK,
+            });
+            assert!(s.grounded && s.hit.is_empty(), "{s:?}");
+            assert_eq!(s.vertical_speed, 0.0);
+            assert_eq!(s.touching, vec!["ground".to_string()]);
+        }
+    }
+
+    // Walking back down the stair (along +z from the landing) the capsule follows each step
+    // down, grounded every tick, and ends on the ground again.
+    #[test]
+    fn walks_down_the_stair_grounded() {
+        let mut walker = Walker::spawn(&walk_level().expect("level")).expect("walker");
+        let ground = walk(&mut walker, [0.0, 0.0], 1)[0].position.y;
+        walk(&mut walker, [0.0, -1.0], 70);
+        let down = walk(&mut walker, [0.0, 1.0], 70);
+        assert!(down.iter().all(|s| s.grounded), "{down:?}");
+        let last = down.last().expect("ticks");
+        assert!(
+            last.position.z > -0.7 && (last.position.y - ground).abs() < 2e-3,
+            "{last:?}"
+        );
     }
 
     // A jump leaves the ground, rises about a metre and lands again.
