@@ -77,8 +77,7 @@ impl Walker {
     pub fn spawn(stage: &Stage) -> Result<Walker, CliError> {
         let config = CharacterConfig::default();
         let (world, names, floor) = walk_world(stage)?;
-        let (lo, hi) = scene_bounds(stage, floor);
-        let centre = (lo + hi) * 0.5;
+        let (centre, top) = spawn_column(stage, floor);
         let mut walker = Walker {
             config,
             controller: CharacterController::new(config),
@@ -86,9 +85,9 @@ impl Walker {
             names,
             floor,
             position: Vec3::new(
-                centre.x,
-                hi.y + config.half_height + config.radius + 1.0,
-                centre.z,
+                centre[0],
+                top + config.half_height + config.radius + 1.0,
+                centre[1],
             ),
             vertical_speed: 0.0,
             grounded: false,
@@ -248,18 +247,19 @@ fn horizontal(heading: [f32; 2]) -> Vec3 {
     }
 }
 
-/// The union of the bodies' tight boxes, down to the floor; a box around the origin when the
-/// scene is empty.
-fn scene_bounds(stage: &Stage, floor: f32) -> (Vec3, Vec3) {
+/// Where the character spawns above: the centre `(x, z)` of the union of the bodies' tight
+/// boxes, and that union's top; the origin at the floor when the scene is empty.
+fn spawn_column(stage: &Stage, floor: f32) -> ([f32; 2], f32) {
     let boxes = stage.bodies.iter().map(|b| b.volumes().aabb_tight);
     let (lo, hi) = boxes.fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
         |(lo, hi), a| (lo.min(a.min), hi.max(a.max)),
     );
     if lo.is_finite() && hi.is_finite() {
-        (lo.min(Vec3::new(lo.x, floor, lo.z)), hi)
+        let centre = (lo + hi) * 0.5;
+        ([centre.x, centre.z], hi.y.max(floor))
     } else {
-        (Vec3::new(-1.0, floor, -1.0), Vec3::new(1.0, floor, 1.0))
+        ([0.0, 0.0], floor)
     }
 }
 
@@ -353,6 +353,21 @@ mod tests {
             assert_eq!(s.hit, vec!["wall".to_string()]);
             assert!(s.touching.contains(&"wall".to_string()));
         }
+    }
+
+    // A scene with no ground of its own (the viewer's built-in scene): the floor under its
+    // lowest point holds the character up, walking and falling.
+    #[test]
+    fn the_floor_holds_a_scene_without_ground() {
+        let stage = crate::commands::view::builtin_world().expect("built-in scene");
+        let mut walker = Walker::spawn(&stage).expect("walker");
+        let steps = walk(&mut walker, [1.0, 0.0], 240);
+        assert!(
+            steps.iter().all(|s| s.position.y > walker.floor()),
+            "fell through"
+        );
+        let last = steps.last().expect("ticks");
+        assert!(last.grounded, "{last:?}");
     }
 
     // Standing still through long ticks: no fall builds up, nothing is hit, the ground is

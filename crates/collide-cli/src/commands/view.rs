@@ -1,6 +1,7 @@
 //! `collide view [SCENE]`: a local web server on 127.0.0.1 serving one page (built into the
-//! binary) that draws the scene in 3-D and lets the user drag bodies about; every change is
-//! computed by the library through a small JSON API:
+//! binary) that draws the scene in 3-D and lets the user drag bodies about, or walk a capsule
+//! character through it (walk mode); every change is computed by the library through a small
+//! JSON API:
 //!
 //! - `GET /api/scene`: the bodies' rest-frame meshes and hulls, and the current state.
 //! - `POST /api/pose` `{"body": NAME, "position": [x, y, z], "rotation": [x, y, z, w]}` (either
