@@ -13,6 +13,7 @@ mod error;
 mod raster;
 mod scene;
 mod tess;
+mod walk;
 
 pub use error::CliError;
 

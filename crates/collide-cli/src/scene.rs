@@ -35,6 +35,8 @@ pub struct Body {
     pub bounding: BoundingChoice,
     /// What decides a collision.
     pub test: TestChoice,
+    /// A fixed body (the scene's `"fixed": true`): the world never pairs two fixed bodies.
+    pub fixed: bool,
     /// What to draw, in the rest frame.
     pub display: TriList,
     /// The display mesh is closed: its back faces may be culled.
@@ -82,6 +84,7 @@ impl Body {
             velocity: d.velocity,
             bounding: d.bounding,
             test: d.test,
+            fixed: d.fixed,
             closed: display.is_closed(),
             display,
             hulls: Vec::new(),
@@ -142,6 +145,7 @@ impl Body {
             .rotated(self.rotation)
             .moving(self.velocity);
         d.tight_bounds = self.bounding == BoundingChoice::TightAabb;
+        d.fixed = self.fixed;
         d
     }
 
@@ -320,14 +324,17 @@ fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
 /// Every pair of bodies with something to report, in body order: the world's verdicts
 /// ([`collide::world::World::evaluate`] over one frame) for the pairs whose boxes touch now
 /// or along the motion, plus the pairs of a volume-test body whose chosen volumes overlap
-/// (a bounding sphere or OBB can reach past the box). Every other pair is apart.
+/// (a bounding sphere or OBB can reach past the box). Every other pair is apart, and so is
+/// every pair of two fixed bodies: pieces of the level, never paired (as in the world).
 pub fn analyze(stage: &Stage) -> Result<Vec<PairReport>, CliError> {
     let world = stage.world()?;
     let vols: Vec<Volumes> = stage.bodies.iter().map(Body::volumes).collect();
+    let both_fixed = |a: usize, b: usize| stage.bodies[a].fixed && stage.bodies[b].fixed;
     let mut verdicts = world.evaluate(1.0);
+    verdicts.retain(|v| !both_fixed(v.a.0 as usize, v.b.0 as usize));
     let n = stage.bodies.len();
     for a in 0..n {
-        for b in a + 1..n {
+        for b in (a + 1..n).filter(|&b| !both_fixed(a, b)) {
             let by_volume = stage.bodies[a].test == TestChoice::Volume
                 || stage.bodies[b].test == TestChoice::Volume;
             let (ia, ib) = (BodyId(a as u32), BodyId(b as u32));
@@ -445,6 +452,7 @@ fn mesh_body(
         velocity: d.velocity,
         bounding: d.bounding,
         test: d.test,
+        fixed: d.fixed,
         display,
         hulls,
         points,

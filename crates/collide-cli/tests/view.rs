@@ -1,6 +1,8 @@
 //! `collide view`: the server binds loopback, serves the page, answers the JSON API with the
-//! library's verdicts, rejects bad requests with 4xx and a message; and, where a browser is
-//! installed, the browser test drags a body into another and sees the collision on the page.
+//! library's verdicts, rejects bad requests with 4xx and a message; walks the walk mode's
+//! character up a stair and into a wall through its endpoint; and, where a browser is
+//! installed, the browser test drags a body into another and sees the collision on the page,
+//! then walks the character with the keyboard.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -246,9 +248,112 @@ fn scene_argument() {
     assert!(err.contains("malformed.json:4:"));
 }
 
-// The browser scenario (tests/browser/view.test.mjs) in Debian's chromium, when installed.
+fn vec3(v: &Value) -> [f64; 3] {
+    let a = v.as_array().expect("[x, y, z]");
+    [0, 1, 2].map(|k| a[k].as_f64().expect("a number"))
+}
+
+fn names(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .expect("a list of names")
+        .iter()
+        .map(|n| n.as_str().expect("a name"))
+        .collect()
+}
+
+/// One walk tick over HTTP: the character's state after it.
+fn walk_tick(addr: &str, heading: [f32; 2]) -> Value {
+    let body = format!(
+        r#"{{"heading": [{}, {}], "jump": false, "dt": {}}}"#,
+        heading[0],
+        heading[1],
+        1.0 / 60.0
+    );
+    let (st, reply) = post(addr, "/api/walk", &body);
+    assert_eq!(st, 200, "{reply}");
+    serde_json::from_str(&reply).expect("JSON")
+}
+
+// `--walk` serves the walk level (its fixed pieces are never paired) in walk mode; the
+// character endpoint walks the capsule up the stair by its 0.8 m and stops it a skin from the
+// wall, the wall hit; moving the wall away lets it walk on; bad ticks get 400.
 #[test]
-fn browser_drag_into_collision() {
+fn walk_endpoint_climbs_the_stair_and_stops_at_the_wall() {
+    let s = start(&["--walk"]);
+    let (_, body) = get(&s.addr, "/api/scene");
+    let scene: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(scene["walk"]["start"], true);
+    assert_eq!(scene["label"], "built-in walk level");
+    assert!(
+        scene["state"]["pairs"]
+            .as_array()
+            .expect("pairs")
+            .is_empty(),
+        "{}",
+        scene["state"]["pairs"]
+    );
+
+    let (st, reply) = post(&s.addr, "/api/walk", r#"{"heading": [0, -1], "dt": 0.016}"#);
+    assert_eq!(st, 409, "a tick before the start: {reply}");
+
+    let (st, reply) = post(&s.addr, "/api/walk/start", "");
+    assert_eq!(st, 200, "{reply}");
+    let spawn: Value = serde_json::from_str(&reply).expect("JSON");
+    assert_eq!(spawn["grounded"], true);
+    assert_eq!(names(&spawn["touching"]), ["ground"]);
+    let (radius, skin) = (
+        spawn["radius"].as_f64().expect("radius"),
+        spawn["skin"].as_f64().expect("skin"),
+    );
+    let y0 = vec3(&spawn["position"])[1];
+
+    let ticks: Vec<Value> = (0..150).map(|_| walk_tick(&s.addr, [0.0, -1.0])).collect();
+    let on_landing = ticks
+        .iter()
+        .find(|t| vec3(&t["position"])[2] < -2.6)
+        .expect("reaches the landing");
+    assert_eq!(on_landing["grounded"], true);
+    let rise = vec3(&on_landing["position"])[1] - y0;
+    assert!((rise - 0.8).abs() < 0.01, "rose {rise}");
+    let normal = vec3(&on_landing["ground_normal"]);
+    assert!(normal[1] > 0.9999, "ground normal {normal:?}");
+
+    let wall_face = -4.6;
+    for t in &ticks[130..] {
+        let gap = vec3(&t["position"])[2] - radius - wall_face;
+        assert!((gap - skin).abs() < 2e-3, "gap {gap}: {t}");
+        assert_eq!(names(&t["hit"]), ["wall"]);
+        assert!(names(&t["touching"]).contains(&"wall"));
+    }
+
+    let (st, reply) = post(
+        &s.addr,
+        "/api/pose",
+        r#"{"body": "wall", "position": [0, 2, -20]}"#,
+    );
+    assert_eq!(st, 200, "{reply}");
+    let on = walk_tick(&s.addr, [0.0, -1.0]);
+    assert!(vec3(&on["position"])[2] < wall_face + radius, "{on}");
+    assert!(names(&on["hit"]).is_empty(), "{on}");
+
+    for bad in [
+        r#"{"heading": [0], "dt": 0.016}"#,
+        r#"{"heading": [0, "x"], "dt": 0.016}"#,
+        r#"{"heading": [0, 1], "dt": -1}"#,
+        r#"{"heading": [0, 1]}"#,
+        r#"{"heading": [0, 1], "dt": 0.016, "jump": "yes"}"#,
+        "not json",
+    ] {
+        let (st, reply) = post(&s.addr, "/api/walk", bad);
+        assert_eq!(st, 400, "{bad}: {reply}");
+        assert!(reply.contains("error"), "{reply}");
+    }
+}
+
+// The browser scenarios (tests/browser/view.test.mjs: drag, then walk) in Debian's chromium,
+// when installed.
+#[test]
+fn browser_drag_and_walk() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser");
     let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
     let reason = if !Path::new(&chromium).exists() {
@@ -263,8 +368,8 @@ fn browser_drag_into_collision() {
         None
     };
     if let Some(why) = reason {
-        println!("SKIPPED browser_drag_into_collision: {why}");
-        eprintln!("SKIPPED browser_drag_into_collision: {why}");
+        println!("SKIPPED browser_drag_and_walk: {why}");
+        eprintln!("SKIPPED browser_drag_and_walk: {why}");
         return;
     }
     let o = Command::new("node")

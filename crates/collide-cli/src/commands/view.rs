@@ -1,11 +1,18 @@
 //! `collide view [SCENE]`: a local web server on 127.0.0.1 serving one page (built into the
-//! binary) that draws the scene in 3-D and lets the user drag bodies about; every change is
-//! computed by the library through a small JSON API:
+//! binary) that draws the scene in 3-D and lets the user drag bodies about, or walk a capsule
+//! character through it (walk mode); every change is computed by the library through a small
+//! JSON API:
 //!
 //! - `GET /api/scene`: the bodies' rest-frame meshes and hulls, and the current state.
 //! - `POST /api/pose` `{"body": NAME, "position": [x, y, z], "rotation": [x, y, z, w]}` (either
 //!   field may be left out): moves a body and returns the new state.
 //! - `POST /api/reset`: puts every body back where the scene file has it; returns the state.
+//! - `POST /api/walk/start`: walk mode: puts a capsule character above the scene's centre,
+//!   dropped onto what is below ([`crate::walk::Walker`]); returns the character's state.
+//! - `POST /api/walk` `{"heading": [x, z], "jump": BOOL, "dt": SECONDS}`: one tick of the
+//!   character (walk along the heading, jump, fall), moved by the library's character
+//!   controller through the scene's bodies; returns the character's state: `position`,
+//!   `grounded`, `ground_normal`, the bodies it `hit` this tick and those it is `touching`.
 //!
 //! The state lists every body's pose and bounding volumes (fast and tight AABB, OBB, sphere)
 //! and every pair whose fast boxes overlap or that collides, with which volume tests pass,
@@ -27,6 +34,7 @@ use serde_json::{json, Value};
 use super::check::{contact_json, impact_json, num, v3};
 use crate::scene::{self, Body, PairReport, Stage};
 use crate::tess::{TriList, Wire};
+use crate::walk::{WalkInput, WalkStep, Walker};
 use crate::CliError;
 
 /// Arguments of `collide view`.
@@ -40,6 +48,10 @@ pub struct Args {
     /// Stop serving after this many seconds (for tests and scripts).
     #[arg(long, value_name = "SECONDS")]
     pub exit_after: Option<f64>,
+    /// Start in walk mode: drive a capsule with W, A, S, D and Space. Without SCENE, on the
+    /// built-in walk level (ground, a stair of 0.2 m steps, a wall).
+    #[arg(long)]
+    pub walk: bool,
 }
 
 /// The page and its script, built into the binary.
@@ -48,6 +60,10 @@ const APP_JS: &str = include_str!("../web/app.js");
 
 /// The scene shown when no file is given: a few primitives on a row, some touching.
 pub const BUILTIN_SCENE: &str = include_str!("../web/builtin_scene.json");
+
+/// The level `--walk` shows when no file is given: ground, a stair of four 0.2 m steps up to
+/// a landing, and a wall at the landing's far end.
+pub const WALK_LEVEL: &str = include_str!("../web/walk_level.json");
 
 /// Meshes of the built-in scene, built into the binary.
 const BUILTIN_MESHES: [(&str, &str); 2] = [
@@ -79,6 +95,17 @@ pub fn builtin_world() -> Result<Stage, CliError> {
     Stage::from_scene_with(&scene, &mut cache)
 }
 
+/// The built-in walk level.
+pub fn walk_level() -> Result<Stage, CliError> {
+    let scene = Scene::from_json_str(
+        WALK_LEVEL,
+        std::path::Path::new("<built-in walk level>"),
+        std::path::Path::new("<built-in>"),
+    )
+    .map_err(|e| CliError::new(e.to_string()))?;
+    Stage::from_scene(&scene)
+}
+
 /// Largest request head (request line and headers) accepted.
 const MAX_HEAD: usize = 16 * 1024;
 /// Largest request body accepted.
@@ -94,13 +121,18 @@ struct Shared {
     world: Mutex<Stage>,
     /// A label for the page's title.
     label: String,
+    /// The walk mode's character, once the page has started it.
+    walker: Mutex<Option<Walker>>,
+    /// The page opens in walk mode (`--walk`).
+    start_walking: bool,
 }
 
 /// Runs `collide view`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let (world, label) = match &args.scene {
-        Some(path) => (Stage::load(path)?, path.display().to_string()),
-        None => (builtin_world()?, "built-in scene".to_string()),
+    let (world, label) = match (&args.scene, args.walk) {
+        (Some(path), _) => (Stage::load(path)?, path.display().to_string()),
+        (None, false) => (builtin_world()?, "built-in scene".to_string()),
+        (None, true) => (walk_level()?, "built-in walk level".to_string()),
     };
     let listener = TcpListener::bind(("127.0.0.1", args.port))
         .map_err(|e| CliError::new(format!("cannot listen on 127.0.0.1:{}: {e}", args.port)))?;
@@ -125,6 +157,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         initial: world.clone(),
         world: Mutex::new(world),
         label,
+        walker: Mutex::new(None),
+        start_walking: args.walk,
     });
     let active = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
@@ -257,6 +291,7 @@ fn respond(stream: &mut TcpStream, status: u16, ctype: &str, body: &[u8]) -> std
         400 => "Bad Request",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        409 => "Conflict",
         411 => "Length Required",
         413 => "Payload Too Large",
         431 => "Request Header Fields Too Large",
@@ -303,6 +338,7 @@ fn route(req: &Request, shared: &Shared) -> Result<Reply, HttpError> {
             let world = lock(shared)?;
             let doc = json!({
                 "label": shared.label,
+                "walk": { "start": shared.start_walking },
                 "bodies": world.bodies.iter().map(body_json).collect::<Vec<_>>(),
                 "state": state_json(&world)?,
             });
@@ -314,13 +350,41 @@ fn route(req: &Request, shared: &Shared) -> Result<Reply, HttpError> {
                 .map_err(|e| bad(format!("the body is not JSON: {e}")))?;
             let mut world = lock(shared)?;
             apply_pose(&mut world, &v)?;
+            rebuild_walker(shared, &world)?;
             Ok(json_reply(&state_json(&world)?))
         }
         "/api/reset" => {
             allow("POST")?;
             let mut world = lock(shared)?;
             *world = shared.initial.clone();
+            rebuild_walker(shared, &world)?;
             Ok(json_reply(&state_json(&world)?))
+        }
+        "/api/walk/start" => {
+            allow("POST")?;
+            let world = lock(shared)?;
+            let mut walker = Walker::spawn(&world).map_err(|e| HttpError(500, e.to_string()))?;
+            // A tick of no time: the character as it stands, with what it touches.
+            let step = walker.tick(WalkInput {
+                heading: [0.0, 0.0],
+                jump: false,
+                dt: 0.0,
+            });
+            let reply = walk_json(&walker, &step);
+            *lock_walker(shared) = Some(walker);
+            Ok(json_reply(&reply))
+        }
+        "/api/walk" => {
+            allow("POST")?;
+            let v: Value = serde_json::from_slice(&req.body)
+                .map_err(|e| bad(format!("the body is not JSON: {e}")))?;
+            let input = walk_input(&v)?;
+            let mut walker = lock_walker(shared);
+            let walker = walker.as_mut().ok_or_else(|| {
+                HttpError(409, "walk mode is off: POST /api/walk/start first".into())
+            })?;
+            let step = walker.tick(input);
+            Ok(json_reply(&walk_json(walker, &step)))
         }
         _ => Err(HttpError(404, format!("no such page: {path}"))),
     }
@@ -330,6 +394,68 @@ fn lock(shared: &Shared) -> Result<std::sync::MutexGuard<'_, Stage>, HttpError> 
     // A panic while holding the lock would poison it; the world is still whole (poses are
     // written in one assignment), so keep serving it.
     Ok(shared.world.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+fn lock_walker(shared: &Shared) -> std::sync::MutexGuard<'_, Option<Walker>> {
+    // As for the scene: a tick writes the character's state in whole assignments.
+    shared.walker.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// After the scene changed: the character walks among the bodies where they are now.
+fn rebuild_walker(shared: &Shared, world: &Stage) -> Result<(), HttpError> {
+    if let Some(walker) = lock_walker(shared).as_mut() {
+        walker
+            .rebuild(world)
+            .map_err(|e| HttpError(500, e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// `{"heading": [x, z], "jump": BOOL, "dt": SECONDS}`; `jump` may be left out.
+fn walk_input(v: &Value) -> Result<WalkInput, HttpError> {
+    const SHAPE: &str = "expected {\"heading\": [x, z], \"jump\": true|false, \"dt\": seconds}";
+    let heading: Option<Vec<f32>> = v
+        .get("heading")
+        .and_then(Value::as_array)
+        .filter(|a| a.len() == 2)
+        .and_then(|a| a.iter().map(|e| e.as_f64().map(|f| f as f32)).collect());
+    let heading = heading
+        .filter(|h| h.iter().all(|c| c.is_finite()))
+        .ok_or_else(|| bad(format!("heading: two finite numbers; {SHAPE}")))?;
+    let dt = v
+        .get("dt")
+        .and_then(Value::as_f64)
+        .map(|d| d as f32)
+        .filter(|d| d.is_finite() && *d >= 0.0)
+        .ok_or_else(|| bad(format!("dt: a number of seconds >= 0; {SHAPE}")))?;
+    let jump = match v.get("jump") {
+        None => false,
+        Some(j) => j
+            .as_bool()
+            .ok_or_else(|| bad(format!("jump: true or false; {SHAPE}")))?,
+    };
+    Ok(WalkInput {
+        heading: [heading[0], heading[1]],
+        jump,
+        dt,
+    })
+}
+
+/// The character after a tick, with its shape (for drawing) and the floor's height.
+fn walk_json(walker: &Walker, step: &WalkStep) -> Value {
+    let c = walker.config();
+    json!({
+        "position": v3(step.position),
+        "vertical_speed": num(step.vertical_speed),
+        "grounded": step.grounded,
+        "ground_normal": step.ground_normal.map(v3),
+        "hit": step.hit,
+        "touching": step.touching,
+        "radius": num(c.radius),
+        "half_height": num(c.half_height),
+        "skin": num(c.skin),
+        "floor": num(walker.floor()),
+    })
 }
 
 fn json_reply(v: &Value) -> Reply {

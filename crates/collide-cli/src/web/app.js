@@ -46,9 +46,20 @@ let selected = -1;
 let drag = null;
 let lastTris = []; // projected triangles of the last frame, for picking
 let dirty = true;
+// Walk mode: null when off; otherwise the character as the server last moved it.
+//   { state: { position, grounded, ground_normal, hit, touching, radius, half_height, skin, floor },
+//     ticks, log: [recent states], last: time of the last tick (ms) }
+let walk = null;
+const held = new Set(); // walk keys held down (KeyboardEvent.code)
+const WALK_KEYS = new Set(['KeyW', 'KeyA', 'KeyS', 'KeyD', 'Space']);
+const WALK_TICK_MS = 1000 / 60;
+const WALK_LOG = 60;
 
 const PALETTE = ['#48aaa0', '#e8ac48', '#967cd6', '#5ca2e8', '#7ec260', '#de7cac', '#ccba92'];
 const RED = [232, 64, 52];
+const AMBER = [236, 178, 64];
+const GROUNDED = [111, 207, 127];
+const AIRBORNE = [92, 162, 232];
 
 function hexRgb(h) {
   return [parseInt(h.slice(1, 3), 16), parseInt(h.slice(3, 5), 16), parseInt(h.slice(5, 7), 16)];
@@ -140,37 +151,28 @@ function draw() {
   ctx.fillRect(0, 0, W, H);
   if (!scene || !state) return;
 
-  // Ground grid on y = 0.
+  // Ground grid on y = 0 (in walk mode, on the floor the character cannot fall through).
+  const gy = walk ? walk.state.floor : 0;
   for (let k = -10; k <= 10; k++) {
-    line([k, 0, -10], [k, 0, 10], 'rgba(255,255,255,0.07)', 1);
-    line([-10, 0, k], [10, 0, k], 'rgba(255,255,255,0.07)', 1);
+    line([k, gy, -10], [k, gy, 10], 'rgba(255,255,255,0.07)', 1);
+    line([-10, gy, k], [10, gy, k], 'rgba(255,255,255,0.07)', 1);
   }
 
   const light = norm(add(add(mul(back, 0.8), mul(up, 0.7)), mul(right, -0.35)));
   const queue = [];
   scene.bodies.forEach((body, i) => {
-    const hit = state.bodies[i] && state.bodies[i].colliding;
-    const base = hit ? RED : hexRgb(PALETTE[i % PALETTE.length]);
     const pos = body.mesh.positions;
     const wp = [];
     for (let k = 0; k < pos.length; k += 3) wp.push(worldOf(i, [pos[k], pos[k + 1], pos[k + 2]]));
-    const pp = wp.map(project);
-    const tri = body.mesh.triangles;
-    for (let k = 0; k < tri.length; k += 3) {
-      const a = wp[tri[k]], b = wp[tri[k + 1]], c = wp[tri[k + 2]];
-      const pa = pp[tri[k]], pb = pp[tri[k + 1]], pc = pp[tri[k + 2]];
-      if (!pa || !pb || !pc) continue;
-      let n = norm(cross(sub(b, a), sub(c, a)));
-      const toEye = sub(eye, a);
-      const facing = dot(n, toEye);
-      if (body.closed && facing < 0) continue;
-      if (facing < 0) n = mul(n, -1);
-      let k2 = 0.38 + 0.62 * Math.max(0, dot(n, light));
-      if (i === selected) k2 = Math.min(1.25, k2 * 1.18);
-      const col = base.map((v) => Math.min(255, Math.round(v * k2)));
-      queue.push({ depth: (pa[2] + pb[2] + pc[2]) / 3, pts: [pa, pb, pc], fill: `rgb(${col[0]},${col[1]},${col[2]})`, body: i, solid: true });
-    }
+    const bright = i === selected ? 1.18 : 1;
+    shadeTriangles(queue, wp, body.mesh.triangles, body.closed, bodyColor(i), bright, light, i);
   });
+  if (walk) {
+    const c = walk.state;
+    const mesh = capsuleMesh(c.radius, c.half_height);
+    const wp = mesh.positions.map((p) => add(p, c.position));
+    shadeTriangles(queue, wp, mesh.triangles, true, c.grounded ? GROUNDED : AIRBORNE, 1, light, -1);
+  }
   if (show.planes) {
     for (const pr of state.pairs) {
       if (pr.colliding || !pr.plane) continue;
@@ -281,6 +283,13 @@ function draw() {
     ctx.stroke();
   }
 
+  // The ground the character stands on: its normal, from the capsule's foot.
+  if (walk && walk.state.ground_normal) {
+    const c = walk.state;
+    const foot = sub(c.position, [0, c.half_height + c.radius + c.skin, 0]);
+    line(foot, add(foot, mul(c.ground_normal, 0.8)), 'rgba(255,245,120,1)', 2.5);
+  }
+
   // Body names at their centres.
   ctx.font = '12px system-ui, sans-serif';
   ctx.textAlign = 'center';
@@ -293,24 +302,103 @@ function draw() {
 }
 const planeOutlines = [];
 
+// A body's colour: red when it collides in the scene or the character hit it this tick,
+// amber when the character touches it, its own colour otherwise.
+function bodyColor(i) {
+  const name = scene.bodies[i].name;
+  if ((state.bodies[i] && state.bodies[i].colliding) || (walk && walk.state.hit.includes(name))) return RED;
+  if (walk && walk.state.touching.includes(name)) return AMBER;
+  return hexRgb(PALETTE[i % PALETTE.length]);
+}
+
+// Queues the triangles `tri` (flat index triples) over world points `wp`, lit by `light`;
+// `body` is the index picking returns (-1: not pickable).
+function shadeTriangles(queue, wp, tri, closed, base, bright, light, body) {
+  const pp = wp.map(project);
+  for (let k = 0; k < tri.length; k += 3) {
+    const a = wp[tri[k]], b = wp[tri[k + 1]], c = wp[tri[k + 2]];
+    const pa = pp[tri[k]], pb = pp[tri[k + 1]], pc = pp[tri[k + 2]];
+    if (!pa || !pb || !pc) continue;
+    let n = norm(cross(sub(b, a), sub(c, a)));
+    const facing = dot(n, sub(eye, a));
+    if (closed && facing < 0) continue;
+    if (facing < 0) n = mul(n, -1);
+    const k2 = Math.min(1.25, (0.38 + 0.62 * Math.max(0, dot(n, light))) * bright);
+    const col = base.map((v) => Math.min(255, Math.round(v * k2)));
+    queue.push({ depth: (pa[2] + pb[2] + pc[2]) / 3, pts: [pa, pb, pc], fill: `rgb(${col[0]},${col[1]},${col[2]})`, body, solid: true });
+  }
+}
+
+// An upright capsule around the origin: rings of latitude over two hemispheres joined by the
+// cylinder; outward-facing triangles (counter-clockwise seen from outside).
+function capsuleMesh(radius, halfHeight) {
+  const around = 16, cap = 5;
+  const positions = [];
+  const ring = (y, r) => {
+    for (let j = 0; j < around; j++) {
+      const t = (j / around) * 2 * Math.PI;
+      positions.push([r * Math.cos(t), y, r * Math.sin(t)]);
+    }
+  };
+  positions.push([0, -halfHeight - radius, 0]); // bottom pole
+  for (let k = 1; k <= cap; k++) {
+    const a = -Math.PI / 2 + (k / cap) * (Math.PI / 2);
+    ring(-halfHeight + radius * Math.sin(a), radius * Math.cos(a));
+  }
+  for (let k = 0; k < cap; k++) {
+    const a = (k / cap) * (Math.PI / 2);
+    ring(halfHeight + radius * Math.sin(a), radius * Math.cos(a));
+  }
+  positions.push([0, halfHeight + radius, 0]); // top pole
+  const rings = 2 * cap, top = positions.length - 1;
+  const at = (r, j) => 1 + r * around + (j % around);
+  const triangles = [];
+  for (let j = 0; j < around; j++) {
+    triangles.push(0, at(0, j), at(0, j + 1));
+    for (let r = 0; r + 1 < rings; r++) {
+      triangles.push(at(r, j), at(r + 1, j), at(r + 1, j + 1));
+      triangles.push(at(r, j), at(r + 1, j + 1), at(r, j + 1));
+    }
+    triangles.push(top, at(rings - 1, j + 1), at(rings - 1, j));
+  }
+  return { positions, triangles };
+}
+
 function indexOf(name) {
   return scene.bodies.findIndex((b) => b.name === name);
 }
 
 // ---- panel ----
 function fmt(v) {
-  return v.map((x) => x.toFixed(2)).join(', ');
+  // No "-0.00": what rounds to zero prints as zero.
+  return v.map((x) => (Math.abs(x) < 0.005 ? 0 : x).toFixed(2)).join(', ');
+}
+
+// The walking character's line: grounded or not, on what normal, what it hit and touches.
+function walkStatus(c) {
+  const ground = c.grounded ? `grounded, normal (${fmt(c.ground_normal)})` : 'in the air';
+  return `Walking: ${ground} · hit: ${c.hit.length ? c.hit.join(', ') : 'nothing'}`
+    + ` · touching: ${c.touching.length ? c.touching.join(', ') : 'nothing'}`;
 }
 
 function updatePanel() {
   const hits = state.pairs.filter((p) => p.colliding);
   const status = document.getElementById('status');
   const meets = state.pairs.filter((p) => !p.colliding && p.impact);
-  status.textContent = (hits.length === 0
-    ? 'No collisions'
-    : `${hits.length} colliding: ` + hits.map((p) => `${p.a} × ${p.b}`).join(', '))
-    + (meets.length ? ` · ${meets.length} hit this frame: ` + meets.map((p) => `${p.a} × ${p.b}`).join(', ') : '');
-  status.className = hits.length ? 'hit' : '';
+  if (walk) {
+    status.textContent = walkStatus(walk.state);
+    status.className = walk.state.hit.length ? 'hit' : '';
+    document.getElementById('walk').textContent = 'Walk mode (G): on';
+    document.getElementById('walkpos').textContent = `capsule at (${fmt(walk.state.position)})`;
+  } else {
+    status.textContent = (hits.length === 0
+      ? 'No collisions'
+      : `${hits.length} colliding: ` + hits.map((p) => `${p.a} × ${p.b}`).join(', '))
+      + (meets.length ? ` · ${meets.length} hit this frame: ` + meets.map((p) => `${p.a} × ${p.b}`).join(', ') : '');
+    status.className = hits.length ? 'hit' : '';
+    document.getElementById('walk').textContent = 'Walk mode (G): off';
+    document.getElementById('walkpos').textContent = '';
+  }
   const list = document.getElementById('pairs');
   list.textContent = '';
   if (state.pairs.length === 0) {
@@ -389,6 +477,85 @@ function sendPose(i) {
   window.collideViewer.settled = false;
   go();
 }
+
+// ---- walk mode ----
+// The walking direction on the ground, (x, z), from the keys held and the camera's heading:
+// W forward (away from the camera), S back, A left, D right; unit length or zero.
+function walkHeading() {
+  const f = (held.has('KeyW') ? 1 : 0) - (held.has('KeyS') ? 1 : 0);
+  const s = (held.has('KeyD') ? 1 : 0) - (held.has('KeyA') ? 1 : 0);
+  const forward = [-Math.sin(cam.yaw), -Math.cos(cam.yaw)];
+  const side = [Math.cos(cam.yaw), -Math.sin(cam.yaw)];
+  const h = [forward[0] * f + side[0] * s, forward[1] * f + side[1] * s];
+  const l = Math.hypot(h[0], h[1]);
+  return l > 0 ? [h[0] / l, h[1] / l] : [0, 0];
+}
+
+function acceptWalk(c) {
+  walk.state = c;
+  walk.ticks += 1;
+  walk.log.push(c);
+  if (walk.log.length > WALK_LOG) walk.log.shift();
+  cam.target = c.position.slice();
+  updatePanel();
+  dirty = true;
+}
+
+// One tick per frame while walk mode is on: the next goes out when the last has come back.
+async function walkLoop(session) {
+  while (walk === session) {
+    const now = performance.now();
+    const dt = Math.min(0.1, (now - session.last) / 1000);
+    session.last = now;
+    try {
+      const c = await api('/api/walk', { heading: walkHeading(), jump: held.has('Space'), dt });
+      if (walk === session) acceptWalk(c);
+    } catch (e) {
+      document.getElementById('status').textContent = 'server: ' + e.message;
+    }
+    const wait = WALK_TICK_MS - (performance.now() - now);
+    await new Promise((res) => setTimeout(res, Math.max(0, wait)));
+  }
+}
+
+// Walk mode on: the server puts the character in the scene; the camera follows it, looking
+// along -z (drag to turn it). Off: back to dragging bodies.
+async function toggleWalk() {
+  if (walk) {
+    walk = null;
+    held.clear();
+    updatePanel();
+    dirty = true;
+    return;
+  }
+  let c;
+  try {
+    c = await api('/api/walk/start', {});
+  } catch (e) {
+    document.getElementById('status').textContent = 'server: ' + e.message;
+    return;
+  }
+  const session = { state: c, ticks: 0, log: [], last: performance.now() };
+  walk = session;
+  cam.yaw = 0;
+  cam.pitch = 0.35;
+  cam.dist = 7;
+  acceptWalk(c);
+  walkLoop(session);
+}
+
+window.addEventListener('keydown', (e) => {
+  if (e.code === 'KeyG' && !e.repeat) {
+    toggleWalk();
+    return;
+  }
+  if (walk && WALK_KEYS.has(e.code)) {
+    held.add(e.code);
+    e.preventDefault();
+  }
+});
+window.addEventListener('keyup', (e) => held.delete(e.code));
+window.addEventListener('blur', () => held.clear());
 
 // ---- input ----
 function pick(x, y) {
@@ -471,6 +638,10 @@ canvas.addEventListener('wheel', (e) => {
 document.querySelectorAll('input[data-show]').forEach((el) => {
   el.addEventListener('change', () => { show[el.dataset.show] = el.checked; dirty = true; });
 });
+document.getElementById('walk').addEventListener('click', (e) => {
+  e.currentTarget.blur(); // Space would press the button again
+  toggleWalk();
+});
 document.getElementById('reset').addEventListener('click', () => {
   api('/api/reset', {}).then((s) => acceptState(s, -1));
 });
@@ -495,6 +666,24 @@ window.collideViewer = {
   },
   collidingPairs() {
     return state.pairs.filter((p) => p.colliding).map((p) => `${p.a}|${p.b}`);
+  },
+  // Walk mode: whether it is on, the character after the last tick, how many ticks the
+  // server has answered, and the last few ticks' states (oldest first).
+  walking() {
+    return walk !== null;
+  },
+  walkState() {
+    return walk && walk.state;
+  },
+  walkTicks() {
+    return walk ? walk.ticks : 0;
+  },
+  walkLog() {
+    return walk ? walk.log.slice() : [];
+  },
+  // A body's tight box in its current pose: { min, max }.
+  bodyBox(name) {
+    return state.bodies[indexOf(name)].aabb_tight;
   },
 };
 
@@ -521,6 +710,7 @@ async function start() {
     cam.dist = Math.max(3, (len(sub(hi, lo)) / 2 / Math.sin(cam.fov / 2)) * 0.8);
   }
   acceptState(scene.state, -1);
+  if (scene.walk && scene.walk.start) await toggleWalk();
   window.collideViewer.ready = true;
   requestAnimationFrame(frame);
 }
