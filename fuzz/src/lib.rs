@@ -1841,4 +1841,5 @@ pub mod world {
     }
 }
 
+pub mod decompose;
 pub mod mesh;

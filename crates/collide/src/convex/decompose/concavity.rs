@@ -1,11 +1,10 @@
 //! Step 2, concavity: how far a part's hull strays from the part's surface, and the public
 //! measure of a whole decomposition ([`concavity_error`]).
 
-use super::clip::{Cut, Part};
+use super::clip::Part;
 use super::DecomposeError;
 use crate::convex::{ConvexHull, HullError};
 use crate::math::Vec3;
-use glam::Vec2;
 use crate::mesh::MeshCollider;
 use crate::shapes::{Aabb, TriMesh, Triangle};
 
@@ -121,15 +120,15 @@ pub(super) struct PartConcavity {
 }
 
 /// The concavity of a part: the largest, over samples `q` of its hull's surface
-/// ([`for_each_hull_sample`]), of the distance from `q` to the part's surface.
+/// ([`for_each_hull_sample`]), of the distance from `q` to the mesh surface, leaving out the
+/// samples on a cut plane.
 ///
-/// The part's surface is its clipped triangles and the caps of its cell's cuts. The distance
-/// to it is taken as `min(d_mesh(q), d_cap(q))`: `d_mesh` the distance to the whole mesh (the
-/// triangle tree; the part's triangles are a subset of it, so this is a lower bound that is
-/// exact whenever the nearest mesh point lies in the cell), `d_cap` the distance to the
-/// nearest cap, each cap taken as the convex hull of the part's corners on its plane ([`Cap`]:
-/// it contains the true cap, so this too is a lower bound). A sample no deeper than the
-/// current maximum is never looked up in the tree.
+/// A sample on a cut (within `eps` and 4 hull tolerances) lies on the hull's face over the cap,
+/// which the piece on the other side of the cut covers too: it is inside the union of the
+/// pieces, not on its boundary, exactly as [`concavity_error`] leaves it out. Every other
+/// sample is measured to the whole mesh through the triangle tree (the part's triangles are a
+/// subset of it, so near another part's surface this is a lower bound). A sample is looked up
+/// only with the current maximum as the floor to beat.
 pub(super) fn part_concavity(
     h: &ConvexHull,
     part: &Part,
@@ -137,27 +136,18 @@ pub(super) fn part_concavity(
     spacing: f32,
     eps: f32,
 ) -> PartConcavity {
-    let caps: Vec<Cap> = part
-        .cuts
-        .iter()
-        .filter_map(|&c| Cap::new(part, c, eps))
-        .collect();
+    let on_cut = eps + 4.0 * h.tolerance();
     let mut worst = PartConcavity {
         depth: 0.0,
         deepest: h.vertex_centroid(),
     };
     for_each_hull_sample(h, spacing, SEARCH_MAX_STEPS, |q| {
-        let to_cap = caps
-            .iter()
-            .map(|c| c.distance(q))
-            .fold(f32::INFINITY, f32::min);
-        if to_cap <= worst.depth {
+        if part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut) {
             return;
         }
-        let bound = if to_cap.is_finite() { to_cap } else { f32::MAX };
         let d = collider
-            .closest_point(q, bound)
-            .map_or(to_cap, |m| m.distance.min(to_cap));
+            .closest_point(q, f32::MAX)
+            .map_or(0.0, |m| m.distance);
         if d > worst.depth {
             worst = PartConcavity {
                 depth: d,
@@ -168,106 +158,17 @@ pub(super) fn part_concavity(
     worst
 }
 
-/// A cut's cap as seen from one part: the convex hull, in the cut's plane, of the part's
-/// corners on the plane (within `eps`). Where the part's solid meets the plane it is bounded
-/// by the clipped triangles' edges on the plane, so the true cap lies inside this polygon.
-struct Cap {
-    cut: Cut,
-    origin: Vec3,
-    u: Vec3,
-    v: Vec3,
-    /// The 2-D hull in `(u, v)` coordinates, counter-clockwise; 1 or 2 points when the
-    /// corners on the plane are a point or collinear.
-    polygon: Vec<Vec2>,
+/// Largest grid size per fan triangle during the search. Hull edges are at most the
+/// diagonal long, so grid cells are at most `diagonal / 64` across.
+pub(super) const SEARCH_MAX_STEPS: u32 = 64;
+
+/// How much deeper than the deepest sample a hull's concavity can be, for a grid `spacing`:
+/// a grid cell's edges are at most `max(spacing, diagonal / SEARCH_MAX_STEPS)` long, every
+/// point of a triangle lies within `longest edge / √3` of one of its corners (Jung's theorem
+/// in the plane), and a distance to a fixed set changes no faster than the point moves.
+pub(super) fn sampling_slack(spacing: f32, diagonal: f32) -> f32 {
+    spacing.max(diagonal / SEARCH_MAX_STEPS as f32) / 3f32.sqrt()
 }
-
-impl Cap {
-    fn new(part: &Part, cut: Cut, eps: f32) -> Option<Cap> {
-        let (u, v) = cut.normal.any_orthonormal_pair();
-        let origin = cut.normal * cut.offset;
-        let mut flat: Vec<Vec2> = part
-            .points
-            .iter()
-            .filter(|&&p| cut.depth(p).abs() <= eps)
-            .map(|&p| Vec2::new((p - origin).dot(u), (p - origin).dot(v)))
-            .collect();
-        let polygon = convex_hull_2d(&mut flat);
-        (!polygon.is_empty()).then_some(Cap {
-            cut,
-            origin,
-            u,
-            v,
-            polygon,
-        })
-    }
-
-    /// Distance from `q` (inside the cell) to the cap polygon: the height over the plane
-    /// combined (Pythagoras) with the in-plane distance to the polygon, 0 when the foot of
-    /// `q` is inside it.
-    fn distance(&self, q: Vec3) -> f32 {
-        let height = self.cut.depth(q).max(0.0);
-        let r = q - self.origin;
-        let p = Vec2::new(r.dot(self.u), r.dot(self.v));
-        let n = self.polygon.len();
-        let inside = n >= 3
-            && (0..n).all(|i| {
-                let (a, b) = (self.polygon[i], self.polygon[(i + 1) % n]);
-                (b - a).perp_dot(p - a) >= 0.0
-            });
-        let planar = if inside {
-            0.0
-        } else {
-            (0..n)
-                .map(|i| segment_distance(p, self.polygon[i], self.polygon[(i + 1) % n]))
-                .fold(f32::INFINITY, f32::min)
-        };
-        height.hypot(planar)
-    }
-}
-
-/// Distance from `p` to the segment `ab` (a point when `a == b`).
-fn segment_distance(p: Vec2, a: Vec2, b: Vec2) -> f32 {
-    let ab = b - a;
-    let len2 = ab.length_squared();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (a + ab * t - p).length()
-}
-
-/// Andrew's monotone chain: the convex hull of `points`, counter-clockwise, without collinear
-/// points (sorts `points`).
-fn convex_hull_2d(points: &mut [Vec2]) -> Vec<Vec2> {
-    points.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
-    if points.len() < 3 {
-        return points.to_vec();
-    }
-    let mut hull: Vec<Vec2> = Vec::with_capacity(points.len() + 1);
-    let turn = |h: &[Vec2], p: Vec2| {
-        let k = h.len();
-        (h[k - 1] - h[k - 2]).perp_dot(p - h[k - 2])
-    };
-    for &p in points.iter() {
-        while hull.len() >= 2 && turn(&hull, p) <= 0.0 {
-            hull.pop();
-        }
-        hull.push(p);
-    }
-    let lower = hull.len() + 1;
-    for &p in points.iter().rev().skip(1) {
-        while hull.len() >= lower && turn(&hull, p) <= 0.0 {
-            hull.pop();
-        }
-        hull.push(p);
-    }
-    hull.pop();
-    hull
-}
-
-/// Largest grid size per fan triangle during the search (at most 1 + 2 + … + 17 samples).
-pub(super) const SEARCH_MAX_STEPS: u32 = 16;
 
 /// Grid spacing of [`concavity_error`], as a fraction of the bounding diagonal.
 const METRIC_SPACING: f32 = 0.004;

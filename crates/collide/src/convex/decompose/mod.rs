@@ -170,11 +170,16 @@ pub fn decompose_with_progress(
     let collider = MeshCollider::try_new(mesh.clone()).map_err(DecomposeError::Mesh)?;
     let scale = Scale::of(&collider).ok_or(DecomposeError::TooLarge)?;
     ConvexHull::try_new(collider.vertices()).map_err(DecomposeError::NoVolume)?;
-    let max_depth = config.max_concavity * scale.diagonal;
+    let spacing = sample_spacing(config.max_concavity) * scale.diagonal;
+    // A piece is done when its deepest sample plus what the samples can miss is within the
+    // limit (never below 0: a limit finer than the sampling splits until the budget).
+    let max_depth = (config.max_concavity * scale.diagonal
+        - concavity::sampling_slack(spacing, scale.diagonal))
+    .max(0.0);
     let search = Search {
         collider: &collider,
         scale,
-        spacing: sample_spacing(config.max_concavity) * scale.diagonal,
+        spacing,
     };
     let whole = Part::from_triangles(
         (0..collider.triangles().len() as u32)
