@@ -112,63 +112,84 @@ fn grid(a: Vec3, b: Vec3, c: Vec3, spacing: f32, max_steps: u32, f: &mut impl Fn
 /// How concave one part is, and where.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PartConcavity {
-    /// The largest sampled distance from the part's hull surface to the part's surface
+    /// The largest sampled distance from the part's hull surface to the mesh surface
     /// (absolute, mesh units).
     pub depth: f32,
-    /// The hull sample where it was found.
+    /// The mean of the sampled distances (0 without samples): a smooth measure of how loose
+    /// the hull is, where the largest one changes in steps.
+    pub mean: f32,
+    /// The hull sample where the largest was found.
     pub deepest: Vec3,
 }
 
+/// The hulls of the other pieces, which hide the samples of a piece's faces they cover.
+#[derive(Clone, Copy)]
+pub(super) struct Others<'a> {
+    pub hulls: &'a [&'a ConvexHull],
+    /// One more hull (the other half of a split being evaluated), if any.
+    pub extra: Option<&'a ConvexHull>,
+}
+
+impl Others<'_> {
+    /// `true` when `q` is inside or within `tolerance` (plus the hull's own tolerance) of
+    /// one of the hulls.
+    fn cover(&self, q: Vec3, tolerance: f32) -> bool {
+        self.hulls
+            .iter()
+            .copied()
+            .chain(self.extra)
+            .any(|h| h.contains_point(q, tolerance + h.tolerance()))
+    }
+}
+
 /// The concavity of a part: the largest, over samples `q` of its hull's surface
-/// ([`for_each_hull_sample`]), of the distance from `q` to the mesh surface, leaving out the
-/// samples on a cut plane.
+/// ([`for_each_hull_sample`]) that are on the boundary of the union of the pieces, of the
+/// distance from `q` to the mesh surface: the per-piece share of [`concavity_error`]'s
+/// overfill, with the search's sampling.
 ///
-/// A sample on a cut (within `eps` and 4 hull tolerances) lies on the hull's face over the cap,
-/// which the piece on the other side of the cut covers too: it is inside the union of the
-/// pieces, not on its boundary, exactly as [`concavity_error`] leaves it out. Every other
-/// sample is measured to the whole mesh through the triangle tree (the part's triangles are a
-/// subset of it, so near another part's surface this is a lower bound). A sample is looked up
-/// only with the current maximum as the floor to beat.
+/// A sample on a cut plane (within `eps` and 4 hull tolerances) that another piece covers
+/// (within `1e-5` of the diagonal, as [`concavity_error`] has it) is inside the union and left
+/// out: for a closed mesh that is the hull's face over the cap, which the piece across the
+/// cut covers too. Samples off the cuts are on the union's boundary or near the mesh anyway
+/// and are all measured (so no containment test is spent on them). Distances go through the
+/// whole mesh's triangle tree.
 pub(super) fn part_concavity(
     h: &ConvexHull,
     part: &Part,
     collider: &MeshCollider,
+    scale: &Scale,
     spacing: f32,
-    eps: f32,
+    max_steps: u32,
+    others: Others<'_>,
 ) -> PartConcavity {
-    let on_cut = eps + 4.0 * h.tolerance();
-    let mut worst = PartConcavity {
-        depth: 0.0,
-        deepest: h.vertex_centroid(),
-    };
-    for_each_hull_sample(h, spacing, SEARCH_MAX_STEPS, |q| {
-        if part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut) {
+    let on_cut = scale.plane_eps + 4.0 * h.tolerance();
+    let cover_tolerance = 1e-5 * scale.diagonal;
+    let (mut worst, mut deepest, mut sum, mut count) = (0.0f32, h.vertex_centroid(), 0.0f64, 0u32);
+    for_each_hull_sample(h, spacing, max_steps, |q| {
+        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
+        if on_a_cut && others.cover(q, cover_tolerance) {
             return;
         }
         let d = collider
             .closest_point(q, f32::MAX)
             .map_or(0.0, |m| m.distance);
-        if d > worst.depth {
-            worst = PartConcavity {
-                depth: d,
-                deepest: q,
-            };
+        sum += f64::from(d);
+        count += 1;
+        if d > worst {
+            worst = d;
+            deepest = q;
         }
     });
-    worst
+    PartConcavity {
+        depth: worst,
+        mean: if count == 0 { 0.0 } else { (sum / f64::from(count)) as f32 },
+        deepest,
+    }
 }
 
 /// Largest grid size per fan triangle during the search. Hull edges are at most the
 /// diagonal long, so grid cells are at most `diagonal / 64` across.
 pub(super) const SEARCH_MAX_STEPS: u32 = 64;
-
-/// How much deeper than the deepest sample a hull's concavity can be, for a grid `spacing`:
-/// a grid cell's edges are at most `max(spacing, diagonal / SEARCH_MAX_STEPS)` long, every
-/// point of a triangle lies within `longest edge / √3` of one of its corners (Jung's theorem
-/// in the plane), and a distance to a fixed set changes no faster than the point moves.
-pub(super) fn sampling_slack(spacing: f32, diagonal: f32) -> f32 {
-    spacing.max(diagonal / SEARCH_MAX_STEPS as f32) / 3f32.sqrt()
-}
 
 /// Grid spacing of [`concavity_error`], as a fraction of the bounding diagonal.
 const METRIC_SPACING: f32 = 0.004;

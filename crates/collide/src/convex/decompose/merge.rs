@@ -2,21 +2,20 @@
 //! become one piece.
 
 use super::split::{Piece, Search};
-use crate::shapes::Aabb;
 
-/// Merges pairs of pieces while some pair's merged piece has a concavity of at most
-/// `max_depth` (absolute): each round merges the pair with the smallest merged concavity (ties
+/// Merges pairs of pieces while some pair's merged piece is within the limit
+/// ([`Search::within`](super::split::Search)): each round merges the pair with the smallest merged concavity (ties
 /// to the lowest indices), the merged piece taking the first one's place.
 ///
 /// Only pairs whose hulls' boxes touch (within the hull tolerance) are tried: pieces apart
 /// leave a gap that their joint hull would fill. Pair results are kept between rounds; only
 /// the pairs of the new piece are evaluated again (in parallel).
-pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, max_depth: f32) {
+pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>) {
     // best[i][j - i - 1]: the merged piece of i and j < n, when it is within the limit.
     let mut table: Vec<Vec<Option<Piece>>> = (0..pieces.len())
         .map(|i| {
             let pairs: Vec<usize> = (i + 1..pieces.len()).collect();
-            crate::par::filter_map(&pairs, |&j| Some(try_merge(pieces, i, j, search, max_depth)))
+            crate::par::filter_map(&pairs, |&j| Some(try_merge(pieces, i, j, search)))
         })
         .collect();
     loop {
@@ -49,7 +48,7 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, max_dep
         let others: Vec<usize> = (0..pieces.len()).filter(|&k| k != i).collect();
         let fresh = crate::par::filter_map(&others, |&k| {
             let (a, b) = (i.min(k), i.max(k));
-            Some((k, try_merge(pieces, a, b, search, max_depth)))
+            Some((k, try_merge(pieces, a, b, search)))
         });
         for (k, m) in fresh {
             let (a, b) = (i.min(k), i.max(k));
@@ -58,24 +57,20 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, max_dep
     }
 }
 
-/// The merged piece of pieces `i` and `j` when their boxes touch and its concavity is at most
-/// `max_depth`.
+/// The merged piece of pieces `i` and `j` when their boxes touch and it is within the limit
+/// among the other pieces.
 fn try_merge(
     pieces: &[Piece],
     i: usize,
     j: usize,
     search: &Search<'_>,
-    max_depth: f32,
 ) -> Option<Piece> {
     let (a, b) = (&pieces[i], &pieces[j]);
-    let margin = a.hull.tolerance().max(b.hull.tolerance()) + search.scale.plane_eps;
-    let (ba, bb) = (
-        Aabb::from_points(a.hull.vertices())?,
-        Aabb::from_points(b.hull.vertices())?,
-    );
-    if !crate::overlap::aabb_aabb(&ba.expanded(margin), &bb) {
+    if !super::touching(&a.bounds, &b.bounds, search) {
         return None;
     }
-    let merged = search.piece(a.part.merged(&b.part))?;
-    (merged.concavity.depth <= max_depth).then_some(merged)
+    let both = a.bounds.union(&b.bounds);
+    let others = super::neighbour_hulls(pieces, &both, &[i, j], search);
+    let merged = search.piece(a.part.merged(&b.part), &others)?;
+    merged.within.then_some(merged)
 }

@@ -170,26 +170,22 @@ pub fn decompose_with_progress(
     let collider = MeshCollider::try_new(mesh.clone()).map_err(DecomposeError::Mesh)?;
     let scale = Scale::of(&collider).ok_or(DecomposeError::TooLarge)?;
     ConvexHull::try_new(collider.vertices()).map_err(DecomposeError::NoVolume)?;
-    let spacing = sample_spacing(config.max_concavity) * scale.diagonal;
-    // A piece is done when its deepest sample plus what the samples can miss is within the
-    // limit (never below 0: a limit finer than the sampling splits until the budget).
-    let max_depth = (config.max_concavity * scale.diagonal
-        - concavity::sampling_slack(spacing, scale.diagonal))
-    .max(0.0);
+    let max_depth = config.max_concavity * scale.diagonal;
     let search = Search {
         collider: &collider,
         scale,
-        spacing,
+        spacing: sample_spacing(config.max_concavity) * scale.diagonal,
+        limit: max_depth,
     };
     let whole = Part::from_triangles(
         (0..collider.triangles().len() as u32)
             .filter_map(|t| collider.triangle(t))
             .map(|t| [t.a, t.b, t.c]),
     );
-    let first = search.piece(whole).ok_or(DecomposeError::NoVolume(HullError::Unstable))?;
-    let mut pieces = split_until_done(vec![first], &search, config, max_depth, progress);
+    let first = search.piece(whole, &[]).ok_or(DecomposeError::NoVolume(HullError::Unstable))?;
+    let mut pieces = split_until_done(vec![first], &search, config, progress);
     if pieces.len() > 1 {
-        merge::merge_pieces(&mut pieces, &search, max_depth);
+        merge::merge_pieces(&mut pieces, &search);
     }
     progress(DecomposeProgress {
         pieces: pieces.len(),
@@ -199,21 +195,24 @@ pub fn decompose_with_progress(
     Ok(pieces.into_iter().map(|p| p.hull).collect())
 }
 
-/// The grid spacing on hull faces while splitting, as a fraction of the diagonal: half the
-/// limit, so a concavity the grid misses is at most about half the limit deeper than the
-/// deepest sample (distance to the surface changes no faster than the sample moves), kept
-/// between `0.005` (cost) and `0.03` (a coarse limit still sees mid-sized dents).
+/// The grid spacing on hull faces while splitting, as a fraction of the diagonal: a quarter
+/// of the limit, kept between `0.004` (the spacing of [`concavity_error`]; finer costs time
+/// for nothing the measure sees) and `0.02`. A piece counts as within the limit when its
+/// deepest sample is; the deepest point can be up to `spacing / √3` deeper (the distance to
+/// the mesh changes no faster than the point moves, and every point of a grid cell is within
+/// its longest edge over `√3` of a corner), so the result can exceed the limit by that much.
 fn sample_spacing(max_concavity: f32) -> f32 {
-    (0.5 * max_concavity).clamp(0.005, 0.03)
+    (0.25 * max_concavity).clamp(0.004, 0.02)
 }
 
-/// Splits the most concave piece until every piece is within `max_depth` (or cannot be
-/// split) or there are `config.max_pieces`. A split's halves take the piece's place, in order.
+/// Splits the most concave piece until every piece is within the limit (or cannot be
+/// split) or there are `config.max_pieces`. A split's halves take the piece's place, in order;
+/// the pieces whose boxes touch it are measured again, since the halves cover less than the
+/// piece did and may uncover samples on their cuts.
 fn split_until_done(
     mut pieces: Vec<Piece>,
     search: &Search<'_>,
     config: &DecomposeConfig,
-    max_depth: f32,
     progress: &mut dyn FnMut(DecomposeProgress),
 ) -> Vec<Piece> {
     // Pieces no plane could split: left as they are.
@@ -221,7 +220,7 @@ fn split_until_done(
     let mut next_id = 0u32;
     while pieces.len() < config.max_pieces {
         let worst = (0..pieces.len())
-            .filter(|&i| !stuck[i] && pieces[i].concavity.depth > max_depth)
+            .filter(|&i| !stuck[i] && !pieces[i].within)
             .max_by(|&a, &b| {
                 let (da, db) = (pieces[a].concavity.depth, pieces[b].concavity.depth);
                 da.total_cmp(&db).then(b.cmp(&a))
@@ -234,15 +233,50 @@ fn split_until_done(
             worst_concavity: pieces[i].concavity.depth / search.scale.diagonal,
             done: false,
         });
-        match search.best_split(&pieces[i], next_id) {
-            Some((a, b)) => {
-                pieces[i] = a;
-                pieces.insert(i + 1, b);
-                stuck.insert(i + 1, false);
-                next_id += 1;
-            }
-            None => stuck[i] = true,
+        let others = neighbour_hulls(&pieces, &pieces[i].bounds, &[i], search);
+        let Some((a, b)) = search.best_split(&pieces[i], next_id, &others) else {
+            stuck[i] = true;
+            continue;
+        };
+        next_id += 1;
+        let old_bounds = pieces[i].bounds;
+        pieces[i] = a;
+        pieces.insert(i + 1, b);
+        stuck.insert(i + 1, false);
+        let touched: Vec<usize> = (0..pieces.len())
+            .filter(|&j| j != i && j != i + 1 && touching(&pieces[j].bounds, &old_bounds, search))
+            .collect();
+        let fresh = crate::par::filter_map(&touched, |&j| {
+            let others = neighbour_hulls(&pieces, &pieces[j].bounds, &[j], search);
+            Some((j, search.remeasure(&pieces[j], &others)))
+        });
+        for (j, (c, within)) in fresh {
+            pieces[j].concavity = c;
+            pieces[j].within = within;
         }
     }
     pieces
+}
+
+/// `true` when two boxes touch within the tolerance of the piece tests (`1e-5` of the
+/// diagonal and the plane tolerance).
+fn touching(a: &crate::shapes::Aabb, b: &crate::shapes::Aabb, search: &Search<'_>) -> bool {
+    let margin = 1e-5 * search.scale.diagonal + search.scale.plane_eps;
+    crate::overlap::aabb_aabb(&a.expanded(margin), b)
+}
+
+/// The hulls of the pieces (other than those in `skip`) whose boxes touch `bounds`: the only
+/// ones that can cover a sample of a hull inside `bounds`.
+fn neighbour_hulls<'p>(
+    pieces: &'p [Piece],
+    bounds: &crate::shapes::Aabb,
+    skip: &[usize],
+    search: &Search<'_>,
+) -> Vec<&'p ConvexHull> {
+    pieces
+        .iter()
+        .enumerate()
+        .filter(|(j, p)| !skip.contains(j) && touching(&p.bounds, bounds, search))
+        .map(|(_, p)| &p.hull)
+        .collect()
 }

@@ -2,7 +2,7 @@
 //! candidates by the concavity of the two halves it leaves.
 
 use super::clip::{split, Cut, Part};
-use super::concavity::{part_concavity, part_hull, PartConcavity, Scale};
+use super::concavity::{part_concavity, part_hull, Others, PartConcavity, Scale, SEARCH_MAX_STEPS};
 use crate::convex::ConvexHull;
 use crate::math::Vec3;
 use crate::mesh::MeshCollider;
@@ -13,74 +13,144 @@ use crate::shapes::Aabb;
 pub(super) struct Piece {
     pub part: Part,
     pub hull: ConvexHull,
+    /// The box of the hull's vertices.
+    pub bounds: Aabb,
     pub concavity: PartConcavity,
+    /// `true` when the piece is known to be within the limit ([`Search::within`]).
+    pub within: bool,
 }
 
 /// What the search needs besides the part: the mesh's tree, its scale and the sampling.
 pub(super) struct Search<'a> {
     pub collider: &'a MeshCollider,
     pub scale: Scale,
-    /// Grid spacing on hull faces ([`super::concavity::for_each_hull_sample`]).
+    /// Grid spacing on hull faces during the search
+    /// ([`super::concavity::for_each_hull_sample`]).
     pub spacing: f32,
+    /// The concavity limit, absolute.
+    pub limit: f32,
 }
 
 /// Number of evenly spaced planes per axis in the first round: at `1/8 … 7/8` of the part's
 /// extent.
 const OFFSETS_PER_AXIS: u32 = 7;
 
+/// The hull of a part and the box of its vertices.
+struct Hulled {
+    part: Part,
+    hull: ConvexHull,
+    bounds: Aabb,
+}
+
 impl Search<'_> {
-    /// The piece of `part`, or `None` when its hull cannot be built even thickened.
-    pub fn piece(&self, part: Part) -> Option<Piece> {
+    /// The hull of `part`, or `None` when it cannot be built even thickened.
+    fn hulled(&self, part: Part) -> Option<Hulled> {
         let hull = part_hull(&part.points, &self.scale)?;
-        let concavity = part_concavity(
-            &hull,
-            &part,
-            self.collider,
-            self.spacing,
-            self.scale.plane_eps,
-        );
-        Some(Piece {
-            part,
-            hull,
-            concavity,
-        })
+        let bounds = Aabb::from_points(hull.vertices())?;
+        Some(Hulled { part, hull, bounds })
     }
 
-    /// The best split of `piece` by a plane, or `None` when no candidate leaves two
-    /// non-empty halves with hulls.
+    /// The concavity of a hulled part among `others`.
+    fn measured(&self, h: Hulled, others: Others<'_>) -> Piece {
+        let concavity = part_concavity(
+            &h.hull,
+            &h.part,
+            self.collider,
+            &self.scale,
+            self.spacing,
+            SEARCH_MAX_STEPS,
+            others,
+        );
+        let mut piece = Piece {
+            part: h.part,
+            hull: h.hull,
+            bounds: h.bounds,
+            concavity,
+            within: false,
+        };
+        piece.within = self.within(&piece);
+        piece
+    }
+
+    /// Whether a measured piece is within the limit: its deepest search sample is (see
+    /// `sample_spacing` in the module root for what the samples can miss).
+    fn within(&self, piece: &Piece) -> bool {
+        piece.concavity.depth <= self.limit
+    }
+
+    /// The piece of `part` among the hulls `others`, or `None` when its hull cannot be built
+    /// even thickened.
+    pub fn piece(&self, part: Part, others: &[&ConvexHull]) -> Option<Piece> {
+        let h = self.hulled(part)?;
+        Some(self.measured(
+            h,
+            Others {
+                hulls: others,
+                extra: None,
+            },
+        ))
+    }
+
+    /// `piece`'s concavity and verdict measured again among `others` (which changed).
+    pub fn remeasure(&self, piece: &Piece, others: &[&ConvexHull]) -> (PartConcavity, bool) {
+        let others = Others {
+            hulls: others,
+            extra: None,
+        };
+        let concavity = part_concavity(
+            &piece.hull,
+            &piece.part,
+            self.collider,
+            &self.scale,
+            self.spacing,
+            SEARCH_MAX_STEPS,
+            others,
+        );
+        let measured = Piece {
+            concavity,
+            ..piece.clone()
+        };
+        (concavity, self.within(&measured))
+    }
+
+    /// The best split of `piece` by a plane (among the other pieces' hulls `others`), or
+    /// `None` when no candidate leaves two non-empty halves with hulls.
     ///
     /// Round one: `7` planes per axis at even offsets of the part's box, and the three axis
     /// planes through the deepest sample's nearest mesh point (where the surface turns in).
     /// Round two refines the best of round one: its plane moved by `±1/16` and `±1/32` of the
-    /// box along its axis. A candidate scores `max(c₁, c₂) + min(c₁, c₂) / 4` over the halves'
-    /// concavities: first the worse half, then the other as a tie-break. Candidates are
-    /// evaluated in parallel; the lowest score wins, ties to the earlier candidate, so the
-    /// result does not depend on the thread count.
-    pub fn best_split(&self, piece: &Piece, id: u32) -> Option<(Piece, Piece)> {
+    /// box along its axis. A candidate scores `max(c₁, c₂) + min(c₁, c₂) / 4 + m` over the
+    /// halves' largest concavities `c` and the mean `m` of their samples' distances: first the
+    /// worse half, then the other, and the mean, which still falls when a dent is only being
+    /// narrowed. Candidates are evaluated in parallel; the lowest score wins, ties to the
+    /// earlier candidate, so the result does not depend on the thread count.
+    pub fn best_split(
+        &self,
+        piece: &Piece,
+        id: u32,
+        others: &[&ConvexHull],
+    ) -> Option<(Piece, Piece)> {
         let bounds = Aabb::from_points(&piece.part.points)?;
-        let mut candidates = self.first_round(piece, &bounds, id);
-        let first = self.evaluate_all(piece, &candidates);
-        let (best_index, _) = first.iter().enumerate().min_by(|a, b| {
-            a.1 .0
-                .total_cmp(&b.1 .0)
-                .then(a.0.cmp(&b.0))
-        })?;
-        let best = candidates[best_index];
+        let first_cuts = self.first_round(piece, &bounds, id);
+        let first = self.evaluate_all(piece, &first_cuts, others);
+        let best = first
+            .iter()
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+            .map(|&(_, k, _)| first_cuts[k])?;
         let axis_extent = bounds.size().dot(best.normal.abs());
-        candidates = [-1.0 / 16.0, 1.0 / 16.0, -1.0 / 32.0, 1.0 / 32.0]
+        let second_cuts: Vec<Cut> = [-1.0 / 16.0, 1.0 / 16.0, -1.0 / 32.0, 1.0 / 32.0]
             .iter()
             .map(|&f| Cut {
                 offset: best.offset + f * axis_extent,
                 ..best
             })
             .collect();
-        let second = self.evaluate_all(piece, &candidates);
+        let second = self.evaluate_all(piece, &second_cuts, others);
         first
             .into_iter()
-            .chain(second)
-            .enumerate()
-            .min_by(|a, b| a.1 .0.total_cmp(&b.1 .0).then(a.0.cmp(&b.0)))
-            .map(|(_, (_, halves))| halves)
+            .chain(second.into_iter().map(|(s, k, h)| (s, k + first_cuts.len(), h)))
+            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+            .map(|(_, _, halves)| halves)
     }
 
     /// The round-one candidates described at [`Search::best_split`].
@@ -113,21 +183,51 @@ impl Search<'_> {
         cuts
     }
 
-    /// Every candidate's score and halves, in candidate order (the invalid ones left out).
-    fn evaluate_all(&self, piece: &Piece, cuts: &[Cut]) -> Vec<(f32, (Piece, Piece))> {
-        crate::par::filter_map(cuts, |&cut| self.evaluate(piece, cut))
+    /// Every valid candidate's score, index and halves, in candidate order.
+    fn evaluate_all(
+        &self,
+        piece: &Piece,
+        cuts: &[Cut],
+        others: &[&ConvexHull],
+    ) -> Vec<(f32, usize, (Piece, Piece))> {
+        let indexed: Vec<(usize, Cut)> = cuts.iter().copied().enumerate().collect();
+        crate::par::filter_map(&indexed, |&(k, cut)| {
+            self.evaluate(piece, cut, others)
+                .map(|(score, halves)| (score, k, halves))
+        })
     }
 
     /// The halves `cut` leaves and their score, or `None` when a half is empty or hull-less.
-    fn evaluate(&self, piece: &Piece, cut: Cut) -> Option<(f32, (Piece, Piece))> {
+    /// Each half is measured with the other half among the hulls that cover its cut.
+    fn evaluate(
+        &self,
+        piece: &Piece,
+        cut: Cut,
+        others: &[&ConvexHull],
+    ) -> Option<(f32, (Piece, Piece))> {
         let (below, above) = split(&piece.part, cut, self.scale.plane_eps);
         if below.polygon_count() == 0 || above.polygon_count() == 0 {
             return None;
         }
-        let a = self.piece(below)?;
-        let b = self.piece(above)?;
-        let (ca, cb) = (a.concavity.depth, b.concavity.depth);
-        let score = ca.max(cb) + 0.25 * ca.min(cb);
-        Some((score, (a, b)))
+        let a = self.hulled(below)?;
+        let b = self.hulled(above)?;
+        let a_hull = a.hull.clone();
+        let b_piece = self.measured(
+            b,
+            Others {
+                hulls: others,
+                extra: Some(&a_hull),
+            },
+        );
+        let a_piece = self.measured(
+            a,
+            Others {
+                hulls: others,
+                extra: Some(&b_piece.hull),
+            },
+        );
+        let (ca, cb) = (a_piece.concavity, b_piece.concavity);
+        let score = ca.depth.max(cb.depth) + 0.25 * ca.depth.min(cb.depth) + 0.5 * (ca.mean + cb.mean);
+        Some((score, (a_piece, b_piece)))
     }
 }
