@@ -15,7 +15,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     });
     let defaults = DecomposeConfig::default();
     let config = DecomposeConfig {
-        max_concavity: args.next().map_or(Ok(defaults.max_concavity), |s| s.parse())?,
+        max_concavity: args
+            .next()
+            .map_or(Ok(defaults.max_concavity), |s| s.parse())?,
         max_pieces: args.next().map_or(Ok(defaults.max_pieces), |s| s.parse())?,
     };
     // A model of several parts (an OBJ with `o` groups) is decomposed as one mesh.

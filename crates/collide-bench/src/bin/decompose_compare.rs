@@ -8,8 +8,8 @@
 //! `OUT_DIR`: `target/decompose-compare`). CoACD runs outside Rust: after a first run,
 //! `python scripts/coacd_run.py OUT_DIR` writes `NAME.coacd.obj` (one `o` group per piece)
 //! and `NAME.coacd.json` (its time); a second run then reads them, measures them, and also
-//! runs collide with CoACD's piece count as the budget (concavity limit 0: split until the
-//! budget is spent), to compare at the same piece count.
+//! runs collide with CoACD's piece count as its budget (limit 0.05 as before), to compare at
+//! no more pieces than CoACD's.
 //!
 //! Settings: collide at its defaults (`max_concavity` 0.05, CoACD's default threshold, 64
 //! pieces at most); V-HACD at parry's defaults (resolution 64, concavity 0.01) with its
@@ -61,8 +61,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Some(c) => Some(run_collide(
                 &mesh,
                 &DecomposeConfig {
-                    max_concavity: 0.0,
                     max_pieces: c.pieces,
+                    ..DecomposeConfig::default()
                 },
             )?),
             None => None,
@@ -83,14 +83,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// `pieces / error / time` for the table, or a dash.
 fn cell(row: Option<&Row>) -> String {
     row.map_or("–".to_string(), |r| {
-        format!(
-            "{} / {:.4} / {:.3} s",
-            r.pieces, r.error, r.seconds
-        )
+        format!("{} / {:.4} / {:.3} s", r.pieces, r.error, r.seconds)
     })
 }
 
-fn run_collide(mesh: &TriMesh, config: &DecomposeConfig) -> Result<Row, Box<dyn std::error::Error>> {
+fn run_collide(
+    mesh: &TriMesh,
+    config: &DecomposeConfig,
+) -> Result<Row, Box<dyn std::error::Error>> {
     let start = Instant::now();
     let pieces = decompose(mesh, config)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -127,7 +127,11 @@ fn run_vhacd(mesh: &TriMesh) -> Result<Row, Box<dyn std::error::Error>> {
 }
 
 /// CoACD's pieces and time from `scripts/coacd_run.py`, when it has been run.
-fn read_coacd(out: &Path, name: &str, mesh: &TriMesh) -> Result<Option<Row>, Box<dyn std::error::Error>> {
+fn read_coacd(
+    out: &Path,
+    name: &str,
+    mesh: &TriMesh,
+) -> Result<Option<Row>, Box<dyn std::error::Error>> {
     let (obj, json) = (
         out.join(format!("{name}.coacd.obj")),
         out.join(format!("{name}.coacd.json")),

@@ -64,8 +64,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     .map_err(|e| CliError::new(format!("{file}: {e}")))?;
     let took = start.elapsed();
     bar.finish_and_clear();
-    let error = concavity_error(&mesh, &pieces)
-        .map_err(|e| CliError::new(format!("{file}: {e}")))?;
+    let error =
+        concavity_error(&mesh, &pieces).map_err(|e| CliError::new(format!("{file}: {e}")))?;
     let mut obj = format!(
         "# {} convex pieces of {file} written by `collide decompose`\n",
         pieces.len()

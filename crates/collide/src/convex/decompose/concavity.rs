@@ -182,7 +182,11 @@ pub(super) fn part_concavity(
     });
     PartConcavity {
         depth: worst,
-        mean: if count == 0 { 0.0 } else { (sum / f64::from(count)) as f32 },
+        mean: if count == 0 {
+            0.0
+        } else {
+            (sum / f64::from(count)) as f32
+        },
         deepest,
     }
 }

@@ -59,12 +59,7 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>) {
 
 /// The merged piece of pieces `i` and `j` when their boxes touch and it is within the limit
 /// among the other pieces.
-fn try_merge(
-    pieces: &[Piece],
-    i: usize,
-    j: usize,
-    search: &Search<'_>,
-) -> Option<Piece> {
+fn try_merge(pieces: &[Piece], i: usize, j: usize, search: &Search<'_>) -> Option<Piece> {
     let (a, b) = (&pieces[i], &pieces[j]);
     if !super::touching(&a.bounds, &b.bounds, search) {
         return None;

@@ -161,9 +161,8 @@ pub fn decompose_with_progress(
     config: &DecomposeConfig,
     progress: &mut dyn FnMut(DecomposeProgress),
 ) -> Result<Vec<ConvexHull>, DecomposeError> {
-    let valid_config = config.max_concavity.is_finite()
-        && config.max_concavity >= 0.0
-        && config.max_pieces >= 1;
+    let valid_config =
+        config.max_concavity.is_finite() && config.max_concavity >= 0.0 && config.max_pieces >= 1;
     if !valid_config {
         return Err(DecomposeError::InvalidConfig);
     }
@@ -182,7 +181,9 @@ pub fn decompose_with_progress(
             .filter_map(|t| collider.triangle(t))
             .map(|t| [t.a, t.b, t.c]),
     );
-    let first = search.piece(whole, &[]).ok_or(DecomposeError::NoVolume(HullError::Unstable))?;
+    let first = search
+        .piece(whole, &[])
+        .ok_or(DecomposeError::NoVolume(HullError::Unstable))?;
     let mut pieces = split_until_done(vec![first], &search, config, progress);
     if pieces.len() > 1 {
         merge::merge_pieces(&mut pieces, &search);

@@ -148,7 +148,11 @@ impl Search<'_> {
         let second = self.evaluate_all(piece, &second_cuts, others);
         first
             .into_iter()
-            .chain(second.into_iter().map(|(s, k, h)| (s, k + first_cuts.len(), h)))
+            .chain(
+                second
+                    .into_iter()
+                    .map(|(s, k, h)| (s, k + first_cuts.len(), h)),
+            )
             .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
             .map(|(_, _, halves)| halves)
     }
@@ -227,7 +231,8 @@ impl Search<'_> {
             },
         );
         let (ca, cb) = (a_piece.concavity, b_piece.concavity);
-        let score = ca.depth.max(cb.depth) + 0.25 * ca.depth.min(cb.depth) + 0.5 * (ca.mean + cb.mean);
+        let score =
+            ca.depth.max(cb.depth) + 0.25 * ca.depth.min(cb.depth) + 0.5 * (ca.mean + cb.mean);
         Some((score, (a_piece, b_piece)))
     }
 }
