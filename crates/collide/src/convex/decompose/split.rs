@@ -51,13 +51,13 @@ impl Search<'_> {
     }
 
     /// The concavity of a hulled part among `others`.
-    fn measured(&self, h: Hulled, others: Others<'_>) -> Piece {
+    fn measured(&self, h: Hulled, others: Others<'_>, spacing: f32) -> Piece {
         let concavity = part_concavity(
             &h.hull,
             &h.part,
             self.collider,
             &self.scale,
-            self.spacing,
+            spacing,
             SEARCH_MAX_STEPS,
             others,
         );
@@ -88,6 +88,7 @@ impl Search<'_> {
                 hulls: others,
                 extra: None,
             },
+            self.spacing,
         ))
     }
 
@@ -154,7 +155,18 @@ impl Search<'_> {
                     .map(|(s, k, h)| (s, k + first_cuts.len(), h)),
             )
             .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-            .map(|(_, _, halves)| halves)
+            .map(|(_, _, (a, b))| self.on_full_grid(a, b, others))
+    }
+
+    /// The two halves of a split measured again on the search grid, each with the other
+    /// among the covering hulls.
+    fn on_full_grid(&self, mut a: Piece, mut b: Piece, others: &[&ConvexHull]) -> (Piece, Piece) {
+        let with_b: Vec<&ConvexHull> = others.iter().copied().chain([&b.hull]).collect();
+        let (ca, wa) = self.remeasure(&a, &with_b);
+        let with_a: Vec<&ConvexHull> = others.iter().copied().chain([&a.hull]).collect();
+        let (cb, wb) = self.remeasure(&b, &with_a);
+        (a.concavity, a.within, b.concavity, b.within) = (ca, wa, cb, wb);
+        (a, b)
     }
 
     /// The round-one candidates described at [`Search::best_split`].
@@ -216,12 +228,16 @@ impl Search<'_> {
         let a = self.hulled(below)?;
         let b = self.hulled(above)?;
         let a_hull = a.hull.clone();
+        // Candidates are compared on a grid twice as coarse (a quarter of the samples); the
+        // chosen halves are measured again on the full grid.
+        let coarse = 2.0 * self.spacing;
         let b_piece = self.measured(
             b,
             Others {
                 hulls: others,
                 extra: Some(&a_hull),
             },
+            coarse,
         );
         let a_piece = self.measured(
             a,
@@ -229,6 +245,7 @@ impl Search<'_> {
                 hulls: others,
                 extra: Some(&b_piece.hull),
             },
+            coarse,
         );
         let (ca, cb) = (a_piece.concavity, b_piece.concavity);
         let score =
