@@ -1911,4 +1911,5 @@ pub mod world {
     }
 }
 
+pub mod decompose;
 pub mod mesh;

@@ -33,6 +33,8 @@ enum Command {
     Bounds(commands::bounds::Args),
     /// Build the convex hull of a mesh file, print its statistics, optionally write it.
     Hull(commands::hull::Args),
+    /// Split a concave mesh into convex pieces and write them as an OBJ (one `o` group each).
+    Decompose(commands::decompose::Args),
     /// Check a scene file: every colliding pair (exit 1) or none (exit 0); 2 on bad input.
     Check(commands::check::Args),
     /// Draw a scene with its bounding volumes and collisions to a PNG.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => commands::demo::run(args),
         Command::Bounds(args) => commands::bounds::run(args),
         Command::Hull(args) => commands::hull::run(args),
+        Command::Decompose(args) => commands::decompose::run(args),
         Command::Check(args) => commands::check::run(args),
         Command::Render(args) => commands::render::run(args),
         Command::View(args) => commands::view::run(args),

@@ -51,7 +51,7 @@ fn describe(h: &ConvexHull) -> String {
 }
 
 /// Appends a hull as an OBJ `o` group whose vertex indices start after `offset` vertices.
-fn append_obj(out: &mut String, name: &str, h: &ConvexHull, offset: usize) {
+pub(crate) fn append_obj(out: &mut String, name: &str, h: &ConvexHull, offset: usize) {
     let _ = writeln!(out, "o {name}");
     for v in h.vertices() {
         let _ = writeln!(out, "v {} {} {}", v.x, v.y, v.z);

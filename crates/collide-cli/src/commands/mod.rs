@@ -2,6 +2,7 @@
 
 pub mod bounds;
 pub mod check;
+pub mod decompose;
 pub mod demo;
 pub mod hull;
 pub mod render;

@@ -40,7 +40,8 @@ use crate::CliError;
 /// Arguments of `collide view`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The scene to show (JSON or glTF); a built-in scene when left out.
+    /// The scene to show (JSON or glTF), or a mesh file (OBJ, STL) shown as its convex pieces,
+    /// one per `o` group (what `collide decompose` writes); a built-in scene when left out.
     pub scene: Option<PathBuf>,
     /// Port on 127.0.0.1; 0 picks a free one.
     #[arg(long, default_value_t = 0)]
@@ -106,6 +107,31 @@ pub fn walk_level() -> Result<Stage, CliError> {
     Stage::from_scene(&scene)
 }
 
+/// `true` for a mesh file (OBJ, STL) rather than a scene.
+fn is_mesh_file(path: &std::path::Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("obj") || e.eq_ignore_ascii_case("stl"))
+}
+
+/// A scene of one body: the mesh file's convex pieces (one hull per `o` group, as
+/// `"convex": "pieces"` in a scene file), so `collide view PIECES.obj` shows what
+/// `collide decompose` wrote.
+fn pieces_world(path: &std::path::Path) -> Result<Stage, CliError> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| CliError::new(format!("{}: not a file name", path.display())))?;
+    let base = path.parent().unwrap_or(std::path::Path::new("."));
+    let doc = json!({ "bodies": [ {
+        "name": name,
+        "shape": { "mesh": { "path": name, "convex": "pieces" } },
+    } ] });
+    let scene = Scene::from_json_str(&doc.to_string(), path, base)
+        .map_err(|e| CliError::new(e.to_string()))?;
+    Stage::from_scene(&scene)
+}
+
 /// Largest request head (request line and headers) accepted.
 const MAX_HEAD: usize = 16 * 1024;
 /// Largest request body accepted.
@@ -130,6 +156,7 @@ struct Shared {
 /// Runs `collide view`.
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let (world, label) = match (&args.scene, args.walk) {
+        (Some(path), _) if is_mesh_file(path) => (pieces_world(path)?, path.display().to_string()),
         (Some(path), _) => (Stage::load(path)?, path.display().to_string()),
         (None, false) => (builtin_world()?, "built-in scene".to_string()),
         (None, true) => (walk_level()?, "built-in walk level".to_string()),

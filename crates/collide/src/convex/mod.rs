@@ -36,6 +36,7 @@ pub mod gjk;
 pub mod support;
 
 mod compound;
+mod decompose;
 mod gauss_map;
 mod hull;
 pub mod manifold;
@@ -46,6 +47,10 @@ pub use compound::{
     compound_contacts, compound_intersects, Compound, CompoundCache, CompoundError, PartContact,
 };
 pub use contact::Contact;
+pub use decompose::{
+    concavity_error, decompose, decompose_with_progress, DecomposeConfig, DecomposeError,
+    DecomposeProgress,
+};
 pub use epa::Penetration;
 pub use gjk::{GjkCache, GjkResult};
 pub use hull::{ConvexHull, HullEdge, HullError, HullFace};
