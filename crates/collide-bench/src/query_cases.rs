@@ -125,7 +125,9 @@ pub fn parry_cast(
             |leaf, best| {
                 let (body_pose, body) = &s.bodies[leaf as usize];
                 let options = ShapeCastOptions {
-                    stop_at_penetration: true,
+                    // The contract's starting-touch rule: a shape that starts overlapping a
+                    // body and moves out of it does not hit it (parry's `false`).
+                    stop_at_penetration: false,
                     ..ShapeCastOptions::with_max_time_of_impact(best)
                 };
                 query::cast_shapes(pose, motion, shape, body_pose, Vec3::ZERO, &**body, options)
