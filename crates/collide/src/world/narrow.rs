@@ -321,6 +321,16 @@ pub struct Impact {
     pub point: Vec3,
 }
 
+impl Impact {
+    /// The same impact seen from the other body: the normal reversed.
+    pub(crate) fn flipped(self) -> Impact {
+        Impact {
+            normal: -self.normal,
+            ..self
+        }
+    }
+}
+
 /// First contact of two parts translating by `motion_a`, `motion_b` over the frame (their
 /// orientation held), or `None`. The one dispatch over part kinds for sweeps: the exact
 /// sweeps of [`crate::sweep`] for spheres and boxes (mirrored arms swap and flip), and
@@ -339,10 +349,6 @@ fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impa
         normal: s.normal,
         point: s.point,
     };
-    let flip = |i: Impact| Impact {
-        normal: -i.normal,
-        ..i
-    };
     match (a, b) {
         (Part::Sphere(sa), Part::Sphere(sb)) => {
             sweep::sphere_sphere(sa, motion_a, sb, motion_b).map(from)
@@ -350,7 +356,9 @@ fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impa
         (Part::Sphere(s), Part::Cuboid(o, _)) => {
             sweep::sphere_obb(s, motion_a, o, motion_b).map(from)
         }
-        (Part::Cuboid(..), Part::Sphere(_)) => impact_raw(b, motion_b, a, motion_a).map(flip),
+        (Part::Cuboid(..), Part::Sphere(_)) => {
+            impact_raw(b, motion_b, a, motion_a).map(Impact::flipped)
+        }
         (Part::Cuboid(oa, _), Part::Cuboid(ob, _)) => {
             sweep::obb_obb(oa, motion_a, ob, motion_b).map(from)
         }

@@ -91,37 +91,14 @@ impl<'a> QueryScratch<'a> {
             if body.surface().is_some() {
                 return None;
             }
-            // The surface moves and the body's parts (grown) are still: the parts move by
-            // −motion relative to it; the contact point is carried along with the surface.
+            // The surface moves and the body's parts (grown) are still.
             body.parts(&mut self.body_parts);
             grow(&mut self.body_parts, self.grow);
-            let mut first: Option<Impact> = None;
-            for (part, _) in &self.body_parts {
-                if let Some(i) = surface::surface_impact(&s, part, -motion) {
-                    if first.is_none_or(|f| i.t < f.t) {
-                        first = Some(i);
-                    }
-                }
-            }
-            return first.map(|i| Impact {
-                point: i.point + motion * i.t,
-                ..i
-            });
+            return surface_first_impact(&s, motion, &self.body_parts, Vec3::ZERO);
         }
         if let Some(s) = body.surface() {
-            let mut first: Option<Impact> = None;
-            for (part, _) in &self.shape_parts {
-                if let Some(i) = surface::surface_impact(&s, part, motion) {
-                    if first.is_none_or(|f| i.t < f.t) {
-                        first = Some(i);
-                    }
-                }
-            }
-            // `surface_impact`'s normal points from the surface toward the part.
-            return first.map(|i| Impact {
-                normal: -i.normal,
-                ..i
-            });
+            return surface_first_impact(&s, Vec3::ZERO, &self.shape_parts, motion)
+                .map(Impact::flipped);
         }
         body.parts(&mut self.body_parts);
         first_impact(&self.shape_parts, motion, &self.body_parts, Vec3::ZERO)
@@ -283,37 +260,48 @@ pub(super) fn contact(
 /// still and the body moves by the relative motion, the contact point then carried along with
 /// the surface to the time of impact. Two surfaces: `None`.
 pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option<Impact> {
-    let against_surface = |s: surface::PlacedSurface<'_>, body: Placed<'_>, m_body, m_surface| {
-        let mut parts = Vec::new();
-        body.parts(&mut parts);
-        let relative = m_body - m_surface;
-        let mut first: Option<Impact> = None;
-        for (part, _) in &parts {
-            if let Some(i) = surface::surface_impact(&s, part, relative) {
-                if first.is_none_or(|f| i.t < f.t) {
-                    first = Some(i);
-                }
-            }
-        }
-        first.map(|i| Impact {
-            point: i.point + m_surface * i.t,
-            ..i
-        })
-    };
+    let (mut pa, mut pb) = (Vec::new(), Vec::new());
     match (a.surface(), b.surface()) {
         (Some(_), Some(_)) => None,
-        (Some(s), None) => against_surface(s, b, mb, ma),
-        (None, Some(s)) => against_surface(s, a, ma, mb).map(|i| Impact {
-            normal: -i.normal,
-            ..i
-        }),
+        (Some(s), None) => {
+            b.parts(&mut pb);
+            surface_first_impact(&s, ma, &pb, mb)
+        }
+        (None, Some(s)) => {
+            a.parts(&mut pa);
+            surface_first_impact(&s, mb, &pa, ma).map(Impact::flipped)
+        }
         (None, None) => {
-            let (mut pa, mut pb) = (Vec::new(), Vec::new());
             a.parts(&mut pa);
             b.parts(&mut pb);
             first_impact(&pa, ma, &pb, mb)
         }
     }
+}
+
+/// The first impact of a surface translating by `m_surface` and convex parts translating by
+/// `m_parts`, normal from the surface toward the parts, or `None`: the surface is held still
+/// and the parts move by the relative motion; the contact point is then carried along with
+/// the surface to the time of impact.
+fn surface_first_impact(
+    s: &surface::PlacedSurface<'_>,
+    m_surface: Vec3,
+    parts: &[(Part, Aabb)],
+    m_parts: Vec3,
+) -> Option<Impact> {
+    let relative = m_parts - m_surface;
+    let mut first: Option<Impact> = None;
+    for (part, _) in parts {
+        if let Some(i) = surface::surface_impact(s, part, relative) {
+            if first.is_none_or(|f| i.t < f.t) {
+                first = Some(i);
+            }
+        }
+    }
+    first.map(|i| Impact {
+        point: i.point + m_surface * i.t,
+        ..i
+    })
 }
 
 /// The deepest contact of a surface (A) with any of a body's parts.
