@@ -159,6 +159,29 @@ pub struct Machine {
     pub loadavg_end: String,
 }
 
+/// [`measure`] with its progress (`round k/n`) on standard error, ending the line after.
+pub fn measure_showing_progress(cases: &mut [Case], rounds: usize) -> Vec<Row> {
+    use std::io::Write;
+    let rows = measure(cases, rounds, |r| {
+        eprint!("\rround {}/{rounds}", r + 1);
+        let _ = std::io::stderr().flush();
+    });
+    eprintln!();
+    rows
+}
+
+/// The line above a table: what it compares, on which machine, under what load (when the run
+/// started and now), and how it was timed.
+pub fn header(what: &str, loadavg_start: &str, rounds: usize, n: usize) -> String {
+    format!(
+        "collide vs parry3d 0.31, {what} — {} ({} logical CPUs), load average {loadavg_start} → {}; \
+         median of {rounds} interleaved rounds, {n} queries per row, single thread.",
+        cpu_model(),
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        loadavg()
+    )
+}
+
 /// Reads `/proc/loadavg` (empty string where it does not exist).
 pub fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")

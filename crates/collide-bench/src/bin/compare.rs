@@ -14,7 +14,6 @@
 //! cores); default: 4096 configurations and 31 rounds. `--out PATH` writes the JSON elsewhere.
 
 use collide_bench::{cases, timing};
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -58,11 +57,7 @@ fn main() -> ExitCode {
         table.len(),
         if quick { " (--quick)" } else { "" }
     );
-    let rows = timing::measure(&mut table, rounds, |r| {
-        eprint!("\rround {}/{rounds}", r + 1);
-        let _ = std::io::stderr().flush();
-    });
-    eprintln!();
+    let rows = timing::measure_showing_progress(&mut table, rounds);
     let machine = timing::Machine {
         cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
         cpu_model: timing::cpu_model(),

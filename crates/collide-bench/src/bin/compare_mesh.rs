@@ -6,7 +6,6 @@
 //! `--quick`: 512 queries per row and 9 rounds; default: 2048 and 21.
 
 use collide_bench::{mesh_cases, timing};
-use std::io::Write;
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
@@ -22,18 +21,10 @@ fn main() {
         table.len(),
         start.elapsed().as_secs_f64()
     );
-    let rows = timing::measure(&mut table, rounds, |r| {
-        eprint!("\rround {}/{rounds}", r + 1);
-        let _ = std::io::stderr().flush();
-    });
-    eprintln!();
+    let rows = timing::measure_showing_progress(&mut table, rounds);
     println!(
-        "collide vs parry3d 0.31, level rows — {} ({} logical CPUs), load average {} → {}; \
-         median of {rounds} interleaved rounds, {n} queries per row, single thread.\n",
-        timing::cpu_model(),
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-        loadavg_start,
-        timing::loadavg()
+        "{}\n",
+        timing::header("level rows", &loadavg_start, rounds, n)
     );
     print!("{}", timing::markdown(&rows));
     println!("\nparry3d calls:");

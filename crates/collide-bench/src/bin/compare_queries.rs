@@ -7,7 +7,6 @@
 //! size only.
 
 use collide_bench::{query_cases, timing};
-use std::io::Write;
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
@@ -33,27 +32,15 @@ fn main() {
             "compare_queries: {bodies} bodies, scenes built in {:.1} s",
             start.elapsed().as_secs_f64()
         );
-        rows.extend(timing::measure(&mut table, rounds, |r| {
-            eprint!("\rround {}/{rounds}", r + 1);
-            let _ = std::io::stderr().flush();
-        }));
-        eprintln!();
+        rows.extend(timing::measure_showing_progress(&mut table, rounds));
     }
     println!(
-        "collide vs parry3d 0.31, scene queries — {} ({} logical CPUs), load average {} → {}; \
-         median of {rounds} interleaved rounds, {n} queries per row, single thread.\n",
-        timing::cpu_model(),
-        std::thread::available_parallelism().map_or(1, |n| n.get()),
-        loadavg_start,
-        timing::loadavg()
+        "{}\n",
+        timing::header("scene queries", &loadavg_start, rounds, n)
     );
     print!("{}", timing::markdown(&rows));
-    println!("\nparry3d calls: the parry column of each row is");
-    let mut seen = std::collections::BTreeSet::new();
+    println!("\nparry3d calls:");
     for r in &rows {
-        let kind = r.query.split(' ').next().unwrap_or_default().to_string();
-        if seen.insert(kind.clone()) {
-            println!("- {kind}: see collide_bench::query_cases");
-        }
+        println!("- {}: {}", r.query, r.parry_call);
     }
 }
