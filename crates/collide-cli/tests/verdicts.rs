@@ -116,7 +116,7 @@ fn same_contact_and_impact(what: &str, key: &(String, String), p: &Value, v: &Pa
     match (&v.impact, p["impact"].is_null()) {
         (None, true) => {}
         (Some(i), false) => {
-            assert_eq!(f(&p["impact"]["toi"]), i.t, "{what} {key:?}");
+            assert_eq!(f(&p["impact"]["toi"]), i.toi, "{what} {key:?}");
             assert_eq!(
                 v3(&p["impact"]["normal"]),
                 i.normal.to_array(),

@@ -99,7 +99,7 @@ pub fn contact_json(c: &collide::world::Manifold) -> Value {
 
 /// A time of impact as JSON: `toi` in the frame, normal from A toward B, point.
 pub fn impact_json(i: &collide::world::Impact) -> Value {
-    json!({ "toi": num(i.t), "normal": v3(i.normal), "point": v3(i.point) })
+    json!({ "toi": num(i.toi), "normal": v3(i.normal), "point": v3(i.point) })
 }
 
 fn near_json(stage: &Stage, r: &PairReport) -> Value {
@@ -148,7 +148,7 @@ fn print_text(args: &Args, stage: &Stage, colliding: &[&PairReport], near: &[&Pa
         if let Some(i) = r.impact {
             println!(
                 "         time of impact {:.4}: normal {} point {}",
-                i.t,
+                i.toi,
                 fmt3(i.normal),
                 fmt3(i.point)
             );

@@ -284,7 +284,7 @@ pub fn primitives(stage: &Stage, reports: &[PairReport], show: Show) -> Vec<Prim
             if body.velocity == Vec3::ZERO {
                 continue;
             }
-            let offset = body.velocity * hit.t;
+            let offset = body.velocity * hit.toi;
             let pts = body.world_positions();
             for t in &body.display.triangles {
                 prims.push(Prim::Poly {

@@ -71,10 +71,10 @@ where
         };
         let tri = Triangle::new(c[0], c[1], c[2]);
         if let Some(f) = sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion) {
-            let better = first.is_none_or(|b| f.t < b.toi || (f.t == b.toi && i < b.triangle));
+            let better = first.is_none_or(|b| f.toi < b.toi || (f.toi == b.toi && i < b.triangle));
             if better {
                 first = Some(MeshShapeHit {
-                    toi: f.t,
+                    toi: f.toi,
                     point: f.point,
                     normal: sweep::convex::unit_normal(f.normal, -motion, &tri, shape),
                     triangle: i,

@@ -113,13 +113,13 @@ where
         -motion_b,
         tol,
     );
-    let exit = back.map_or(first.t, |c| 1.0 - c.t).max(first.t);
+    let exit = back.map_or(first.toi, |c| 1.0 - c.toi).max(first.toi);
     // B approaches A along −(motion_b − motion_a): the A-to-B direction when nothing better.
     let normal = unit_normal(first.normal, motion_a - motion_b, a, b);
     // Representable hits only (module docs): GJK's points are finite for finite input, but a
     // midpoint of points near ±f32::MAX is not checked anywhere else.
     first.point.is_finite().then_some(Sweep {
-        enter: first.t,
+        enter: first.toi,
         exit,
         normal,
         point: first.point,
@@ -154,7 +154,7 @@ where
 /// geometry decides one; see [`first_contact`]) and a contact point.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FirstContact {
-    pub t: f32,
+    pub toi: f32,
     pub normal: Vec3,
     pub point: Vec3,
 }
@@ -182,7 +182,7 @@ where
         motion_b,
         touch_gap(a, motion_a, b, motion_b)?,
     )?;
-    if c.t > 0.0 {
+    if c.toi > 0.0 {
         return Some(c);
     }
     let n = c.normal.as_dvec3();
@@ -231,7 +231,7 @@ where
                 r.normal
             };
             return Some(FirstContact {
-                t,
+                toi: t,
                 normal,
                 point: r.point_a * 0.5 + r.point_b * 0.5,
             });
@@ -250,7 +250,7 @@ where
     let pb = Posed::translated(b, motion_b * t);
     let r = gjk::distance(&pa, &pb);
     Some(FirstContact {
-        t,
+        toi: t,
         normal: r.normal,
         point: r.point_a * 0.5 + r.point_b * 0.5,
     })

@@ -329,7 +329,7 @@ mod tests {
         assert!(!v[0].boxes_touch && v[0].contact.is_none());
         let i = v[0].impact.unwrap();
         // Surfaces 5 − 0.5 − 0.5 = 4 apart, motion 8: first contact at t = 0.5.
-        assert_near!(i.t, 0.5, 1e-5);
+        assert_near!(i.toi, 0.5, 1e-5);
         assert_near!(i.normal, -Vec3::X, 1e-5);
         assert!(w.evaluate(0.9).is_empty(), "a motion of 3.6 falls short");
         for dt in [0.0, -1.0, f32::NAN, f32::INFINITY] {
@@ -365,7 +365,7 @@ mod tests {
         };
         let v = pair(Vec3::new(-0.5, 1.0, 0.0));
         assert!(v.contact.is_some());
-        assert_eq!(v.impact.unwrap().t, 0.0);
+        assert_eq!(v.impact.unwrap().toi, 0.0);
         for m in [Vec3::Y, Vec3::X] {
             let v = pair(m);
             assert!(v.contact.is_some() && v.impact.is_none(), "{m}: {v:?}");
@@ -680,17 +680,22 @@ mod tests {
                     compared += 1;
                     // Advancement stops within a small gap, a little before contact.
                     assert!(
-                        c.t <= s.t + 1e-3,
+                        c.toi <= s.toi + 1e-3,
                         "case {case}: CA {} after sweep {}",
-                        c.t,
-                        s.t
+                        c.toi,
+                        s.toi
                     );
-                    assert!(s.t - c.t < 2e-3, "case {case}: CA {} vs sweep {}", c.t, s.t);
+                    assert!(
+                        s.toi - c.toi < 2e-3,
+                        "case {case}: CA {} vs sweep {}",
+                        c.toi,
+                        s.toi
+                    );
                 }
                 (None, None) => {}
                 (s, c) => {
                     // Only a graze can split them: the closest approach is a touch.
-                    let t = s.map(|i| i.t).or(c.map(|i| i.t)).unwrap_or(0.0);
+                    let t = s.map(|i| i.toi).or(c.map(|i| i.toi)).unwrap_or(0.0);
                     let moved = pair_verdict(
                         &a.clone().at(a.position + va * t),
                         &b.clone().at(b.position + vb * t),

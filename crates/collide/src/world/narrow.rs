@@ -309,15 +309,15 @@ pub(crate) fn contact(
     }
 }
 
-/// A time of impact within the frame: `t` in `[0, 1]`, unit normal from A toward B at `t`,
-/// and a contact point.
+/// A time of impact within the frame: `toi` in `[0, 1]`, unit normal from A toward B at
+/// `toi`, and a contact point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impact {
     /// Normalised time of first contact in the frame (`0`: touching at the start).
-    pub t: f32,
-    /// Unit normal from A toward B at `t`.
+    pub toi: f32,
+    /// Unit normal from A toward B at `toi`.
     pub normal: Vec3,
-    /// A contact point at `t`.
+    /// A contact point at `toi`.
     pub point: Vec3,
 }
 
@@ -345,7 +345,7 @@ pub(crate) fn impact(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Opti
 /// [`impact`] before its normal is made unit.
 fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
     let from = |s: sweep::Sweep| Impact {
-        t: s.enter,
+        toi: s.enter,
         normal: s.normal,
         point: s.point,
     };
@@ -364,7 +364,7 @@ fn impact_raw(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impa
         }
         // Conservative advancement on GJK distances, shared with `sweep::convex`.
         _ => sweep::convex::first_contact(a, motion_a, b, motion_b).map(|c| Impact {
-            t: c.t,
+            toi: c.toi,
             normal: c.normal,
             point: c.point,
         }),
@@ -410,7 +410,7 @@ fn ray_support_map(ray: &Ray, part: &Part, max_t: f32) -> Option<RayHit> {
     let c = sweep::convex::first_contact(&ray.origin, ray.dir * max_t, part, Vec3::ZERO)?;
     // `c.normal` points from the ray's point toward the part: the surface's is opposite.
     let normal = sweep::convex::unit_normal(-c.normal, -ray.dir, part, &ray.origin);
-    crate::raycast::hit(ray, f64::from(c.t) * f64::from(max_t), normal)
+    crate::raycast::hit(ray, f64::from(c.toi) * f64::from(max_t), normal)
 }
 
 /// Ray against a convex polyhedron by clipping the ray to every face's half-space
@@ -517,7 +517,7 @@ mod tests {
             Vec3::ZERO,
         )
         .unwrap();
-        assert_near!(i.t, 0.5, 1e-4);
+        assert_near!(i.toi, 0.5, 1e-4);
         assert_near!(i.normal, Vec3::X, 1e-3);
         // Moving away: none.
         assert!(impact(

@@ -193,7 +193,7 @@ pub(super) fn pair_outcome(a: &Body, b: &Body, cache: &mut PairCache) -> (Outcom
         let found = impact(Placed::start(a), a.motion(), Placed::start(b), b.motion());
         if let Some(i) = found {
             return (
-                Outcome::Contact(Manifold::one(i.normal, 0.0, i.point).finite(), Some(i.t)),
+                Outcome::Contact(Manifold::one(i.normal, 0.0, i.point).finite(), Some(i.toi)),
                 counts,
             );
         }
@@ -293,13 +293,13 @@ fn surface_first_impact(
     let mut first: Option<Impact> = None;
     for (part, _) in parts {
         if let Some(i) = surface::surface_impact(s, part, relative) {
-            if first.is_none_or(|f| i.t < f.t) {
+            if first.is_none_or(|f| i.toi < f.toi) {
                 first = Some(i);
             }
         }
     }
     first.map(|i| Impact {
-        point: i.point + m_surface * i.t,
+        point: i.point + m_surface * i.toi,
         ..i
     })
 }
@@ -365,7 +365,7 @@ pub(super) fn first_impact(
                 continue;
             }
             if let Some(i) = narrow::impact(part_a, ma, part_b, mb) {
-                if first.is_none_or(|f| i.t < f.t) {
+                if first.is_none_or(|f| i.toi < f.toi) {
                     first = Some(i);
                 }
             }

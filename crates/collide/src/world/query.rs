@@ -349,10 +349,10 @@ impl World {
                         .cast(motion, Placed::now(body))
                         .filter(|i| i.point.is_finite() && i.normal.is_finite());
                     if let Some(i) = found {
-                        if best.is_none_or(|b| i.t < b.toi || (i.t == b.toi && id < b.body.0)) {
+                        if best.is_none_or(|b| i.toi < b.toi || (i.toi == b.toi && id < b.body.0)) {
                             best = Some(ShapeHit {
                                 body: BodyId(id),
-                                toi: i.t,
+                                toi: i.toi,
                                 point: i.point,
                                 normal: -i.normal,
                             });

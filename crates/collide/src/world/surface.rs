@@ -198,7 +198,7 @@ pub(crate) fn surface_impact(
         }
     }?;
     Some(Impact {
-        t: hit.toi,
+        toi: hit.toi,
         normal: surface.rotation * hit.normal,
         point: surface.rotation * hit.point + surface.position,
     })
