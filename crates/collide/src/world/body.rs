@@ -4,7 +4,7 @@
 
 use super::narrow::Part;
 use super::surface::{PlacedSurface, Surface};
-use super::{BodyDesc, Geometry, WorldError};
+use super::{BodyDesc, BodyError, Geometry, WorldError};
 use crate::bounding::tight_aabb_vec3;
 use crate::broadphase::{CollisionGroups, ProxyId};
 use crate::convex::{ConvexHull, ConvexPolyhedron};
@@ -93,12 +93,11 @@ impl Body {
     }
 
     fn build(desc: &BodyDesc, proxy: ProxyId, box_hull: bool) -> Result<Body, WorldError> {
-        if !(desc.position.is_finite()
-            && finite_quat(desc.rotation)
-            && desc.linear_velocity.is_finite()
-            && desc.angular_velocity.is_finite())
-        {
-            return Err(WorldError::InvalidBody("pose or velocity not finite"));
+        if !(desc.position.is_finite() && finite_quat(desc.rotation)) {
+            return Err(WorldError::InvalidBody(BodyError::PoseNotFinite));
+        }
+        if !(desc.linear_velocity.is_finite() && desc.angular_velocity.is_finite()) {
+            return Err(WorldError::InvalidBody(BodyError::VelocityNotFinite));
         }
         let (shape, local_box) = prepare(&desc.geometry, box_hull)?;
         let c = local_box.center();
@@ -131,7 +130,7 @@ impl Body {
         body.aabb = body.world_box(body.position, body.rotation);
         body.broad_box = body.aabb;
         if !body.aabb.is_finite() {
-            return Err(WorldError::InvalidBody("bounding box not finite"));
+            return Err(WorldError::InvalidBody(BodyError::BoundsNotFinite));
         }
         Ok(body)
     }
@@ -247,7 +246,7 @@ fn prepare(geometry: &Geometry, box_hull: bool) -> Result<(Shape, Aabb), WorldEr
     Ok(match geometry {
         Geometry::Sphere(r) => {
             if !(r.is_finite() && *r >= 0.0) {
-                return Err(WorldError::InvalidBody("sphere radius not finite and >= 0"));
+                return Err(WorldError::InvalidBody(BodyError::SphereRadius(*r)));
             }
             (
                 Shape::Sphere(*r),
@@ -256,13 +255,11 @@ fn prepare(geometry: &Geometry, box_hull: bool) -> Result<(Shape, Aabb), WorldEr
         }
         Geometry::Cuboid(h) => {
             if !(h.is_finite() && h.min_element() > 0.0) {
-                return Err(WorldError::InvalidBody(
-                    "box half-extents not finite and > 0",
-                ));
+                return Err(WorldError::InvalidBody(BodyError::BoxHalfExtents(*h)));
             }
             let hull = if box_hull {
                 let poly = ConvexPolyhedron::cuboid(*h)
-                    .map_err(|_| WorldError::InvalidBody("box hull could not be built"))?;
+                    .map_err(|_| WorldError::InvalidBody(BodyError::BoxHull(*h)))?;
                 Some(poly.hull)
             } else {
                 None
@@ -278,9 +275,10 @@ fn prepare(geometry: &Geometry, box_hull: bool) -> Result<(Shape, Aabb), WorldEr
         } => {
             let (h, r) = (*half_height, *radius);
             if !(h.is_finite() && r.is_finite() && h >= 0.0 && r >= 0.0) {
-                return Err(WorldError::InvalidBody(
-                    "capsule half-height and radius not finite and >= 0",
-                ));
+                return Err(WorldError::InvalidBody(BodyError::CapsuleSize {
+                    half_height: h,
+                    radius: r,
+                }));
             }
             (
                 Shape::Capsule(h, r),
@@ -288,19 +286,20 @@ fn prepare(geometry: &Geometry, box_hull: bool) -> Result<(Shape, Aabb), WorldEr
             )
         }
         Geometry::Hull(h) => {
-            let b = hull_box(h).ok_or(WorldError::InvalidBody("hull has no finite vertex"))?;
+            let b = hull_box(h).ok_or(WorldError::InvalidBody(BodyError::HullNotFinite))?;
             (Shape::Hull(h.clone()), b)
         }
         Geometry::Pieces(ps) => {
             let mut parts = Vec::with_capacity(ps.len());
             let mut all = Aabb::EMPTY;
-            for h in ps {
-                let b = hull_box(h).ok_or(WorldError::InvalidBody("piece has no finite vertex"))?;
+            for (index, h) in ps.iter().enumerate() {
+                let b = hull_box(h)
+                    .ok_or(WorldError::InvalidBody(BodyError::PieceNotFinite { index }))?;
                 all = all.union(&b);
                 parts.push((h.clone(), b));
             }
             if parts.is_empty() {
-                return Err(WorldError::InvalidBody("piece list is empty"));
+                return Err(WorldError::InvalidBody(BodyError::NoPieces));
             }
             (Shape::Pieces(parts), all)
         }

@@ -251,13 +251,71 @@ pub struct BodyId(pub u32);
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorldError {
     /// A size, pose or velocity is NaN or infinite, a radius or half-height is negative, a box
-    /// has a zero half-extent, or a piece list is empty.
-    InvalidBody(&'static str),
+    /// has a zero half-extent, or a piece list is empty: [`BodyError`] says which.
+    InvalidBody(BodyError),
     /// No body with this id.
     UnknownBody(BodyId),
     /// The broad phase refused the body's box.
     BroadPhase(BroadPhaseError),
 }
+
+/// What is wrong with a body the world refuses ([`WorldError::InvalidBody`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BodyError {
+    /// The position or rotation is NaN or infinite (a rotation must also be non-zero).
+    PoseNotFinite,
+    /// The linear or angular velocity is NaN or infinite.
+    VelocityNotFinite,
+    /// A sphere's radius is NaN, infinite or negative.
+    SphereRadius(f32),
+    /// A box's half-extents are NaN, infinite or not all `> 0`.
+    BoxHalfExtents(Vec3),
+    /// A box's hull (for the separating-axis test) could not be built from its half-extents.
+    BoxHull(Vec3),
+    /// A capsule's half-height or radius is NaN, infinite or negative.
+    CapsuleSize {
+        /// The half-height given.
+        half_height: f32,
+        /// The radius given.
+        radius: f32,
+    },
+    /// A hull has no finite vertex (no bounding box).
+    HullNotFinite,
+    /// Piece `index` of a piece list has no finite vertex.
+    PieceNotFinite {
+        /// The piece's index in the list.
+        index: usize,
+    },
+    /// A piece list is empty.
+    NoPieces,
+    /// The body's bounding box in the world is not finite (a pose far out for its size).
+    BoundsNotFinite,
+}
+
+impl fmt::Display for BodyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BodyError::PoseNotFinite => write!(f, "pose not finite"),
+            BodyError::VelocityNotFinite => write!(f, "velocity not finite"),
+            BodyError::SphereRadius(r) => write!(f, "sphere radius {r} not finite and >= 0"),
+            BodyError::BoxHalfExtents(h) => write!(f, "box half-extents {h} not finite and > 0"),
+            BodyError::BoxHull(h) => write!(f, "box hull could not be built from {h}"),
+            BodyError::CapsuleSize {
+                half_height,
+                radius,
+            } => write!(
+                f,
+                "capsule half-height {half_height} and radius {radius} not finite and >= 0"
+            ),
+            BodyError::HullNotFinite => write!(f, "hull has no finite vertex"),
+            BodyError::PieceNotFinite { index } => write!(f, "piece {index} has no finite vertex"),
+            BodyError::NoPieces => write!(f, "piece list is empty"),
+            BodyError::BoundsNotFinite => write!(f, "bounding box not finite"),
+        }
+    }
+}
+
+impl std::error::Error for BodyError {}
 
 impl fmt::Display for WorldError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -549,7 +607,7 @@ impl World {
         rotation: Quat,
     ) -> Result<(), WorldError> {
         if !(position.is_finite() && finite_quat(rotation)) {
-            return Err(WorldError::InvalidBody("pose not finite"));
+            return Err(WorldError::InvalidBody(BodyError::PoseNotFinite));
         }
         let b = self.body_mut(id)?;
         b.position = position;
@@ -586,7 +644,7 @@ impl World {
         angular: Vec3,
     ) -> Result<(), WorldError> {
         if !(linear.is_finite() && angular.is_finite()) {
-            return Err(WorldError::InvalidBody("velocity not finite"));
+            return Err(WorldError::InvalidBody(BodyError::VelocityNotFinite));
         }
         let b = self.body_mut(id)?;
         b.linear_velocity = linear;
