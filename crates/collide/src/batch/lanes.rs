@@ -3,7 +3,7 @@
 //! comes back (a `u64` bitmask, a callback per hit, a count). [`super::AabbSoa`] and
 //! [`super::SphereSoa`] are this with their chunk type and their tests.
 
-use super::LANES;
+use super::{LayoutDefect, LANES};
 use glam::Vec4;
 
 /// One chunk of [`LANES`] elements in structure-of-arrays form.
@@ -96,29 +96,20 @@ impl<C: Chunk> Lanes<C> {
     }
 
     /// The layout invariants: enough chunks for `len`, padding in every lane past `len`.
-    /// `what` names the elements in the message ("boxes", "spheres").
-    pub(super) fn validate(&self, what: &str) -> Result<(), String>
-    where
-        C::Item: std::fmt::Debug,
-    {
+    pub(super) fn validate(&self) -> Result<(), LayoutDefect> {
         let want = self.len.div_ceil(LANES);
         if self.chunks.len() != want {
-            return Err(format!(
-                "{} chunks for {} {what} (want {want})",
-                self.chunks.len(),
-                self.len
-            ));
+            return Err(LayoutDefect::ChunkCount {
+                chunks: self.chunks.len(),
+                len: self.len,
+            });
         }
-        for i in self.len..self.chunks.len() * LANES {
-            let chunk = &self.chunks[i / LANES];
-            if !chunk.is_padding(i % LANES) {
-                return Err(format!(
-                    "padding lane {i} is {:?}, not NaN",
-                    chunk.get(i % LANES)
-                ));
-            }
+        match (self.len..self.chunks.len() * LANES)
+            .find(|&i| !self.chunks[i / LANES].is_padding(i % LANES))
+        {
+            Some(lane) => Err(LayoutDefect::Padding { lane }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// The chunks, for queries that need more per chunk than its bits.
@@ -246,9 +237,9 @@ macro_rules! soa_container {
             }
 
             /// Checks the layout invariants: enough chunks for `len`, NaN in every lane past
-            /// `len`. Returns a description of the first violation.
-            pub fn validate(&self) -> Result<(), String> {
-                self.lanes.validate($what)
+            /// `len`. Returns the first violation.
+            pub fn validate(&self) -> Result<(), $crate::batch::LayoutDefect> {
+                self.lanes.validate()
             }
         }
     };

@@ -67,6 +67,39 @@ mod sphere;
 pub use aabb::AabbSoa;
 pub use sphere::SphereSoa;
 
+/// The first broken layout invariant an [`AabbSoa::validate`] or [`SphereSoa::validate`]
+/// finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutDefect {
+    /// The chunk count is not `ceil(len / LANES)`.
+    ChunkCount {
+        /// Chunks held.
+        chunks: usize,
+        /// Elements held.
+        len: usize,
+    },
+    /// A lane past `len` holds an element instead of NaN padding.
+    Padding {
+        /// The lane's index (`>= len`).
+        lane: usize,
+    },
+}
+
+impl std::fmt::Display for LayoutDefect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            LayoutDefect::ChunkCount { chunks, len } => write!(
+                f,
+                "{chunks} chunks for {len} elements (want {})",
+                len.div_ceil(LANES)
+            ),
+            LayoutDefect::Padding { lane } => write!(f, "padding lane {lane} is not NaN"),
+        }
+    }
+}
+
+impl std::error::Error for LayoutDefect {}
+
 /// Lanes per chunk: eight `f32`s, one AVX register or two SSE ones.
 pub const LANES: usize = 8;
 

@@ -58,7 +58,7 @@ pub(crate) mod static_tree;
 pub use brute::BruteForce;
 pub use bvh::DynamicBvh;
 pub use sap::SweepAndPrune;
-pub use static_tree::TreeError;
+pub use static_tree::TreeDefect;
 
 use crate::math::{Vec3, Vec3A};
 use crate::shapes::{Aabb, Ray};

@@ -55,12 +55,20 @@ impl Node {
 
 /// Why a tree is not valid (returned by [`MeshCollider::validate`](crate::mesh::MeshCollider::validate)).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TreeError {
+pub struct TreeDefect {
     /// The node at fault.
     pub node: usize,
     /// What is wrong with it.
     pub what: &'static str,
 }
+
+impl std::fmt::Display for TreeDefect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "tree node {}: {}", self.node, self.what)
+    }
+}
+
+impl std::error::Error for TreeDefect {}
 
 /// The tree: nodes (root at 0) and the item order its leaves index.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -398,13 +406,13 @@ impl StaticTree {
     /// Checks the invariants against the item boxes in leaf order: every child box inside
     /// its parent's, every item box inside its leaf's, every item in exactly one leaf, child
     /// indices in range and visited once, depth within the traversal stack.
-    pub fn validate(&self, boxes_in_order: &[Aabb]) -> Result<(), TreeError> {
+    pub fn validate(&self, boxes_in_order: &[Aabb]) -> Result<(), TreeDefect> {
         let n = boxes_in_order.len();
         if self.nodes.is_empty() {
             return if n == 0 {
                 Ok(())
             } else {
-                Err(TreeError {
+                Err(TreeDefect {
                     node: 0,
                     what: "items but no nodes",
                 })
@@ -414,7 +422,7 @@ impl StaticTree {
         let mut seen_node = vec![false; self.nodes.len()];
         let mut pending = vec![(0usize, 0usize)];
         while let Some((index, depth)) = pending.pop() {
-            let fail = |what| Err(TreeError { node: index, what });
+            let fail = |what| Err(TreeDefect { node: index, what });
             if std::mem::replace(&mut seen_node[index], true) {
                 return fail("node reached twice");
             }
@@ -452,13 +460,13 @@ impl StaticTree {
             }
         }
         if let Some(item) = seen_item.iter().position(|s| !s) {
-            return Err(TreeError {
+            return Err(TreeDefect {
                 node: item,
                 what: "item in no leaf",
             });
         }
         if let Some(node) = seen_node.iter().position(|s| !s) {
-            return Err(TreeError {
+            return Err(TreeDefect {
                 node,
                 what: "node unreachable",
             });

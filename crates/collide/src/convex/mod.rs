@@ -53,7 +53,7 @@ pub use decompose::{
 };
 pub use epa::Penetration;
 pub use gjk::{GjkCache, GjkResult};
-pub use hull::{ConvexHull, HullEdge, HullError, HullFace};
+pub use hull::{ConvexHull, HullDefect, HullEdge, HullError, HullFace};
 pub use manifold::{contact_manifold, ContactManifold, ContactPoint};
 pub use polyhedron::ConvexPolyhedron;
 pub use sat::{sat, sat_cached, SatResult, SepCache, SepFeature};

@@ -2,7 +2,7 @@
 
 use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
 use super::{MeshContact, MeshShapeHit, TriangleSet};
-use crate::broadphase::static_tree::{StaticTree, TreeError};
+use crate::broadphase::static_tree::{StaticTree, TreeDefect};
 use crate::convex::SupportMap;
 use crate::math::{Affine3A, Quat, Vec3};
 use crate::shapes::{Aabb, Ray, TriMesh, Triangle};
@@ -281,18 +281,18 @@ impl MeshCollider {
     }
 
     /// Checks the collider's invariants: the tree over the triangles' boxes
-    /// ([`TreeError`]), every index in range, every normal unit.
-    pub fn validate(&self) -> Result<(), TreeError> {
+    /// ([`TreeDefect`]), every index in range, every normal unit.
+    pub fn validate(&self) -> Result<(), TreeDefect> {
         let n = self.vertices.len();
         for (i, t) in self.triangles.iter().enumerate() {
             if t.iter().any(|&v| v as usize >= n) {
-                return Err(TreeError {
+                return Err(TreeDefect {
                     node: i,
                     what: "triangle index out of range",
                 });
             }
             if (self.normals[i].length() - 1.0).abs() > 1e-4 {
-                return Err(TreeError {
+                return Err(TreeDefect {
                     node: i,
                     what: "triangle normal not unit",
                 });

@@ -43,7 +43,7 @@ mod collider;
 mod contact;
 mod heightfield;
 
-pub use crate::broadphase::TreeError;
+pub use crate::broadphase::TreeDefect;
 pub use crate::shapes::MeshError;
 pub use cast::MeshShapeHit;
 pub use collider::MeshCollider;

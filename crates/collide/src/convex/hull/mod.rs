@@ -32,6 +32,7 @@ mod polygons;
 mod quickhull;
 mod simplex;
 mod validate;
+pub use validate::HullDefect;
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};

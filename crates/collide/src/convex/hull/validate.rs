@@ -12,6 +12,163 @@ use super::quickhull::{Quickhull, NONE};
 use super::ConvexHull;
 use crate::math::Vec3;
 
+/// The first broken invariant [`ConvexHull::validate`] finds: which, and where.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HullDefect {
+    /// Fewer than 4 vertices or 4 faces.
+    TooSmall {
+        /// Vertex count.
+        vertices: usize,
+        /// Face count.
+        faces: usize,
+    },
+    /// A vertex is NaN or infinite.
+    VertexNotFinite(usize),
+    /// A vertex no face uses.
+    UnusedVertex(usize),
+    /// The directed edge `from -> to` is in two faces (inconsistent winding).
+    RepeatedEdge {
+        /// Start vertex.
+        from: u32,
+        /// End vertex.
+        to: u32,
+    },
+    /// The directed edge `from -> to` has no reverse: the surface is not closed.
+    OpenEdge {
+        /// Start vertex.
+        from: u32,
+        /// End vertex.
+        to: u32,
+    },
+    /// The edge list's length differs from the faces' edge count.
+    EdgeCount {
+        /// Edges in the list.
+        listed: usize,
+        /// Edges the faces have.
+        in_faces: usize,
+    },
+    /// Edge `index` of the edge list names the wrong faces.
+    EdgeFaces(usize),
+    /// `V - E + F` is this, not 2.
+    Euler(i64),
+    /// A vertex is above a face plane by more than the tolerance.
+    NotConvex {
+        /// The vertex.
+        vertex: usize,
+        /// The face.
+        face: usize,
+        /// Its height above the plane.
+        distance: f32,
+        /// The tolerance it exceeds.
+        tolerance: f32,
+    },
+    /// A face has fewer than 3 vertices.
+    FaceTooSmall {
+        /// The face.
+        face: usize,
+        /// Its vertex count.
+        vertices: u32,
+    },
+    /// A face's vertex run reaches past the index list.
+    FacePastIndices(usize),
+    /// A face normal is not finite and unit length.
+    FaceNormal {
+        /// The face.
+        face: usize,
+        /// Its normal.
+        normal: Vec3,
+    },
+    /// A face uses a vertex index out of range.
+    FaceVertexOutOfRange {
+        /// The face.
+        face: usize,
+        /// The vertex index.
+        vertex: u32,
+    },
+    /// A face lists a vertex twice.
+    FaceRepeatsVertex {
+        /// The face.
+        face: usize,
+        /// The vertex.
+        vertex: u32,
+    },
+    /// A face vertex is off the face plane by more than the tolerance.
+    FaceNotFlat {
+        /// The face.
+        face: usize,
+        /// The vertex.
+        vertex: u32,
+        /// Its signed distance from the plane.
+        distance: f32,
+        /// The tolerance it exceeds.
+        tolerance: f32,
+    },
+    /// A face's winding (Newell's normal) disagrees with its stored normal.
+    FaceWinding(usize),
+}
+
+impl std::fmt::Display for HullDefect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            HullDefect::TooSmall { vertices, faces } => {
+                write!(f, "too small: {vertices} vertices, {faces} faces")
+            }
+            HullDefect::VertexNotFinite(i) => write!(f, "vertex {i} is not finite"),
+            HullDefect::UnusedVertex(i) => write!(f, "vertex {i} is used by no face"),
+            HullDefect::RepeatedEdge { from, to } => {
+                write!(f, "directed edge {from}->{to} appears twice")
+            }
+            HullDefect::OpenEdge { from, to } => {
+                write!(f, "edge {from}->{to} has no opposite: the hull is not closed")
+            }
+            HullDefect::EdgeCount { listed, in_faces } => write!(
+                f,
+                "edge list has {listed} edges, the faces have {in_faces}"
+            ),
+            HullDefect::EdgeFaces(i) => write!(f, "edge {i} does not match the faces beside it"),
+            HullDefect::Euler(e) => write!(f, "Euler characteristic V - E + F = {e}, not 2"),
+            HullDefect::NotConvex {
+                vertex,
+                face,
+                distance,
+                tolerance,
+            } => write!(
+                f,
+                "not convex: vertex {vertex} is {distance} above face {face} (tol {tolerance})"
+            ),
+            HullDefect::FaceTooSmall { face, vertices } => {
+                write!(f, "face {face} has {vertices} vertices")
+            }
+            HullDefect::FacePastIndices(face) => {
+                write!(f, "face {face} indexes past the index list")
+            }
+            HullDefect::FaceNormal { face, normal } => {
+                write!(f, "face {face} normal {normal} is not unit length")
+            }
+            HullDefect::FaceVertexOutOfRange { face, vertex } => {
+                write!(f, "face {face} uses vertex {vertex} out of range")
+            }
+            HullDefect::FaceRepeatsVertex { face, vertex } => {
+                write!(f, "face {face} repeats vertex {vertex}")
+            }
+            HullDefect::FaceNotFlat {
+                face,
+                vertex,
+                distance,
+                tolerance,
+            } => write!(
+                f,
+                "face {face} is not flat: vertex {vertex} is {distance} from its plane (tol {tolerance})"
+            ),
+            HullDefect::FaceWinding(face) => {
+                write!(f, "face {face} winding disagrees with its normal")
+            }
+        }
+    }
+}
+
+impl std::error::Error for HullDefect {}
+
 impl ConvexHull {
     /// Checks every invariant, returning the first violation found.
     ///
@@ -20,14 +177,17 @@ impl ConvexHull {
     /// the winding, faces flat and every vertex below every face plane within
     /// `2 · tolerance + 1e-6 · scale`, the edge list matching the faces, and Euler's formula
     /// `V − E + F = 2`. Brute force: `O(V · F)`.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), HullDefect> {
         let nv = self.vertices.len();
         let nf = self.faces.len();
         if nv < 4 || nf < 4 {
-            return Err(format!("too small: {nv} vertices, {nf} faces"));
+            return Err(HullDefect::TooSmall {
+                vertices: nv,
+                faces: nf,
+            });
         }
         if let Some(i) = self.vertices.iter().position(|v| !v.is_finite()) {
-            return Err(format!("vertex {i} is not finite"));
+            return Err(HullDefect::VertexNotFinite(i));
         }
         let tol = self.validate_tolerance();
         // Every directed edge `(a, b, face)`, sorted so its reverse is found by bisection.
@@ -44,17 +204,17 @@ impl ConvexHull {
             used[a as usize] = true;
         }
         if let Some(i) = used.iter().position(|u| !u) {
-            return Err(format!("vertex {i} is used by no face"));
+            return Err(HullDefect::UnusedVertex(i));
         }
         directed.sort_unstable();
         if let Some(w) = directed
             .windows(2)
             .find(|w| (w[0].0, w[0].1) == (w[1].0, w[1].1))
         {
-            return Err(format!(
-                "directed edge {}->{} appears twice",
-                w[0].0, w[0].1
-            ));
+            return Err(HullDefect::RepeatedEdge {
+                from: w[0].0,
+                to: w[0].1,
+            });
         }
         let face_of = |a: u32, b: u32| {
             directed
@@ -64,35 +224,36 @@ impl ConvexHull {
         };
         for &(a, b, _) in &directed {
             if face_of(b, a).is_none() {
-                return Err(format!(
-                    "edge {a}->{b} has no opposite: the hull is not closed"
-                ));
+                return Err(HullDefect::OpenEdge { from: a, to: b });
             }
         }
         let ne = directed.len() / 2;
         if self.edges.len() != ne {
-            return Err(format!(
-                "edge list has {} edges, the faces have {ne}",
-                self.edges.len()
-            ));
+            return Err(HullDefect::EdgeCount {
+                listed: self.edges.len(),
+                in_faces: ne,
+            });
         }
         for (i, e) in self.edges.iter().enumerate() {
             let [a, b] = e.vertices;
             if face_of(a, b) != Some(e.faces[0]) || face_of(b, a) != Some(e.faces[1]) {
-                return Err(format!("edge {i} does not match the faces beside it"));
+                return Err(HullDefect::EdgeFaces(i));
             }
         }
         let euler = nv as i64 - ne as i64 + nf as i64;
         if euler != 2 {
-            return Err(format!("Euler characteristic V - E + F = {euler}, not 2"));
+            return Err(HullDefect::Euler(euler));
         }
         for (f, face) in self.faces.iter().enumerate() {
             for (i, v) in self.vertices.iter().enumerate() {
                 let dist = face.plane.signed_distance(*v);
                 if dist > tol {
-                    return Err(format!(
-                        "not convex: vertex {i} is {dist} above face {f} (tol {tol})"
-                    ));
+                    return Err(HullDefect::NotConvex {
+                        vertex: i,
+                        face: f,
+                        distance: dist,
+                        tolerance: tol,
+                    });
                 }
             }
         }
@@ -120,26 +281,29 @@ impl ConvexHull {
 
     /// Face `f` in itself: at least 3 distinct vertices in range, a unit normal agreeing with
     /// its winding (Newell's normal), every vertex within `tol` of its plane.
-    fn validate_face(&self, f: usize, tol: f32) -> Result<(), String> {
+    fn validate_face(&self, f: usize, tol: f32) -> Result<(), HullDefect> {
         let face = self.faces[f];
         if face.count < 3 {
-            return Err(format!("face {f} has {} vertices", face.count));
+            return Err(HullDefect::FaceTooSmall {
+                face: f,
+                vertices: face.count,
+            });
         }
         if (face.first + face.count) as usize > self.face_indices.len() {
-            return Err(format!("face {f} indexes past the index list"));
+            return Err(HullDefect::FacePastIndices(f));
         }
         let idx = self.face_vertices(f);
         let n = face.plane.normal;
         if !n.is_finite() || (n.length() - 1.0).abs() > 1e-4 {
-            return Err(format!("face {f} normal {n} is not unit length"));
+            return Err(HullDefect::FaceNormal { face: f, normal: n });
         }
         if let Some(&a) = idx.iter().find(|&&a| a as usize >= self.vertices.len()) {
-            return Err(format!("face {f} uses vertex {a} out of range"));
+            return Err(HullDefect::FaceVertexOutOfRange { face: f, vertex: a });
         }
         let mut newell = DVec3::ZERO;
         for (k, &a) in idx.iter().enumerate() {
             if idx[k + 1..].contains(&a) {
-                return Err(format!("face {f} repeats vertex {a}"));
+                return Err(HullDefect::FaceRepeatsVertex { face: f, vertex: a });
             }
             let (pa, pb) = (
                 self.vertices[a as usize],
@@ -148,13 +312,16 @@ impl ConvexHull {
             newell += pa.as_dvec3().cross(pb.as_dvec3());
             let dist = face.plane.signed_distance(pa);
             if dist.abs() > tol {
-                return Err(format!(
-                    "face {f} is not flat: vertex {a} is {dist} from its plane (tol {tol})"
-                ));
+                return Err(HullDefect::FaceNotFlat {
+                    face: f,
+                    vertex: a,
+                    distance: dist,
+                    tolerance: tol,
+                });
             }
         }
         if newell.dot(n.as_dvec3()) <= 0.0 {
-            return Err(format!("face {f} winding disagrees with its normal"));
+            return Err(HullDefect::FaceWinding(f));
         }
         Ok(())
     }
