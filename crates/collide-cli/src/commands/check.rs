@@ -93,7 +93,7 @@ pub fn contact_json(c: &collide::world::Manifold) -> Value {
     json!({
         "normal": v3(c.normal),
         "depth": num(c.depth),
-        "points": c.points().iter().map(|&p| v3(p)).collect::<Vec<_>>(),
+        "points": c.points().iter().map(|p| v3(p.point)).collect::<Vec<_>>(),
     })
 }
 
@@ -127,7 +127,7 @@ fn print_text(args: &Args, stage: &Stage, colliding: &[&PairReport], near: &[&Pa
         let (a, b) = (&stage.bodies[r.a].name, &stage.bodies[r.b].name);
         match (&r.contact, r.now) {
             (Some(c), _) => {
-                let pts: Vec<String> = c.points().iter().map(|&p| fmt3(p)).collect();
+                let pts: Vec<String> = c.points().iter().map(|p| fmt3(p.point)).collect();
                 println!(
                     "collide  {a} × {b}: normal {} depth {:.4} points {}",
                     fmt3(c.normal),

@@ -251,7 +251,7 @@ pub fn primitives(stage: &Stage, reports: &[PairReport], show: Show) -> Vec<Prim
                         .rest_sphere
                         .radius
                         .min(stage.bodies[r.b].rest_sphere.radius);
-                for &p in c.points() {
+                for p in c.points().iter().map(|p| p.point) {
                     prims.push(Prim::Line {
                         a: p,
                         b: p + c.normal * scale * 2.0,

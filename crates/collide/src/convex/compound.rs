@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::hull::{ConvexHull, HullError};
-use super::manifold::{contact_manifold, ContactManifold};
+use super::manifold::{contact_manifold, Manifold};
 use super::polyhedron::ConvexPolyhedron;
 use super::sat::{sat_cached, SepCache};
 use crate::io::Model;
@@ -72,7 +72,7 @@ pub struct PartContact {
     /// Piece of B.
     pub part_b: usize,
     /// The pieces' manifold (normal from A's piece toward B's).
-    pub manifold: ContactManifold,
+    pub manifold: Manifold,
 }
 
 /// Per-pair cache of compound queries: one [`SepCache`] per piece pair.

@@ -38,7 +38,7 @@ use crate::closest::segment_segment;
 use crate::math::Vec3;
 use crate::shapes::Segment;
 
-/// One contact point of a [`ContactManifold`].
+/// One contact point of a [`Manifold`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ContactPoint {
     /// World point halfway between the two surfaces.
@@ -47,24 +47,82 @@ pub struct ContactPoint {
     pub depth: f32,
 }
 
-/// Up to 4 contact points with one normal, for two touching or overlapping convex polyhedra.
+/// A contact between two shapes: one unit normal from A toward B, the depth along it, and 1
+/// to 4 points. What [`contact_manifold`] gives for two polyhedra and what the world's
+/// [`ContactEvent`](crate::world::ContactEvent)s carry for every pair of geometry kinds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ContactManifold {
-    /// World unit normal from A toward B (the reference face's normal, or the edge axis).
+pub struct Manifold {
+    /// World unit normal from A toward B (for two polyhedra: the reference face's normal, or
+    /// the edge axis).
     pub normal: Vec3,
-    /// Penetration along `normal`, `>= 0`: the overlap of the shapes' projections on it
-    /// (moving B by `depth · normal` separates them), at least every point's depth.
+    /// Penetration along `normal`, `>= 0` (0 touching): moving B by `depth · normal`
+    /// separates the shapes; at least every point's depth.
     pub depth: f32,
     points: [ContactPoint; 4],
     len: u8,
 }
 
-impl ContactManifold {
+impl Manifold {
+    /// A manifold of one point at the manifold's depth (a negative depth counts as 0).
+    pub(crate) fn one(normal: Vec3, depth: f32, point: Vec3) -> Manifold {
+        let depth = depth.max(0.0);
+        Manifold {
+            normal,
+            depth,
+            points: [ContactPoint { point, depth }; 4],
+            len: 1,
+        }
+    }
+
+    /// A manifold of the first four of `points` (at least one), the first repeated in the
+    /// unused slots.
+    pub(crate) fn of_points(normal: Vec3, depth: f32, points: &[ContactPoint]) -> Manifold {
+        let mut m = Manifold {
+            normal,
+            depth: depth.max(0.0),
+            points: [points[0]; 4],
+            len: 1,
+        };
+        for &p in &points[1..points.len().min(4)] {
+            m.push(p);
+        }
+        m
+    }
+
     /// The contact points (1 to 4).
     #[inline]
     #[must_use]
     pub fn points(&self) -> &[ContactPoint] {
         &self.points[..self.len as usize]
+    }
+
+    /// The same contact seen from B: normal reversed, same depth and points.
+    #[must_use]
+    pub fn flipped(self) -> Manifold {
+        Manifold {
+            normal: -self.normal,
+            ..self
+        }
+    }
+
+    /// The manifold with every point and depth finite: a coordinate that overflowed to `±inf`
+    /// (a midpoint or a projection computed near `±f32::MAX`, where the true value is still in
+    /// range) becomes `±f32::MAX`, a NaN one `0`; a NaN depth becomes `0`. Shapes within the
+    /// finite range keep their exact manifold.
+    pub(crate) fn finite(mut self) -> Manifold {
+        let fix = |x: f32| {
+            if x.is_nan() {
+                0.0
+            } else {
+                x.clamp(-f32::MAX, f32::MAX)
+            }
+        };
+        for p in &mut self.points {
+            p.point = Vec3::new(fix(p.point.x), fix(p.point.y), fix(p.point.z));
+            p.depth = fix(p.depth).max(0.0);
+        }
+        self.depth = fix(self.depth).max(0.0);
+        self
     }
 
     fn push(&mut self, p: ContactPoint) {
@@ -88,7 +146,7 @@ pub fn contact_manifold(
     a: &ConvexPolyhedron,
     b: &ConvexPolyhedron,
     cache: &mut SepCache,
-) -> Option<ContactManifold> {
+) -> Option<Manifold> {
     let detail = sat_detail(a, b, cache);
     let SatResult::Penetrating { .. } = detail.result else {
         return None;
@@ -125,7 +183,7 @@ fn edge_contact(
     ej: usize,
     axis: Vec3,
     sep: f32,
-) -> ContactManifold {
+) -> Manifold {
     let e1 = a.hull.edges()[ei].vertices;
     let e2 = b.hull.edges()[ej].vertices;
     let seg_a = Segment::new(
@@ -138,10 +196,10 @@ fn edge_contact(
     );
     let pair = segment_segment(&seg_a, &seg_b);
     let depth = (-sep).max(0.0);
-    let mut m = ContactManifold {
+    let mut m = Manifold {
         normal: (a.rotation * axis).normalize_or_zero(),
         depth,
-        ..ContactManifold::default()
+        ..Manifold::default()
     };
     m.push(ContactPoint {
         point: (pair.on_first + pair.on_second) * 0.5,
@@ -158,7 +216,7 @@ fn face_contact(
     inc: &ConvexPolyhedron,
     flipped: bool,
     axis_depth: f32,
-) -> Option<ContactManifold> {
+) -> Option<Manifold> {
     let plane = reference.face_plane(rf);
     let n = plane.normal;
     // Incident face: among the faces of the other shape that hold its deepest vertex (its
@@ -243,10 +301,10 @@ fn face_contact(
         }
         candidates.push(ContactPoint { point, depth });
     }
-    let mut m = ContactManifold {
+    let mut m = Manifold {
         normal: if flipped { -n } else { n },
         depth: axis_depth.max(0.0),
-        ..ContactManifold::default()
+        ..Manifold::default()
     };
     for p in reduce(&candidates, n) {
         m.push(p);

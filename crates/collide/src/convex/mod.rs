@@ -54,7 +54,7 @@ pub use decompose::{
 pub use epa::Penetration;
 pub use gjk::{GjkCache, GjkResult};
 pub use hull::{ConvexHull, HullDefect, HullEdge, HullError, HullFace};
-pub use manifold::{contact_manifold, ContactManifold, ContactPoint};
+pub use manifold::{contact_manifold, ContactPoint, Manifold};
 pub use polyhedron::ConvexPolyhedron;
 pub use sat::{sat, sat_cached, SatResult, SepCache, SepFeature};
 pub use support::{ConvexPoints, Posed, SupportMap};

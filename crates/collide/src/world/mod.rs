@@ -88,8 +88,9 @@ mod pair;
 mod query;
 mod surface;
 
+pub use crate::convex::{ContactPoint, Manifold};
 pub use evaluate::{PairVerdict, Separation};
-pub use narrow::{Impact, Manifold};
+pub use narrow::Impact;
 pub use query::{QueryFilter, ShapeDistance, ShapeHit, WorldPoint};
 
 use crate::broadphase::{

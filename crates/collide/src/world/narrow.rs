@@ -3,7 +3,9 @@
 
 use crate::closest;
 use crate::convex::contact::contact_cached;
-use crate::convex::{contact_manifold, gjk, ConvexPolyhedron, GjkCache, SepCache, SupportMap};
+use crate::convex::{
+    contact_manifold, gjk, ConvexPolyhedron, GjkCache, Manifold, SepCache, SupportMap,
+};
 use crate::math::Vec3;
 use crate::raycast::RayHit;
 use crate::shapes::{Capsule, Obb, Ray, Sphere};
@@ -105,73 +107,6 @@ pub(crate) fn intersects(a: &Part, b: &Part) -> bool {
         }
         (Part::Cuboid(oa, _), Part::Cuboid(ob, _)) => crate::overlap::obb_obb(oa, ob),
         _ => gjk::distance(a, b).intersecting,
-    }
-}
-
-/// A contact between two parts: unit normal from A toward B, depth `>= 0` (0 touching), and
-/// 1 to 4 world points.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Manifold {
-    /// Unit normal from A toward B: moving B by `depth · normal` separates them.
-    pub normal: Vec3,
-    /// Penetration depth, `>= 0`.
-    pub depth: f32,
-    points: [Vec3; 4],
-    len: u8,
-}
-
-impl Manifold {
-    pub(crate) fn one(normal: Vec3, depth: f32, point: Vec3) -> Manifold {
-        Manifold {
-            normal,
-            depth: depth.max(0.0),
-            points: [point; 4],
-            len: 1,
-        }
-    }
-
-    /// A manifold of the first four of `points` (at least one), the first repeated in the
-    /// unused slots.
-    pub(crate) fn of_points(normal: Vec3, depth: f32, points: &[Vec3]) -> Manifold {
-        let mut m = Manifold::one(normal, depth, points[0]);
-        let n = points.len().min(4);
-        m.points[..n].copy_from_slice(&points[..n]);
-        m.len = n as u8;
-        m
-    }
-
-    /// The contact points (1 to 4), halfway between the surfaces.
-    #[must_use]
-    pub fn points(&self) -> &[Vec3] {
-        &self.points[..self.len as usize]
-    }
-
-    /// The manifold with every point and the depth finite: a coordinate that overflowed to
-    /// `±inf` (a midpoint or a projection computed near `±f32::MAX`, where the true value is
-    /// still in range) becomes `±f32::MAX`, a NaN one `0`; a NaN depth becomes `0`. Bodies
-    /// within the finite range keep their exact manifold.
-    pub(crate) fn finite(mut self) -> Manifold {
-        let fix = |x: f32| {
-            if x.is_nan() {
-                0.0
-            } else {
-                x.clamp(-f32::MAX, f32::MAX)
-            }
-        };
-        for p in &mut self.points {
-            *p = Vec3::new(fix(p.x), fix(p.y), fix(p.z));
-        }
-        self.depth = fix(self.depth).max(0.0);
-        self
-    }
-
-    /// The same contact seen from B: normal reversed, same depth and points.
-    #[must_use]
-    pub fn flipped(self) -> Manifold {
-        Manifold {
-            normal: -self.normal,
-            ..self
-        }
     }
 }
 
@@ -287,15 +222,7 @@ pub(crate) fn contact(
             let m = contact_manifold(&pa, &pb, sep);
             counts.sat_hits += sep.hits - h0;
             counts.sat_misses += sep.misses - m0;
-            m.map(|m| Manifold {
-                normal: m.normal,
-                depth: m.depth,
-                points: std::array::from_fn(|i| {
-                    let pts = m.points();
-                    pts[i.min(pts.len() - 1)].point
-                }),
-                len: m.points().len() as u8,
-            })
+            m
         }
         // Capsules, and spheres against hulls: GJK on the cores plus the radii, EPA inside.
         _ => {
@@ -470,6 +397,7 @@ fn ray_polyhedron(ray: &Ray, p: &ConvexPolyhedron, max_t: f32) -> Option<(f32, V
 mod tests {
     use super::*;
     use crate::assert_near;
+    use crate::convex::ContactPoint;
     use crate::math::Quat;
 
     fn cube(c: Vec3) -> Part {
@@ -568,10 +496,11 @@ mod tests {
         // A point that overflowed to inf is clamped to f32::MAX; NaN goes to 0; finite
         // points and depths are untouched.
         let m = Manifold::one(Vec3::X, 2.0, Vec3::new(f32::INFINITY, -1.5, f32::NAN)).finite();
-        assert_eq!(m.points(), &[Vec3::new(f32::MAX, -1.5, 0.0)]);
+        let point = |p: Vec3, depth: f32| ContactPoint { point: p, depth };
+        assert_eq!(m.points(), &[point(Vec3::new(f32::MAX, -1.5, 0.0), 2.0)]);
         assert_eq!(m.depth, 2.0);
         let m = Manifold::one(Vec3::X, f32::NAN, Vec3::ONE).finite();
-        assert_eq!((m.depth, m.points()), (0.0, &[Vec3::ONE][..]));
+        assert_eq!((m.depth, m.points()), (0.0, &[point(Vec3::ONE, 0.0)][..]));
     }
 
     #[test]

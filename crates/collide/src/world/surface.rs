@@ -2,8 +2,9 @@
 //! (contacts of up to four points, impacts, rays, closest points and distances), each placed
 //! at its body's pose and asked in its rest frame.
 
-use super::narrow::{Impact, Manifold, Part};
+use super::narrow::{Impact, Part};
 use crate::convex::{gjk, Posed, SupportMap};
+use crate::convex::{ContactPoint, Manifold};
 use crate::math::{Quat, Vec3};
 use crate::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit, TriangleSet};
 use crate::raycast::RayHit;
@@ -85,11 +86,9 @@ pub(crate) fn surface_contact(
         .copied()
         .max_by(|a, b| a.depth.total_cmp(&b.depth))?;
     let n = deepest.normal;
-    let mut points: Vec<(Vec3, f32)> = scratch
-        .iter()
-        .filter(|c| c.normal.dot(n) >= SAME_NORMAL_COS)
-        .map(|c| (c.point, c.depth))
-        .collect();
+    // The candidates, kept in `scratch` (no allocation per call): the triangle contacts that
+    // share the deepest one's normal, then the part's corners below its plane.
+    scratch.retain(|c| c.normal.dot(n) >= SAME_NORMAL_COS);
     // Corners of a polyhedral part below the deepest contact's plane (the plane through its
     // surface point: the contact point moved back by half the depth).
     let plane_point = deepest.point + n * (deepest.depth * 0.5);
@@ -97,7 +96,11 @@ pub(crate) fn surface_contact(
         let v = surface.to_local(v);
         let depth = n.dot(plane_point - v);
         if depth >= 0.0 && depth <= deepest.depth {
-            points.push((v + n * (depth * 0.5), depth));
+            scratch.push(MeshContact {
+                point: v + n * (depth * 0.5),
+                depth,
+                ..deepest
+            });
         }
     };
     match part {
@@ -110,52 +113,74 @@ pub(crate) fn surface_contact(
         }
         _ => {}
     }
-    let chosen = reduce_to_four(&points);
-    let to_world = |p: Vec3| surface.rotation * p + surface.position;
-    let points: Vec<Vec3> = chosen.iter().map(|&p| to_world(p)).collect();
+    let (mut chosen, mut len) = reduce_to_four(scratch);
+    if len == 0 {
+        // No candidate shares the normal (only when it is NaN): the deepest contact alone.
+        (chosen[0], len) = (
+            ContactPoint {
+                point: deepest.point,
+                depth: deepest.depth,
+            },
+            1,
+        );
+    }
+    let to_world = |c: ContactPoint| ContactPoint {
+        point: surface.rotation * c.point + surface.position,
+        depth: c.depth,
+    };
+    let points = chosen.map(to_world);
     Some(Manifold::of_points(
         surface.rotation * n,
         deepest.depth,
-        &points,
+        &points[..len],
     ))
 }
 
-/// Up to four of the points spanning the largest area, the deepest first.
-fn reduce_to_four(points: &[(Vec3, f32)]) -> Vec<Vec3> {
-    let Some(first) = points
+/// Up to four of the candidates spanning the largest area, the deepest first, and how many
+/// (0 only when there are none).
+fn reduce_to_four(candidates: &[MeshContact]) -> ([ContactPoint; 4], usize) {
+    let point = |c: &MeshContact| ContactPoint {
+        point: c.point,
+        depth: c.depth,
+    };
+    let mut out = [ContactPoint::default(); 4];
+    let Some(first) = candidates
         .iter()
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|p| p.0)
+        .max_by(|a, b| a.depth.total_cmp(&b.depth))
+        .map(point)
     else {
-        return Vec::new();
+        return (out, 0);
     };
     let farthest = |score: &dyn Fn(Vec3) -> f32| {
-        points
+        candidates
             .iter()
-            .map(|p| (p.0, score(p.0)))
+            .map(|c| (c, score(c.point)))
             .filter(|(_, s)| *s > 1e-12)
             .max_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(p, _)| p)
+            .map(|(c, _)| point(c))
     };
-    let mut out = vec![first];
-    let Some(second) = farthest(&|p| (p - first).length_squared()) else {
-        return out;
+    out[0] = first;
+    let (p0, mut len) = (first.point, 1);
+    let Some(second) = farthest(&|p| (p - p0).length_squared()) else {
+        return (out, len);
     };
-    out.push(second);
-    let Some(third) = farthest(&|p| (second - first).cross(p - first).length_squared()) else {
-        return out;
+    (out[1], len) = (second, 2);
+    let p1 = second.point;
+    let Some(third) = farthest(&|p| (p1 - p0).cross(p - p0).length_squared()) else {
+        return (out, len);
     };
-    out.push(third);
+    (out[2], len) = (third, 3);
+    let p2 = third.point;
     let near = |p: Vec3| {
-        [first, second, third]
+        [p0, p1, p2]
             .iter()
             .map(|q| (p - *q).length_squared())
             .fold(f32::INFINITY, f32::min)
     };
     if let Some(fourth) = farthest(&near) {
-        out.push(fourth);
+        (out[3], len) = (fourth, 4);
     }
-    out
+    (out, len)
 }
 
 /// First contact of a convex part moving by `motion` (the surface held still) with a surface:
