@@ -2,7 +2,7 @@
 //! primitives, tumbling in a box with a few fast projectiles. This module makes the scene and
 //! moves it; the collision pipeline that runs on it lives with the `demo` command.
 
-use collide::io::scene::{BodyDesc, BoundingChoice, ConvexMode, ShapeDesc, TestChoice};
+use collide::io::scene::{BoundingChoice, ConvexMode, SceneBody, ShapeDesc, TestChoice};
 use collide::{Quat, Vec3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -162,7 +162,7 @@ fn prototypes() -> Result<Vec<Body>, CliError> {
     let shapes = [
         (
             "box",
-            ShapeDesc::Box {
+            ShapeDesc::Cuboid {
                 half_extents: Vec3::new(0.5, 0.3, 0.4),
             },
         ),
@@ -182,8 +182,8 @@ fn prototypes() -> Result<Vec<Body>, CliError> {
     Ok(out)
 }
 
-fn desc(name: &str, shape: ShapeDesc) -> BodyDesc {
-    BodyDesc {
+fn desc(name: &str, shape: ShapeDesc) -> SceneBody {
+    SceneBody {
         name: name.to_string(),
         shape,
         position: Vec3::ZERO,

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use collide::io::scene::{selected_parts, BodyDesc, BoundingChoice, Scene, ShapeDesc, TestChoice};
+use collide::io::scene::{selected_parts, BoundingChoice, Scene, SceneBody, ShapeDesc, TestChoice};
 use collide::shapes::{Aabb, Obb, Plane, Sphere};
 use collide::world::{BodyId, Geometry, Impact, Manifold, PairVerdict};
 use collide::{Affine3A, Quat, Vec3};
@@ -70,7 +70,7 @@ impl Body {
     /// Builds a body from its description: the geometry by the library
     /// ([`ShapeDesc::to_geometry`], mesh files read through `cache`), then what to draw and
     /// the bounding volumes.
-    pub fn from_desc(d: &BodyDesc, cache: &mut MeshCache) -> Result<Body, CliError> {
+    pub fn from_desc(d: &SceneBody, cache: &mut MeshCache) -> Result<Body, CliError> {
         let geometry = d
             .shape
             .to_geometry(&d.name, cache)
@@ -102,7 +102,7 @@ impl Body {
                 Obb::new(Vec3::ZERO, Quat::IDENTITY, Vec3::splat(radius)),
                 Sphere::new(Vec3::ZERO, radius),
             ),
-            &ShapeDesc::Box { half_extents } => body(
+            &ShapeDesc::Cuboid { half_extents } => body(
                 "box",
                 tess::cuboid(half_extents),
                 Aabb::from_center_half_extents(Vec3::ZERO, half_extents),
@@ -387,7 +387,7 @@ fn report(stage: &Stage, vols: &[Volumes], v: &PairVerdict) -> PairReport {
 /// A body of a mesh file: display triangles of the kept parts, the hulls' wireframes and
 /// vertices (from the geometry the library built), and volumes fitted to those vertices.
 fn mesh_body(
-    d: &BodyDesc,
+    d: &SceneBody,
     geometry: Geometry,
     path: &Path,
     scale: f32,
@@ -468,8 +468,8 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn desc(name: &str, shape: ShapeDesc, position: Vec3, rotation: Quat) -> BodyDesc {
-        BodyDesc {
+    fn desc(name: &str, shape: ShapeDesc, position: Vec3, rotation: Quat) -> SceneBody {
+        SceneBody {
             name: name.into(),
             shape,
             position,
@@ -503,7 +503,7 @@ mod tests {
         let mut cache = MeshCache::new();
         let shapes = [
             ShapeDesc::Sphere { radius: 0.7 },
-            ShapeDesc::Box {
+            ShapeDesc::Cuboid {
                 half_extents: Vec3::new(1.0, 0.3, 0.6),
             },
             ShapeDesc::Capsule {
@@ -580,13 +580,13 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut cache = MeshCache::new();
         for round in 0..10 {
-            let descs: Vec<BodyDesc> = (0..40)
+            let descs: Vec<SceneBody> = (0..40)
                 .map(|i| {
                     let shape = match i % 3 {
                         0 => ShapeDesc::Sphere {
                             radius: rng.random_range(0.2..0.8),
                         },
-                        1 => ShapeDesc::Box {
+                        1 => ShapeDesc::Cuboid {
                             half_extents: Vec3::new(0.5, rng.random_range(0.1..0.9), 0.3),
                         },
                         _ => ShapeDesc::Capsule {

@@ -44,7 +44,7 @@
 //! expected; unknown fields are errors (a misspelt `"velocty"` would otherwise be silently
 //! ignored).
 //!
-//! [`BodyDesc::to_world`] (or [`Scene::to_world`] for all of them) turns a scene body into a
+//! [`SceneBody::to_world`] (or [`Scene::to_world`] for all of them) turns a scene body into a
 //! [`crate::world::BodyDesc`], so that [`crate::world::World`] answers for the scene: contact,
 //! separation and time of impact per pair ([`crate::world::World::evaluate`] with `dt = 1`,
 //! one frame, since scene velocities are per frame).
@@ -85,12 +85,12 @@ use crate::world::{self, Geometry};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scene {
     /// The bodies, in file order.
-    pub bodies: Vec<BodyDesc>,
+    pub bodies: Vec<SceneBody>,
 }
 
 /// One body of a scene file.
 #[derive(Clone, Debug, PartialEq)]
-pub struct BodyDesc {
+pub struct SceneBody {
     /// Unique name.
     pub name: String,
     /// Collision geometry in the body's rest frame.
@@ -118,8 +118,9 @@ pub enum ShapeDesc {
         /// Radius.
         radius: f32,
     },
-    /// A box centred on the origin with these half-extents (each `> 0`).
-    Box {
+    /// A box (`"box"` in the file) centred on the origin with these half-extents
+    /// (each `> 0`).
+    Cuboid {
         /// Half-extent along each local axis.
         half_extents: Vec3,
     },
@@ -217,7 +218,7 @@ pub enum SceneError {
         /// What is wrong and what to do.
         message: String,
     },
-    /// A body's collision geometry could not be built ([`BodyDesc::to_world`]): its mesh file
+    /// A body's collision geometry could not be built ([`SceneBody::to_world`]): its mesh file
     /// does not load, has no part of the name asked for, or a piece spans no volume.
     Body {
         /// The body's name.
@@ -290,7 +291,7 @@ impl Scene {
         })?;
         let mut bodies = Vec::with_capacity(raw.bodies.len());
         for (i, b) in raw.bodies.into_iter().enumerate() {
-            if bodies.iter().any(|o: &BodyDesc| o.name == b.name) {
+            if bodies.iter().any(|o: &SceneBody| o.name == b.name) {
                 return Err(SceneError::Invalid {
                     path: path.to_path_buf(),
                     message: format!(
@@ -301,7 +302,7 @@ impl Scene {
             }
             let shape = match b.shape {
                 RawShape::Sphere { radius } => ShapeDesc::Sphere { radius },
-                RawShape::Box { half_extents } => ShapeDesc::Box {
+                RawShape::Box { half_extents } => ShapeDesc::Cuboid {
                     half_extents: Vec3::from_array(half_extents),
                 },
                 RawShape::Capsule {
@@ -325,7 +326,7 @@ impl Scene {
                     origin: Vec3::from_array(origin),
                 },
             };
-            bodies.push(BodyDesc {
+            bodies.push(SceneBody {
                 name: b.name,
                 shape,
                 position: Vec3::from_array(b.position),
@@ -353,7 +354,7 @@ impl Scene {
         let model = crate::io::load(path).map_err(|e| SceneError::Mesh {
             message: e.to_string(),
         })?;
-        let mut bodies: Vec<BodyDesc> = Vec::new();
+        let mut bodies: Vec<SceneBody> = Vec::new();
         let mut seen: Vec<String> = Vec::new();
         for p in &model.parts {
             let node = part_base_name(&p.name);
@@ -382,7 +383,7 @@ impl Scene {
                 name = format!("{node}.{k}");
                 k += 1;
             }
-            bodies.push(BodyDesc {
+            bodies.push(SceneBody {
                 name,
                 shape: ShapeDesc::Mesh {
                     path: path.to_path_buf(),
@@ -403,7 +404,7 @@ impl Scene {
     }
 }
 
-/// Models already read, by path: [`BodyDesc::to_world`] reads each mesh file once and keeps
+/// Models already read, by path: [`SceneBody::to_world`] reads each mesh file once and keeps
 /// it here. A program may put models in first (meshes built into it), under the path the
 /// scene's `mesh.path` resolves to.
 pub type Models = HashMap<PathBuf, Model>;
@@ -435,7 +436,7 @@ impl ShapeDesc {
         };
         let (path, convex, scale, part, origin) = match self {
             ShapeDesc::Sphere { radius } => return Ok(Geometry::Sphere(*radius)),
-            ShapeDesc::Box { half_extents } => return Ok(Geometry::Cuboid(*half_extents)),
+            ShapeDesc::Cuboid { half_extents } => return Ok(Geometry::Cuboid(*half_extents)),
             ShapeDesc::Capsule {
                 half_height,
                 radius,
@@ -513,7 +514,7 @@ impl ShapeDesc {
     }
 }
 
-impl BodyDesc {
+impl SceneBody {
     /// The body as a world body: its geometry ([`ShapeDesc::to_geometry`]), position,
     /// rotation, `velocity` as the linear velocity (per frame: evaluate with `dt = 1`), no
     /// spin, every collision group, and tight bounds when `bounding` is `"tight_aabb"`. The
@@ -533,7 +534,7 @@ impl BodyDesc {
 }
 
 impl Scene {
-    /// Every body as a world body, in file order ([`BodyDesc::to_world`]); the first error.
+    /// Every body as a world body, in file order ([`SceneBody::to_world`]); the first error.
     pub fn to_world(&self, models: &mut Models) -> Result<Vec<world::BodyDesc>, SceneError> {
         self.bodies.iter().map(|b| b.to_world(models)).collect()
     }

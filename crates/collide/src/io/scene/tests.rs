@@ -22,7 +22,7 @@ fn full_body_parses() {
     let a = &s.bodies[0];
     assert_eq!(
         a.shape,
-        ShapeDesc::Box {
+        ShapeDesc::Cuboid {
             half_extents: Vec3::new(1.0, 2.0, 3.0)
         }
     );
@@ -185,8 +185,8 @@ fn missing_file() {
         .to_string()
         .starts_with("/nonexistent/scene.json: cannot read"));
 }
-fn mesh_desc(file: &str, convex: ConvexMode, part: Option<&str>) -> BodyDesc {
-    BodyDesc {
+fn mesh_desc(file: &str, convex: ConvexMode, part: Option<&str>) -> SceneBody {
+    SceneBody {
         name: "m".into(),
         shape: ShapeDesc::Mesh {
             path: Path::new(env!("CARGO_MANIFEST_DIR"))
