@@ -283,11 +283,11 @@ pub trait BroadPhase {
     /// ```
     fn ray_cast(&self, ray: &Ray, max_t: f32, f: &mut dyn FnMut(ProxyId, f32) -> f32);
 
-    /// A box moving by `motion`: calls `f(id, t)` with every proxy whose box it meets at a
-    /// time `t` in `[0, max_t]` (units of `motion`; 0 when they touch or overlap at the start)
-    /// within the current bound, with the same contract as [`BroadPhase::ray_cast`]: `f`
-    /// returns the bound for the rest of the walk (the given `t` is where the proxy's box is
-    /// met, not a bound). A NaN or empty box, or a NaN `motion` or `max_t`, meets nothing.
+    /// A box moving by `motion`: calls `f(id, toi)` with every proxy whose box it meets at a
+    /// time of impact `toi` in `[0, max_t]` (units of `motion`; 0 when they touch or overlap
+    /// at the start) within the current bound, with the same contract as
+    /// [`BroadPhase::ray_cast`]: `f` returns the bound for the rest of the walk (the given
+    /// `toi` is where the proxy's box is met, not a bound). A NaN or empty box, or a NaN `motion` or `max_t`, meets nothing.
     ///
     /// The default walks [`BroadPhase::query_aabb`] over the swept box and visits its proxies
     /// in order of `t`; a tree walks itself nearest first.

@@ -161,7 +161,7 @@ pub(crate) struct FirstContact {
 
 /// The first `u` in `[0, 1]` at which `a + u·motion_a` and `b + u·motion_b` come within the
 /// touching gap, with the starting-touch rule (module docs): shapes in contact at `u = 0`
-/// give `t = 0` only when the relative motion approaches along the contact normal, else
+/// give `toi = 0` only when the relative motion approaches along the contact normal, else
 /// `None`. A normal the geometry does not decide (zero, see [`advance`]) counts as
 /// approaching: the contact is kept. Used per triangle by the mesh casts and by the world's
 /// impacts.

@@ -49,7 +49,7 @@ pub struct PairVerdict {
     /// them within its tolerance (touching).
     pub separation: Option<Separation>,
     /// When either body moves (linear velocity × `dt`): the first contact along the motion,
-    /// `t` in `[0, 1]` of it (`0` when touching at the start). The bodies translate with
+    /// `toi` in `[0, 1]` of it (`0` when touching at the start). The bodies translate with
     /// their current orientation (as in [`World::update`]'s sweeps).
     pub impact: Option<Impact>,
 }

@@ -103,8 +103,8 @@ impl FixedBodies {
         });
     }
 
-    /// Calls `f(id, t)` with every fixed body whose box a box moving by `motion` from `aabb`
-    /// meets at `t` within the bound, nearer first (through the tree); `f` returns the new
+    /// Calls `f(id, toi)` with every fixed body whose box a box moving by `motion` from
+    /// `aabb` meets at `toi` within the bound, nearer first (through the tree); `f` returns the new
     /// bound.
     pub(super) fn cast_box(
         &self,

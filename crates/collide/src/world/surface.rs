@@ -186,7 +186,7 @@ fn reduce_to_four(candidates: &[MeshContact]) -> ([ContactPoint; 4], usize) {
 /// First contact of a convex part moving by `motion` (the surface held still) with a surface:
 /// [`MeshCollider::cast_shape`] and [`Heightfield::cast_shape`] in the surface's frame, the
 /// half-space by its plane. Normal from the surface toward the part. A part touching or
-/// overlapping the surface at the start hits at `t = 0` only where it moves deeper: per
+/// overlapping the surface at the start hits at `toi = 0` only where it moves deeper: per
 /// triangle for meshes and heightfields, along the plane's normal for the half-space (the
 /// sweeps' starting-touch rule); moving away or along: that triangle (or the half-space) is
 /// not hit.
