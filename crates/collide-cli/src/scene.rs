@@ -291,34 +291,63 @@ impl PairReport {
     }
 }
 
-/// Which volume of a body the scene's `bounding` choice compares, in its pose.
-enum Vol {
-    Box(Aabb),
-    Oriented(Obb),
-    Ball(Sphere),
-}
-
-fn chosen(v: &Volumes, c: BoundingChoice) -> Vol {
+/// The volume a body's `bounding` choice compares, in its pose, as world geometry: a box
+/// (the fast or tight AABB, or the OBB) or a sphere. A box flat along an axis gets a thickness
+/// of `1e-4` of its largest extent there (the world takes no flat box).
+fn chosen_volume(v: &Volumes, c: BoundingChoice) -> (Geometry, Vec3, Quat) {
+    let cuboid = |half: Vec3, center: Vec3, rotation: Quat| {
+        let thinnest = Vec3::splat((1e-4 * half.max_element()).max(f32::MIN_POSITIVE));
+        (Geometry::Cuboid(half.max(thinnest)), center, rotation)
+    };
     match c {
-        BoundingChoice::Aabb => Vol::Box(v.aabb_fast),
-        BoundingChoice::TightAabb => Vol::Box(v.aabb_tight),
-        BoundingChoice::Obb => Vol::Oriented(v.obb),
-        BoundingChoice::Sphere => Vol::Ball(v.sphere),
+        BoundingChoice::Aabb => cuboid(
+            v.aabb_fast.half_extents(),
+            v.aabb_fast.center(),
+            Quat::IDENTITY,
+        ),
+        BoundingChoice::TightAabb => cuboid(
+            v.aabb_tight.half_extents(),
+            v.aabb_tight.center(),
+            Quat::IDENTITY,
+        ),
+        BoundingChoice::Obb => {
+            // A right-handed frame of the OBB's axes (turning one axis over leaves the box).
+            let (x, y) = (v.obb.axes.x_axis, v.obb.axes.y_axis);
+            let frame = collide::Mat3::from_cols(x, y, x.cross(y));
+            cuboid(
+                v.obb.half_extents,
+                v.obb.center,
+                Quat::from_mat3(&frame).normalize(),
+            )
+        }
+        BoundingChoice::Sphere => (
+            Geometry::Sphere(v.sphere.radius),
+            v.sphere.center,
+            Quat::IDENTITY,
+        ),
     }
 }
 
-/// Do two chosen bounding volumes overlap (touching counts)? The volume test of Lander's
-/// sample program; the shapes themselves are the world's business.
-fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
-    use collide::overlap as o;
-    match (a, b) {
-        (Vol::Box(x), Vol::Box(y)) => o::aabb_aabb(x, y),
-        (Vol::Box(x), Vol::Oriented(y)) | (Vol::Oriented(y), Vol::Box(x)) => o::aabb_obb(x, y),
-        (Vol::Box(x), Vol::Ball(s)) | (Vol::Ball(s), Vol::Box(x)) => o::sphere_aabb(s, x),
-        (Vol::Oriented(x), Vol::Oriented(y)) => o::obb_obb(x, y),
-        (Vol::Oriented(x), Vol::Ball(s)) | (Vol::Ball(s), Vol::Oriented(x)) => o::sphere_obb(s, x),
-        (Vol::Ball(x), Vol::Ball(y)) => o::sphere_sphere(x, y),
+/// The pairs of bodies whose chosen bounding volumes overlap (touching counts), sorted: the
+/// volume test of Lander's sample program, answered by the world's narrow phase on the
+/// volumes themselves (body `i`'s volume is body `i` of a world of volumes).
+fn overlapping_volumes(stage: &Stage, vols: &[Volumes]) -> Result<Vec<(usize, usize)>, CliError> {
+    let mut world = collide::world::World::default();
+    for (b, v) in stage.bodies.iter().zip(vols) {
+        let (geometry, position, rotation) = chosen_volume(v, b.bounding);
+        let desc = collide::world::BodyDesc::new(geometry)
+            .at(position)
+            .rotated(rotation);
+        world
+            .add_body(desc)
+            .map_err(|e| CliError::new(format!("body {:?}: bounding volume: {e}", b.name)))?;
     }
+    Ok(world
+        .evaluate(0.0)
+        .iter()
+        .filter(|v| v.contact.is_some())
+        .map(|v| (v.a.0 as usize, v.b.0 as usize))
+        .collect())
 }
 
 /// Every pair of bodies with something to report, in body order: the world's verdicts
@@ -332,40 +361,32 @@ pub fn analyze(stage: &Stage) -> Result<Vec<PairReport>, CliError> {
     let both_fixed = |a: usize, b: usize| stage.bodies[a].fixed && stage.bodies[b].fixed;
     let mut verdicts = world.evaluate(1.0);
     verdicts.retain(|v| !both_fixed(v.a.0 as usize, v.b.0 as usize));
-    let n = stage.bodies.len();
-    for a in 0..n {
-        for b in (a + 1..n).filter(|&b| !both_fixed(a, b)) {
-            let by_volume = stage.bodies[a].test == TestChoice::Volume
-                || stage.bodies[b].test == TestChoice::Volume;
-            let (ia, ib) = (BodyId(a as u32), BodyId(b as u32));
-            if by_volume
-                && verdicts
-                    .binary_search_by(|v| (v.a, v.b).cmp(&(ia, ib)))
-                    .is_err()
-                && pair_volumes_overlap(stage, &vols, a, b)
-            {
-                let v = world
-                    .evaluate_pair(ia, ib, 1.0)
-                    .map_err(|e| CliError::new(e.to_string()))?;
-                let at = verdicts.partition_point(|w| (w.a, w.b) < (ia, ib));
-                verdicts.insert(at, v);
-            }
+    let volume_pairs = overlapping_volumes(stage, &vols)?;
+    for &(a, b) in &volume_pairs {
+        let by_volume = stage.bodies[a].test == TestChoice::Volume
+            || stage.bodies[b].test == TestChoice::Volume;
+        let (ia, ib) = (BodyId(a as u32), BodyId(b as u32));
+        if let (true, false, Err(at)) = (
+            by_volume,
+            both_fixed(a, b),
+            verdicts.binary_search_by(|v| (v.a, v.b).cmp(&(ia, ib))),
+        ) {
+            let v = world
+                .evaluate_pair(ia, ib, 1.0)
+                .map_err(|e| CliError::new(e.to_string()))?;
+            verdicts.insert(at, v);
         }
     }
-    Ok(verdicts.iter().map(|v| report(stage, &vols, v)).collect())
-}
-
-fn pair_volumes_overlap(stage: &Stage, vols: &[Volumes], a: usize, b: usize) -> bool {
-    volumes_overlap(
-        &chosen(&vols[a], stage.bodies[a].bounding),
-        &chosen(&vols[b], stage.bodies[b].bounding),
-    )
+    Ok(verdicts
+        .iter()
+        .map(|v| report(stage, &volume_pairs, v))
+        .collect())
 }
 
 /// The program's report of the world's verdict on a pair.
-fn report(stage: &Stage, vols: &[Volumes], v: &PairVerdict) -> PairReport {
+fn report(stage: &Stage, volume_pairs: &[(usize, usize)], v: &PairVerdict) -> PairReport {
     let (a, b) = (v.a.0 as usize, v.b.0 as usize);
-    let volumes_overlap = pair_volumes_overlap(stage, vols, a, b);
+    let volumes_overlap = volume_pairs.binary_search(&(a, b)).is_ok();
     let by_volume =
         stage.bodies[a].test == TestChoice::Volume || stage.bodies[b].test == TestChoice::Volume;
     PairReport {
@@ -572,9 +593,51 @@ mod tests {
         }
     }
 
+    /// A chosen bounding volume in its pose, for the volume oracle below.
+    enum Vol {
+        Box(Aabb),
+        Oriented(Obb),
+        Ball(Sphere),
+    }
+
+    fn chosen(v: &Volumes, c: BoundingChoice) -> Vol {
+        match c {
+            BoundingChoice::Aabb => Vol::Box(v.aabb_fast),
+            BoundingChoice::TightAabb => Vol::Box(v.aabb_tight),
+            BoundingChoice::Obb => Vol::Oriented(v.obb),
+            BoundingChoice::Sphere => Vol::Ball(v.sphere),
+        }
+    }
+
+    /// Oracle of the volume test: the library's static tests on the two volumes (the
+    /// program itself asks the world, [`overlapping_volumes`]).
+    fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
+        use collide::overlap as o;
+        match (a, b) {
+            (Vol::Box(x), Vol::Box(y)) => o::aabb_aabb(x, y),
+            (Vol::Box(x), Vol::Oriented(y)) | (Vol::Oriented(y), Vol::Box(x)) => o::aabb_obb(x, y),
+            (Vol::Box(x), Vol::Ball(s)) | (Vol::Ball(s), Vol::Box(x)) => o::sphere_aabb(s, x),
+            (Vol::Oriented(x), Vol::Oriented(y)) => o::obb_obb(x, y),
+            (Vol::Oriented(x), Vol::Ball(s)) | (Vol::Ball(s), Vol::Oriented(x)) => {
+                o::sphere_obb(s, x)
+            }
+            (Vol::Ball(x), Vol::Ball(y)) => o::sphere_sphere(x, y),
+        }
+    }
+
+    /// Every pair whose chosen volumes overlap by the static tests, sorted.
+    fn volume_pairs_by_static_tests(stage: &Stage, vols: &[Volumes]) -> Vec<(usize, usize)> {
+        let n = stage.bodies.len();
+        let vol = |i: usize| chosen(&vols[i], stage.bodies[i].bounding);
+        (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .filter(|&(a, b)| volumes_overlap(&vol(a), &vol(b)))
+            .collect()
+    }
+
     // Oracle: `analyze` drops only pairs with nothing to report — every pair whose world
-    // verdict (asked pair by pair, without a broad phase) has touching boxes or volumes, a
-    // collision or an impact is reported, identically.
+    // verdict (asked pair by pair, without a broad phase) has touching boxes or volumes (by
+    // the static tests), a collision or an impact is reported, identically.
     #[test]
     fn broad_phase_keeps_every_interesting_pair() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -622,6 +685,7 @@ mod tests {
             let fast = analyze(&stage).expect("analyze");
             let world = stage.world().expect("world");
             let vols: Vec<Volumes> = stage.bodies.iter().map(Body::volumes).collect();
+            let volume_pairs = volume_pairs_by_static_tests(&stage, &vols);
             let n = stage.bodies.len();
             let all: Vec<PairReport> = (0..n)
                 .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
@@ -629,7 +693,7 @@ mod tests {
                     let v = world
                         .evaluate_pair(BodyId(a as u32), BodyId(b as u32), 1.0)
                         .expect("pair");
-                    report(&stage, &vols, &v)
+                    report(&stage, &volume_pairs, &v)
                 })
                 .collect();
             let interesting: Vec<&PairReport> = all
