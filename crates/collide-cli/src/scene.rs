@@ -328,13 +328,18 @@ fn chosen_volume(v: &Volumes, c: BoundingChoice) -> (Geometry, Vec3, Quat) {
     }
 }
 
-/// The pairs of bodies whose chosen bounding volumes overlap (touching counts), sorted: the
-/// volume test of Lander's sample program, answered by the world's narrow phase on the
-/// volumes themselves (body `i`'s volume is body `i` of a world of volumes).
-fn overlapping_volumes(stage: &Stage, vols: &[Volumes]) -> Result<Vec<(usize, usize)>, CliError> {
+/// The pairs of bodies whose bounding volumes of kind `choice(body)` overlap (touching
+/// counts), sorted: the volume test of Lander's sample program, answered by the world's
+/// narrow phase on the volumes themselves (body `i`'s volume is body `i` of a world of
+/// volumes).
+pub fn volume_pairs(
+    stage: &Stage,
+    vols: &[Volumes],
+    choice: impl Fn(&Body) -> BoundingChoice,
+) -> Result<Vec<(usize, usize)>, CliError> {
     let mut world = collide::world::World::default();
     for (b, v) in stage.bodies.iter().zip(vols) {
-        let (geometry, position, rotation) = chosen_volume(v, b.bounding);
+        let (geometry, position, rotation) = chosen_volume(v, choice(b));
         let desc = collide::world::BodyDesc::new(geometry)
             .at(position)
             .rotated(rotation);
@@ -361,7 +366,7 @@ pub fn analyze(stage: &Stage) -> Result<Vec<PairReport>, CliError> {
     let both_fixed = |a: usize, b: usize| stage.bodies[a].fixed && stage.bodies[b].fixed;
     let mut verdicts = world.evaluate(1.0);
     verdicts.retain(|v| !both_fixed(v.a.0 as usize, v.b.0 as usize));
-    let volume_pairs = overlapping_volumes(stage, &vols)?;
+    let volume_pairs = volume_pairs(stage, &vols, |b| b.bounding)?;
     for &(a, b) in &volume_pairs {
         let by_volume = stage.bodies[a].test == TestChoice::Volume
             || stage.bodies[b].test == TestChoice::Volume;
@@ -610,7 +615,7 @@ mod tests {
     }
 
     /// Oracle of the volume test: the library's static tests on the two volumes (the
-    /// program itself asks the world, [`overlapping_volumes`]).
+    /// program itself asks the world, [`volume_pairs`]).
     fn volumes_overlap(a: &Vol, b: &Vol) -> bool {
         use collide::overlap as o;
         match (a, b) {
