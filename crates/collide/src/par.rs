@@ -5,25 +5,24 @@
 //! the pieces finish (each task owns its data; reductions are exact `min`/`max`), so both
 //! builds give identical results.
 
-/// `f` applied to every element, the results in element order.
+/// `f` applied to every element in place.
 #[cfg(feature = "parallel")]
-pub(crate) fn map_mut<T, R, F>(items: &mut [T], f: F) -> Vec<R>
+pub(crate) fn for_each_mut<T, F>(items: &mut [T], f: F)
 where
     T: Send,
-    R: Send,
-    F: Fn(&mut T) -> R + Sync + Send,
+    F: Fn(&mut T) + Sync + Send,
 {
     use rayon::prelude::*;
-    items.par_iter_mut().map(f).collect()
+    items.par_iter_mut().for_each(f);
 }
 
-/// `f` applied to every element, the results in element order.
+/// `f` applied to every element in place, in order.
 #[cfg(not(feature = "parallel"))]
-pub(crate) fn map_mut<T, R, F>(items: &mut [T], f: F) -> Vec<R>
+pub(crate) fn for_each_mut<T, F>(items: &mut [T], f: F)
 where
-    F: Fn(&mut T) -> R,
+    F: Fn(&mut T),
 {
-    items.iter_mut().map(f).collect()
+    items.iter_mut().for_each(f);
 }
 
 /// `map` applied to chunks of `chunk` elements, the results combined by `reduce` starting from
@@ -95,15 +94,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn map_mut_keeps_element_order_and_mutates_each_once() {
+    fn for_each_mut_mutates_each_element_once_in_place() {
         // 10 000 elements: enough for rayon to split the work between threads.
-        let mut v: Vec<u64> = (0..10_000).collect();
-        let out = map_mut(&mut v, |x| {
-            *x += 1;
-            *x * 2
+        let mut v: Vec<(u64, u64)> = (0..10_000).map(|i| (i, 0)).collect();
+        for_each_mut(&mut v, |x| {
+            x.0 += 1;
+            x.1 = x.0 * 2;
         });
-        assert_eq!(v, (1..=10_000).collect::<Vec<u64>>());
-        assert_eq!(out, (1..=10_000).map(|x| x * 2).collect::<Vec<u64>>());
+        assert_eq!(v, (1..=10_000).map(|x| (x, x * 2)).collect::<Vec<_>>());
     }
 
     #[test]

@@ -9,7 +9,31 @@ use crate::shapes::Aabb;
 use std::time::Instant;
 
 /// One pair's narrow-phase work: the pair (smaller id first) and its cache.
-type Work = ((u32, u32), PairCache);
+/// One pair's narrow-phase work: the pair (smaller id first), its cache (kept from frame to
+/// frame while the pair stays close) and this frame's outcome.
+#[derive(Default)]
+pub(super) struct PairWork {
+    key: (u32, u32),
+    cache: PairCache,
+    outcome: Outcome,
+    counts: QueryCounts,
+}
+
+/// The buffers one frame fills, kept by the world so that a frame allocates only when a list
+/// outgrows every earlier frame's.
+#[derive(Default)]
+pub(super) struct FrameBuffers {
+    /// This frame's pairs, sorted.
+    pairs: Vec<(u32, u32)>,
+    /// Every pair's work, sorted by pair: after a frame, its pairs and their caches.
+    work: Vec<PairWork>,
+    /// The work list being built from the last one (swapped with `work`).
+    next_work: Vec<PairWork>,
+    /// This frame's touching and sensing pairs while events are made (swapped with the
+    /// world's lists of the last frame's).
+    touching: Vec<(u32, u32)>,
+    sensing: Vec<(u32, u32)>,
+}
 
 impl World {
     /// Runs the pipeline on the bodies' current poses: each body is swept from its pose at the
@@ -19,12 +43,13 @@ impl World {
         let t0 = Instant::now();
         self.refresh_bounds(&mut stats);
         let t1 = Instant::now();
-        let pairs = self.find_pairs();
-        stats.broad_pairs = pairs.len();
+        self.find_pairs();
+        stats.broad_pairs = self.frame.pairs.len();
         let t2 = Instant::now();
-        let (work, results) = self.narrow_phase(&pairs);
+        self.match_caches();
+        self.narrow_phase();
         let t3 = Instant::now();
-        self.record(work, results, &mut stats);
+        self.record(&mut stats);
         self.start_next_frame();
         let t4 = Instant::now();
         stats.time_bounds = t1 - t0;
@@ -66,16 +91,14 @@ impl World {
 
     /// Step 2, the broad phase: the moving bodies' pairs, then each moving body against the
     /// fixed bodies' tree (groups filtered), no pair of two sensors; sorted, smaller id first.
-    fn find_pairs(&mut self) -> Vec<(u32, u32)> {
+    fn find_pairs(&mut self) {
         self.broad.update_pairs(&mut self.broad_pairs);
-        let mut pairs: Vec<(u32, u32)> = self
-            .broad_pairs
-            .iter()
-            .map(|&(p, q)| {
-                let (a, b) = (self.proxy_body[p as usize], self.proxy_body[q as usize]);
-                (a.min(b), a.max(b))
-            })
-            .collect();
+        let pairs = &mut self.frame.pairs;
+        pairs.clear();
+        pairs.extend(self.broad_pairs.iter().map(|&(p, q)| {
+            let (a, b) = (self.proxy_body[p as usize], self.proxy_body[q as usize]);
+            (a.min(b), a.max(b))
+        }));
         for &id in &self.moving {
             if let Some(b) = self.bodies[id as usize].as_ref() {
                 self.fixed.query(&self.bodies, &b.broad_box, &mut |f| {
@@ -90,71 +113,88 @@ impl World {
         let sensor = |id: u32| self.bodies[id as usize].as_ref().is_some_and(|b| b.sensor);
         pairs.retain(|&(a, b)| !(sensor(a) && sensor(b)));
         pairs.sort_unstable();
-        pairs
     }
 
-    /// Steps 3–5, midphase, exact tests and sweeps: one task per pair (in parallel with the
-    /// `parallel` feature), each with its own cache; results in the sorted pair order.
-    fn narrow_phase(&mut self, pairs: &[(u32, u32)]) -> (Vec<Work>, Vec<(Outcome, QueryCounts)>) {
-        let mut work: Vec<Work> = pairs
-            .iter()
-            .map(|&k| (k, self.caches.remove(&k).unwrap_or_default()))
-            .collect();
+    /// Step 3, the caches: this frame's work list from the last one, merged in pair order
+    /// (both are sorted). A pair still close keeps its cache; a pair no longer close loses
+    /// it, so the caches never outnumber the pairs.
+    fn match_caches(&mut self) {
+        let f = &mut self.frame;
+        f.next_work.clear();
+        let mut last = f.work.drain(..).peekable();
+        for &key in &f.pairs {
+            while last.next_if(|w| w.key < key).is_some() {}
+            let cache = last.next_if(|w| w.key == key).map(|w| w.cache);
+            f.next_work.push(PairWork {
+                key,
+                cache: cache.unwrap_or_default(),
+                ..PairWork::default()
+            });
+        }
+        drop(last);
+        std::mem::swap(&mut f.work, &mut f.next_work);
+    }
+
+    /// Steps 4–6, midphase, exact tests and sweeps: one task per pair (in parallel with the
+    /// `parallel` feature), each with its own cache; outcomes in the work list.
+    fn narrow_phase(&mut self) {
         let bodies = &self.bodies;
-        let results = crate::par::map_mut(&mut work, |((a, b), cache)| {
-            let (ba, bb) = (bodies[*a as usize].as_ref(), bodies[*b as usize].as_ref());
-            match (ba, bb) {
-                (Some(ba), Some(bb)) => pair_outcome(ba, bb, cache),
+        crate::par::for_each_mut(&mut self.frame.work, |w| {
+            let (a, b) = (
+                bodies[w.key.0 as usize].as_ref(),
+                bodies[w.key.1 as usize].as_ref(),
+            );
+            (w.outcome, w.counts) = match (a, b) {
+                (Some(a), Some(b)) => pair_outcome(a, b, &mut w.cache),
                 _ => (Outcome::Apart, QueryCounts::default()),
-            }
+            };
         });
-        (work, results)
     }
 
-    /// The frame's output in pair order: contacts (a sensor's pairs only as overlaps), the
-    /// caches kept for next frame, and the events from the touching pairs of this frame
-    /// against the last one's.
-    fn record(
-        &mut self,
-        work: Vec<Work>,
-        results: Vec<(Outcome, QueryCounts)>,
-        stats: &mut FrameStats,
-    ) {
+    /// The frame's output in pair order: contacts (a sensor's pairs only as overlaps) and the
+    /// events from the touching pairs of this frame against the last one's.
+    fn record(&mut self, stats: &mut FrameStats) {
         self.contacts.clear();
         self.events.clear();
         self.sensor_events.clear();
-        let mut touching = Vec::with_capacity(self.touching.len());
-        let mut sensing = Vec::with_capacity(self.sensing.len());
+        let f = &mut self.frame;
+        f.touching.clear();
+        f.sensing.clear();
         let bodies = &self.bodies;
         let is_sensor = |id: u32| bodies[id as usize].as_ref().is_some_and(|b| b.sensor);
-        for ((key, cache), (outcome, counts)) in work.into_iter().zip(results) {
-            stats.cache_hits += counts.sat_hits;
-            stats.cache_misses += counts.sat_misses;
-            match outcome {
+        for w in &f.work {
+            stats.cache_hits += w.counts.sat_hits;
+            stats.cache_misses += w.counts.sat_misses;
+            match w.outcome {
                 Outcome::RejectedSphere => stats.rejected_sphere += 1,
                 Outcome::RejectedObb => stats.rejected_obb += 1,
                 Outcome::Apart => stats.rejected_exact += 1,
-                Outcome::Contact(..) if is_sensor(key.0) || is_sensor(key.1) => {
-                    sensing.push(key);
+                Outcome::Contact(..) if is_sensor(w.key.0) || is_sensor(w.key.1) => {
+                    f.sensing.push(w.key);
                 }
                 Outcome::Contact(manifold, toi) => {
                     stats.contacts += 1;
                     stats.impacts += usize::from(toi.is_some());
                     self.contacts.push(PairContact {
-                        a: BodyId(key.0),
-                        b: BodyId(key.1),
+                        a: BodyId(w.key.0),
+                        b: BodyId(w.key.1),
                         manifold,
                         toi,
                     });
-                    touching.push(key);
+                    f.touching.push(w.key);
                 }
             }
-            self.caches.insert(key, cache);
         }
+        stats.cached_pairs = f.work.len();
+        let (touching, sensing) = (
+            std::mem::take(&mut f.touching),
+            std::mem::take(&mut f.sensing),
+        );
         self.contact_events(&touching);
         self.sensor_changes(&sensing);
-        self.sensing = sensing;
-        self.touching = touching;
+        // This frame's lists become the last frame's; the old ones are the next spare buffers.
+        self.frame.touching = std::mem::replace(&mut self.touching, touching);
+        self.frame.sensing = std::mem::replace(&mut self.sensing, sensing);
     }
 
     /// Began / persisted / ended: this frame's touching pairs merged with the last frame's.
@@ -237,5 +277,90 @@ fn diff_sorted(old: &[(u32, u32)], new: &[(u32, u32)], mut f: impl FnMut(Change,
             }
             (None, None) => break,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{BodyDesc, Geometry, WorldConfig};
+    use super::*;
+
+    /// A small deterministic generator (xorshift), so the test needs no crate.
+    struct Rng(u64);
+
+    impl Rng {
+        fn unit(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * self.unit()
+        }
+
+        fn vec(&mut self, r: f32) -> Vec3 {
+            Vec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
+        }
+    }
+
+    fn body(rng: &mut Rng) -> BodyDesc {
+        let geometry = if rng.unit() < 0.5 {
+            Geometry::Sphere(rng.range(0.2, 1.0))
+        } else {
+            Geometry::Cuboid(Vec3::new(
+                rng.range(0.2, 1.0),
+                rng.range(0.2, 1.0),
+                rng.range(0.2, 1.0),
+            ))
+        };
+        BodyDesc::new(geometry).at(rng.vec(10.0)).moving(rng.vec(4.0))
+    }
+
+    // 10,000 frames of bodies flying through a 20 m box (turned back at its walls), with five
+    // removed and five added every tenth frame: after every frame the world holds exactly one
+    // cache per pair of that frame, so a long-running game's cache list never grows.
+    #[test]
+    fn caches_follow_the_live_pairs_through_10_000_churning_frames() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut world = World::new(WorldConfig::default());
+        let mut ids: Vec<BodyId> = (0..120)
+            .map(|_| world.add_body(body(&mut rng)).unwrap())
+            .collect();
+        let (mut most, mut least) = (0, usize::MAX);
+        for frame in 0..10_000 {
+            if frame % 10 == 9 {
+                for _ in 0..5 {
+                    let k = (rng.unit() * ids.len() as f32) as usize % ids.len();
+                    world.remove_body(ids.swap_remove(k)).unwrap();
+                    ids.push(world.add_body(body(&mut rng)).unwrap());
+                }
+            }
+            for &id in &ids {
+                let (p, _) = world.pose(id).unwrap();
+                if p.abs().max_element() > 10.0 {
+                    let v = -p.signum() * rng.vec(4.0).abs();
+                    world.set_velocity(id, v, Vec3::ZERO).unwrap();
+                }
+            }
+            world.step(1.0 / 30.0);
+            let stats = world.stats();
+            assert_eq!(stats.cached_pairs, stats.broad_pairs, "frame {frame}");
+            assert_eq!(world.frame.work.len(), world.frame.pairs.len());
+            (most, least) = (most.max(stats.broad_pairs), least.min(stats.broad_pairs));
+        }
+        // The scene did churn: pair counts rose and fell.
+        assert!(most > least + 10, "pairs from {least} to {most}");
+        // Everything far apart: no pair, no cache.
+        for (k, &id) in ids.iter().enumerate() {
+            let at = Vec3::new(100.0 * k as f32, 0.0, 0.0);
+            world.set_velocity(id, Vec3::ZERO, Vec3::ZERO).unwrap();
+            world.move_body(id, at, crate::math::Quat::IDENTITY).unwrap();
+        }
+        // The first frame sweeps every body along its move; the second finds them apart.
+        world.update();
+        world.update();
+        assert_eq!((world.stats().broad_pairs, world.stats().cached_pairs), (0, 0));
     }
 }

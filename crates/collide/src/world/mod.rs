@@ -102,9 +102,8 @@ use crate::mesh::{Heightfield, MeshCollider};
 use crate::shapes::Aabb;
 use body::{finite_quat, unit_quat, Body};
 use fixed::FixedBodies;
+use frame::FrameBuffers;
 use narrow::QueryCounts;
-use pair::PairCache;
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -438,6 +437,9 @@ pub struct FrameStats {
     pub cache_hits: u64,
     /// Separating-axis tests that needed the full search.
     pub cache_misses: u64,
+    /// Pair caches kept for the next frame: one per pair of this frame's broad phase (a
+    /// pair's cache is dropped the first frame it is no longer close).
+    pub cached_pairs: usize,
     /// Time computing bounding boxes.
     pub time_bounds: Duration,
     /// Time in the broad phase.
@@ -489,7 +491,8 @@ pub struct World {
     fixed: FixedBodies,
     config: WorldConfig,
     broad_pairs: Vec<(ProxyId, ProxyId)>,
-    caches: HashMap<(u32, u32), PairCache>,
+    /// The frame's buffers; between frames, every pair of the last frame with its cache.
+    frame: FrameBuffers,
     touching: Vec<(u32, u32)>,
     /// Pairs of a sensor and a body overlapping in the last frame, sorted.
     sensing: Vec<(u32, u32)>,
@@ -524,7 +527,7 @@ impl World {
             fixed: FixedBodies::default(),
             config,
             broad_pairs: Vec::new(),
-            caches: HashMap::new(),
+            frame: FrameBuffers::default(),
             touching: Vec::new(),
             sensing: Vec::new(),
             contacts: Vec::new(),

@@ -116,10 +116,11 @@ fn grow(parts: &mut Vec<(Part, Aabb)>, distance: f32) {
 }
 
 /// What one pair's narrow phase found.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) enum Outcome {
     RejectedSphere,
     RejectedObb,
+    #[default]
     Apart,
     Contact(Manifold, Option<f32>),
 }
