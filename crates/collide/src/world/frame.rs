@@ -315,7 +315,9 @@ mod tests {
                 rng.range(0.2, 1.0),
             ))
         };
-        BodyDesc::new(geometry).at(rng.vec(10.0)).moving(rng.vec(4.0))
+        BodyDesc::new(geometry)
+            .at(rng.vec(10.0))
+            .moving(rng.vec(4.0))
     }
 
     // 10,000 frames of bodies flying through a 20 m box (turned back at its walls), with five
@@ -356,11 +358,16 @@ mod tests {
         for (k, &id) in ids.iter().enumerate() {
             let at = Vec3::new(100.0 * k as f32, 0.0, 0.0);
             world.set_velocity(id, Vec3::ZERO, Vec3::ZERO).unwrap();
-            world.move_body(id, at, crate::math::Quat::IDENTITY).unwrap();
+            world
+                .move_body(id, at, crate::math::Quat::IDENTITY)
+                .unwrap();
         }
         // The first frame sweeps every body along its move; the second finds them apart.
         world.update();
         world.update();
-        assert_eq!((world.stats().broad_pairs, world.stats().cached_pairs), (0, 0));
+        assert_eq!(
+            (world.stats().broad_pairs, world.stats().cached_pairs),
+            (0, 0)
+        );
     }
 }
