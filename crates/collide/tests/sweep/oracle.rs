@@ -31,12 +31,11 @@
 //! then 3e-6 classification threshold, now 5e-6), and `enter`/`exit` early/late by up to
 //! ~0.99 of the frame in sliding grazes.
 
-
+use crate::common::sat_gap;
 use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
 use collide::sweep::{self, Sweep};
 use collide::Vec3;
 use collide_testkit::Gen;
-use crate::common::sat_gap;
 use glam::{DMat3, DVec3};
 
 // ---------------------------------------------------------------------------------------------
@@ -757,44 +756,55 @@ fn check<K: Kind>(c: &Case<K>, st: &mut Stats) {
                 );
             }
         }
-        (Some(o), Some(w)) => {
-            st.oracle_hits += 1;
-            st.refined_hits += usize::from(o.refined);
-            let enter = f64::from(w.enter);
-            let late = enter - o.hi;
-            let early = o.lo - enter;
-            if late > st.max_late {
-                st.max_late = late;
-                st.worst_late_case = format!(
-                    "{w:?} oracle {o:?} a {:?} b {:?} ma {:?} mb {:?}",
-                    c.a, c.b, c.ma, c.mb
-                );
-            }
-            if early > st.max_early {
-                st.max_early = early;
-                st.worst_early_case = format!(
-                    "{w:?} oracle {o:?} a {:?} b {:?} ma {:?} mb {:?}",
-                    c.a, c.b, c.ma, c.mb
-                );
-            }
-            st.early_count += usize::from(early > 1e-5);
-            // Exit: the last contact, by the same oracle run backward in time.
-            let back = |u: f64| sep(1.0 - u);
-            if let Some(ob) = first_contact(&back) {
-                // Last contact lies in [1 - ob.hi, 1 - ob.lo].
-                let exit = f64::from(w.exit);
-                st.max_exit_late = st.max_exit_late.max(exit - (1.0 - ob.lo));
-                let err = (1.0 - ob.hi) - exit;
-                if err > st.max_exit_early {
-                    st.max_exit_early = err;
-                    st.worst_exit_case = format!(
-                        "{w:?} oracle back {ob:?} a {:?} b {:?} ma {:?} mb {:?}",
-                        c.a, c.b, c.ma, c.mb
-                    );
-                }
-            }
-        }
+        (Some(o), Some(w)) => record_times(c, st, &sep, o, w),
         (None, None) => {}
+    }
+}
+
+/// A hit both the sweep and the oracle found: records how late or early `enter` is against the
+/// oracle's first contact, and how `exit` compares with the last contact (the oracle run
+/// backward in time).
+fn record_times<K: Kind>(
+    c: &Case<K>,
+    st: &mut Stats,
+    sep: &dyn Fn(f64) -> f64,
+    o: Contact,
+    w: Sweep,
+) {
+    st.oracle_hits += 1;
+    st.refined_hits += usize::from(o.refined);
+    let enter = f64::from(w.enter);
+    let late = enter - o.hi;
+    let early = o.lo - enter;
+    if late > st.max_late {
+        st.max_late = late;
+        st.worst_late_case = format!(
+            "{w:?} oracle {o:?} a {:?} b {:?} ma {:?} mb {:?}",
+            c.a, c.b, c.ma, c.mb
+        );
+    }
+    if early > st.max_early {
+        st.max_early = early;
+        st.worst_early_case = format!(
+            "{w:?} oracle {o:?} a {:?} b {:?} ma {:?} mb {:?}",
+            c.a, c.b, c.ma, c.mb
+        );
+    }
+    st.early_count += usize::from(early > 1e-5);
+    // Exit: the last contact, by the same oracle run backward in time.
+    let back = |u: f64| sep(1.0 - u);
+    if let Some(ob) = first_contact(&back) {
+        // Last contact lies in [1 - ob.hi, 1 - ob.lo].
+        let exit = f64::from(w.exit);
+        st.max_exit_late = st.max_exit_late.max(exit - (1.0 - ob.lo));
+        let err = (1.0 - ob.hi) - exit;
+        if err > st.max_exit_early {
+            st.max_exit_early = err;
+            st.worst_exit_case = format!(
+                "{w:?} oracle back {ob:?} a {:?} b {:?} ma {:?} mb {:?}",
+                c.a, c.b, c.ma, c.mb
+            );
+        }
     }
 }
 
