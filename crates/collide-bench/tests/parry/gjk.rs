@@ -6,8 +6,8 @@
 //! normals within 1e-3, except where the minimum translation is not unique (both normals
 //! separate the shapes by the same depth, checked with collide's support maps in f64).
 //! Where the two libraries disagree beyond those tolerances, the f64 brute-force oracle of
-//! collide's own tests (shared file `gjk_common`) decides: collide must match it, and the
-//! cases where parry is the one off are counted and reported.
+//! collide's own tests (`collide_testkit::oracle::minkowski`) decides: collide must match it,
+//! and the cases where parry is the one off are counted and reported.
 //! Set `COLLIDE_LONG=k` for k times as many cases.
 
 use collide_testkit::oracle::minkowski as gjk_common;

@@ -4,7 +4,7 @@
 //! through `collide::overlap::*` and through parry3d's `query::intersection_test` on the same
 //! shapes (converted by `collide_bench::convert`). A disagreement fails the test unless the
 //! configuration is within 1e-4 of the touching boundary, decided by an independent f64
-//! signed distance (`collide_bench::oracle`: separation when apart, minus the penetration
+//! signed distance (`collide_testkit::oracle::signed`: separation when apart, minus the penetration
 //! depth when overlapping), where `f32` rounding legitimately decides either way.
 //!
 //! The same oracle also checks each library on its own: outside the 1e-4 band, collide must
@@ -26,7 +26,8 @@
 //! half-spaces, so parry's answer is `intersection_test(HalfSpace(n)) &&
 //! intersection_test(HalfSpace(-n))`, both at the plane's pose.
 //!
-//! Run with `cargo test -p collide-bench --test static_parry -- --nocapture` to see the counts:
+//! Run with `cargo test -p collide-bench --test main parry::static_queries -- --nocapture` to
+//! see the counts:
 //! `tested, agreed, near-boundary (disagreements within 1e-4), parry GJK misses,
 //! disagreements` (the failures).
 

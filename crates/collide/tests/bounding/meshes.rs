@@ -1,6 +1,6 @@
 //! Bounding volumes of the real meshes: every vertex inside every volume, the fitted OBB never
 //! larger than the PCA box or the AABB, the exact sphere never larger than Ritter's. Prints the
-//! table of volumes and radii (`cargo test --test bounding_meshes -- --nocapture`).
+//! table of volumes and radii (`cargo test -p collide --test main bounding::meshes -- --nocapture`).
 
 use crate::common::{mesh_path, REAL_MESHES};
 use collide::bounding::{obb_aabb, tight_aabb, tight_aabb_vec3};

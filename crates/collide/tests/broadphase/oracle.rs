@@ -4,8 +4,8 @@
 //!
 //! Default run: 1k boxes × 100 frames × 3 motions, 10k boxes × 5 frames × 3 motions.
 //! `COLLIDE_LONG=1`: 10k boxes × 100 frames. The 100k comparison (SAP vs BVH, brute force
-//! being too slow) is `#[ignore]`d: `cargo test --release -p collide --test broadphase_oracle
-//! -- --ignored`.
+//! being too slow) is `#[ignore]`d: `cargo test --release -p collide --test main
+//! broadphase::oracle -- --ignored`.
 
 use collide::broadphase::{
     BroadPhase, BroadPhaseError, BruteForce, CollisionGroups, DynamicBvh, ProxyId, SweepAndPrune,

@@ -18,8 +18,8 @@
 //! accepted between (sliding, within rounding of the threshold, and a sphere's centre inside a
 //! box, where the oracle's distance is flat at 0).
 //!
-//! Run the long version once: `cargo test --release -p collide --test sweep_oracle -- --ignored
-//! --nocapture` (1,000,000 cases per pair).
+//! Run the long version once: `cargo test --release -p collide --test main sweep::oracle --
+//! --ignored --nocapture` (1,000,000 cases per pair).
 //!
 //! Recorded run (release, 1,000,000 cases per pair, 2026-11-21): missed hits 0 for every pair;
 //! `enter` late by at most 3.0e-8 (aabb, sphere–sphere, sphere–plane, sphere–triangle),

@@ -18,8 +18,8 @@
 //! later in a frame that started in contact and moving apart is not reported by the sweep
 //! (documented limit); such cases are counted.
 //!
-//! Long run: `cargo test --release -p collide --test sweep_rotating_oracle -- --ignored
-//! --nocapture` (1,000,000 cases). Recorded run (2026-11-21): 401,043 oracle contacts, 0
+//! Long run: `cargo test --release -p collide --test main sweep::rotating_oracle --
+//! --ignored --nocapture` (1,000,000 cases). Recorded run (2026-11-21): 401,043 oracle contacts, 0
 //! missed, `enter` never late (max 2.4e-8); 150 sweep hits the 512-sample oracle did not see,
 //! all within the tolerance of touching; at every `enter` the f64 gap was <= 1.007 · tol.
 

@@ -2,10 +2,11 @@
 //!
 //! The oracle knows each body only as f64 point sets: convex cores plus a radius (spheres,
 //! boxes, capsules, hulls, pieces), one core per triangle (meshes, heightfields), or a plane
-//! (half-spaces). Distances come from enumerating the Minkowski difference (tests/gjk_common:
-//! no GJK, no EPA), and first contacts along a ray or a motion by conservative advancement on
-//! those distances: a body's distance shrinks at most as fast as the query moves, so stepping
-//! by it never passes a contact (sphere tracing), and no thin feature is missed.
+//! (half-spaces). Distances come from enumerating the Minkowski difference
+//! (`collide_testkit::oracle::minkowski`: no GJK, no EPA), and first contacts along a ray or a
+//! motion by conservative advancement on those distances: a body's distance shrinks at most as
+//! fast as the query moves, so stepping by it never passes a contact (sphere tracing), and no
+//! thin feature is missed.
 
 use collide::broadphase::CollisionGroups;
 use collide::convex::ConvexHull;
