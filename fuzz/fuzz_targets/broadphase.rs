@@ -6,4 +6,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::broadphase::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::broadphase::run(data));

@@ -9,4 +9,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::gjk_epa::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::gjk_epa::run(data));

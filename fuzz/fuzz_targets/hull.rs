@@ -4,4 +4,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::hull::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::hull::run(data));

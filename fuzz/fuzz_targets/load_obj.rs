@@ -3,4 +3,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::load_obj::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::load_obj::run(data));

@@ -2,4 +2,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::load_stl::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::load_stl::run(data));

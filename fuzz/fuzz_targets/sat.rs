@@ -8,4 +8,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::sat::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::sat::run(data));

@@ -2,4 +2,4 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::scene_json::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::scene_json::run(data));

@@ -3,8 +3,8 @@
 //! unit normal; NaN or infinite input anywhere gives `None`; sphere–sphere and AABB–AABB give
 //! the same verdict with A and B swapped (both are exact interval computations); on moderate
 //! input a sampling oracle for the sphere and box sweeps (every overlapping moment inside
-//! `[enter, exit]`, touching at `enter`). See `collide_fuzz::sweep`.
+//! `[enter, exit]`, touching at `enter`). See `collide_fuzz_checks::sweep`.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| collide_fuzz::sweep::run(data));
+fuzz_target!(|data: &[u8]| collide_fuzz_checks::sweep::run(data));

@@ -189,7 +189,7 @@ pub fn mesh_hull(name: &str, part: Option<usize>) -> Result<ConvexHull, String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oracle;
+    use collide_testkit::oracle::signed as oracle;
 
     fn rate<T>(pairs: &[T], sd: impl Fn(&T) -> f64) -> f64 {
         pairs.iter().filter(|p| sd(p) <= 0.0).count() as f64 / pairs.len() as f64

@@ -1,9 +1,11 @@
 //! Seeded random shapes and poses shared by collide's integration tests, its benches and the
-//! bench crate, so that every oracle and every comparison draws from the same distributions.
+//! bench crate, so that every oracle and every comparison draws from the same distributions,
+//! and the f64 oracles ([`oracle`]) the tests and the comparisons against parry3d judge by.
 //!
 //! Everything is deterministic: build a [`Gen`] from a seed and draw.
 
 pub mod level;
+pub mod oracle;
 pub mod scene;
 
 use collide::shapes::{Aabb, Capsule, Obb, Plane, Ray, Segment, Sphere, Triangle};
@@ -148,6 +150,24 @@ impl Gen {
         let len = self.range(0.5, 2.0) * self.extent;
         Ray::new(o, self.unit() * len)
     }
+}
+
+/// Every real mesh of `assets/meshes/` (OBJ, and one STL last).
+pub const REAL_MESHES: [&str; 9] = [
+    "bunny.obj",
+    "torus.obj",
+    "concave_box.obj",
+    "cube.obj",
+    "jenga.obj",
+    "duck_vhacd.obj",
+    "teddy2_VHACD_CHs.obj",
+    "lego_vhacd.obj",
+    "racecar_chassis.stl",
+];
+
+/// The path of `assets/meshes/<name>` in the repository.
+pub fn mesh_path(name: &str) -> String {
+    format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[cfg(test)]

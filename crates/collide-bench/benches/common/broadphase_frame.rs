@@ -2,7 +2,7 @@
 //! the frame, bring the structure up to date, and produce the exact set of touching pairs.
 //!
 //! Shared (by `#[path]`) between `benches/broadphase.rs`, which times it, and
-//! `tests/broadphase_parry.rs`, which checks that every variant produces the brute-force pair
+//! `tests/parry/broadphase.rs`, which checks that every variant produces the brute-force pair
 //! set — so the benchmark compares runs that give the same answer.
 
 #![allow(dead_code)]

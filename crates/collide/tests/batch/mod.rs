@@ -1,0 +1,4 @@
+//! The batch queries (`collide::batch`) against the scalar ones.
+
+mod props;
+mod soa;

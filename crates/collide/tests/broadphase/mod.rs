@@ -1,0 +1,3 @@
+//! The broad phases (`collide::broadphase`) against brute force.
+
+mod oracle;

@@ -1,0 +1,3 @@
+//! The character controller (`collide::character`).
+
+mod controller;

@@ -1,0 +1,3 @@
+//! Closest points (`collide::closest`) against f64 oracles.
+
+mod oracle;

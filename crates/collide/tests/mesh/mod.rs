@@ -1,0 +1,3 @@
+//! Mesh and heightfield queries (`collide::mesh`) against f64 brute force.
+
+mod oracle;

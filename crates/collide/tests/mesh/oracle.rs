@@ -1,0 +1,586 @@
+//! Mesh and heightfield queries against f64 brute force over every triangle, on the repo's
+//! real meshes and on generated terrains, and the ghost-contact test of internal edges.
+//!
+//! Oracles: rays by Möller–Trumbore in f64 over all triangles; closest points by the f64
+//! Voronoi-region walk over all triangles; box queries by a 13-axis f64 SAT. A disagreement
+//! counts only outside a band of `1e-5 ·` the mesh's diagonal around triangle edges (where
+//! either answer is right to rounding). `validate()` runs on every collider built.
+
+use crate::common;
+
+use crate::common::{dv, mesh_path, Box64, REAL_MESHES};
+use collide::mesh::{Heightfield, MeshCollider, MeshContact, MeshShapeHit};
+use collide::shapes::{Aabb, Capsule, Obb, Ray, Sphere, TriMesh};
+use collide::{io, Vec3};
+use collide_testkit::{level, Gen};
+use glam::DVec3;
+
+/// First-hit parameter of a ray on a triangle in f64 (no tolerance), or `None`.
+fn ray_tri64(o: DVec3, d: DVec3, t: [DVec3; 3]) -> Option<f64> {
+    let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det == 0.0 {
+        return None;
+    }
+    let s = o - t[0];
+    let u = s.dot(p) / det;
+    let q = s.cross(e1);
+    let v = d.dot(q) / det;
+    let tt = e2.dot(q) / det;
+    (u >= 0.0 && v >= 0.0 && u + v <= 1.0 && tt >= 0.0).then_some(tt)
+}
+
+/// Distance from `p` to the nearest edge of triangle `t`.
+fn edge_distance(p: DVec3, t: [DVec3; 3]) -> f64 {
+    (0..3)
+        .map(|k| common::point_segment_distance(p, t[k], t[(k + 1) % 3]))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The triangles of a collider as f64 corner triples, by index.
+struct Soup {
+    tris: Vec<[DVec3; 3]>,
+    diagonal: f64,
+}
+
+impl Soup {
+    fn of(tris: impl Iterator<Item = Option<[Vec3; 3]>>, aabb: Aabb) -> Soup {
+        Soup {
+            tris: tris
+                .map(|t| t.map_or([DVec3::NAN; 3], |t| t.map(dv)))
+                .collect(),
+            diagonal: f64::from(aabb.size().length()),
+        }
+    }
+
+    fn band(&self) -> f64 {
+        1e-5 * self.diagonal
+    }
+
+    /// First hit: (t, triangle).
+    fn ray(&self, ray: &Ray, max_t: f32) -> Option<(f64, usize)> {
+        let (o, d) = (dv(ray.origin), dv(ray.dir));
+        self.tris
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| ray_tri64(o, d, *t).map(|tt| (tt, i)))
+            .filter(|(tt, _)| *tt <= f64::from(max_t))
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+
+    fn closest(&self, p: DVec3) -> f64 {
+        self.tris
+            .iter()
+            .filter(|t| t[0].is_finite())
+            .map(|t| (common::triangle_closest(p, *t) - p).length())
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// A collider's first hit as `(t, triangle)`.
+type FirstHit<'a> = &'a dyn Fn(&Ray, f32) -> Option<(f32, u32)>;
+
+struct Tally {
+    checked: usize,
+    hits: usize,
+    in_band: usize,
+}
+
+/// Compares a collider's first hits, closest points and box queries with the soup's.
+fn check_queries(
+    name: &str,
+    soup: &Soup,
+    ray_cast: FirstHit<'_>,
+    closest: &dyn Fn(Vec3) -> Option<f32>,
+    touching: &dyn Fn(&Aabb) -> Vec<u32>,
+    aabb: Aabb,
+    seed: u64,
+) -> Tally {
+    let band = soup.band();
+    let mut g = Gen::new(seed);
+    let (c, h) = (aabb.center(), aabb.half_extents() * 1.3 + Vec3::splat(0.01));
+    let mut tally = Tally {
+        checked: 0,
+        hits: 0,
+        in_band: 0,
+    };
+    let n = common::cases(400, 20_000);
+    for _ in 0..n {
+        let o = c + g.vec(1.0) * h;
+        let target = c + g.vec(1.0) * aabb.half_extents();
+        let ray = Ray::new(o, target - o);
+        let got = ray_cast(&ray, 2.0);
+        let want = soup.ray(&ray, 2.0);
+        tally.checked += 1;
+        let (od, dd) = (dv(ray.origin), dv(ray.dir));
+        let at = |t: f64| od + dd * t;
+        let near_edge = |t: f64, i: usize| edge_distance(at(t), soup.tris[i]) <= band;
+        match (got, want) {
+            (None, None) => {}
+            (Some((t, i)), Some((tw, iw))) => {
+                tally.hits += 1;
+                let gap = (f64::from(t) - tw).abs() * dd.length();
+                if gap > band {
+                    assert!(
+                        near_edge(f64::from(t), i as usize) || near_edge(tw, iw),
+                        "{name}: ray {ray:?}: t {t} (tri {i}) vs f64 {tw} (tri {iw})"
+                    );
+                    tally.in_band += 1;
+                }
+            }
+            (Some((t, i)), None) => {
+                assert!(
+                    near_edge(f64::from(t), i as usize),
+                    "{name}: ray {ray:?}: hit at {t} (tri {i}), f64 misses"
+                );
+                tally.in_band += 1;
+            }
+            (None, Some((tw, iw))) => {
+                assert!(
+                    near_edge(tw, iw),
+                    "{name}: ray {ray:?}: miss, f64 hits at {tw} (tri {iw})"
+                );
+                tally.in_band += 1;
+            }
+        }
+    }
+    for _ in 0..n / 4 {
+        let p = c + g.vec(1.0) * h;
+        let got = closest(p).map(f64::from);
+        let want = soup.closest(dv(p));
+        let got = got.unwrap_or_else(|| panic!("{name}: no closest point for {p}"));
+        assert!(
+            (got - want).abs() <= band,
+            "{name}: closest to {p}: {got} vs f64 {want}"
+        );
+    }
+    for _ in 0..n / 8 {
+        let centre = c + g.vec(1.0) * h;
+        let half = aabb.half_extents() * g.range(0.02, 0.3);
+        let b = Aabb::from_center_half_extents(centre, half);
+        let got = touching(&b);
+        let bx = Box64::from_aabb(&b);
+        for (i, t) in soup.tris.iter().enumerate() {
+            if !t[0].is_finite() {
+                continue;
+            }
+            let gap = common::sat_triangle_box(*t, &bx);
+            let listed = got.contains(&(i as u32));
+            if gap.abs() > band {
+                assert_eq!(
+                    listed,
+                    gap <= 0.0,
+                    "{name}: box {b:?}, triangle {i}: gap {gap}"
+                );
+            }
+        }
+    }
+    tally
+}
+
+fn check_mesh(name: &str, mesh: TriMesh, seed: u64) {
+    let m = MeshCollider::try_new(mesh).unwrap_or_else(|e| panic!("{name}: {e}"));
+    m.validate().unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let soup = Soup::of(
+        (0..m.triangles().len() as u32).map(|i| m.triangle(i).map(|t| t.vertices())),
+        m.aabb(),
+    );
+    let tally = check_queries(
+        name,
+        &soup,
+        &|r, t| m.ray_cast(r, t).map(|h| (h.t, h.triangle)),
+        &|p| m.closest_point(p, f32::INFINITY).map(|c| c.distance),
+        &|b| {
+            let mut v = Vec::new();
+            m.triangles_touching(b, &mut v);
+            v
+        },
+        m.aabb(),
+        seed,
+    );
+    assert!(
+        tally.hits * 5 > tally.checked,
+        "{name}: too few hits to test"
+    );
+    assert!(tally.in_band * 50 < tally.checked, "{name}: band too busy");
+}
+
+/// A rolling terrain: `rows x cols` samples of hills over `size`.
+fn terrain_heights(rows: usize, cols: usize) -> Vec<f32> {
+    (0..rows * cols)
+        .map(|i| {
+            let (r, c) = ((i / cols) as f32, (i % cols) as f32);
+            (c * 0.31).sin() * 1.5 + (r * 0.17 + c * 0.05).cos() + ((r * c) * 0.013).sin() * 0.4
+        })
+        .collect()
+}
+
+/// The heightfield's triangles as a mesh (the same surface, for the mesh collider).
+fn heightfield_mesh(f: &Heightfield) -> TriMesh {
+    let mut mesh = TriMesh::default();
+    for i in 0..f.triangle_count() as u32 {
+        if let Some(t) = f.triangle(i) {
+            let base = mesh.vertices.len() as u32;
+            mesh.vertices.extend(t.vertices());
+            mesh.triangles.push([base, base + 1, base + 2]);
+        }
+    }
+    mesh
+}
+
+#[test]
+fn real_meshes_agree_with_brute_force() {
+    for (k, name) in REAL_MESHES.iter().enumerate() {
+        let model = io::load(mesh_path(name)).unwrap();
+        check_mesh(name, model.merged(), 100 + k as u64);
+    }
+}
+
+#[test]
+fn terrains_agree_with_brute_force_as_heightfield_and_as_mesh() {
+    let (rows, cols) = (33, 41);
+    let mut heights = terrain_heights(rows, cols);
+    // A few holes.
+    for i in [100, 101, 500, 900] {
+        heights[i] = f32::NAN;
+    }
+    let f = Heightfield::try_new(heights, rows, cols, Vec3::new(60.0, 2.0, 45.0)).unwrap();
+    let soup = Soup::of(
+        (0..f.triangle_count() as u32).map(|i| f.triangle(i).map(|t| t.vertices())),
+        f.aabb(),
+    );
+    let tally = check_queries(
+        "heightfield",
+        &soup,
+        &|r, t| f.ray_cast(r, t).map(|h| (h.t, h.triangle)),
+        &|p| f.closest_point(p, f32::INFINITY).map(|c| c.distance),
+        &|b| {
+            let mut v = Vec::new();
+            f.triangles_touching(b, &mut v);
+            v
+        },
+        f.aabb(),
+        7,
+    );
+    assert!(tally.hits * 5 > tally.checked);
+    check_mesh("heightfield as mesh", heightfield_mesh(&f), 8);
+}
+
+#[test]
+fn rays_straight_down_onto_a_heightfield_hit_every_cell() {
+    // Vertical rays (zero x and z direction) through sample points, edges and cell centres.
+    let (rows, cols) = (9, 12);
+    let f = Heightfield::try_new(
+        terrain_heights(rows, cols),
+        rows,
+        cols,
+        Vec3::new(11.0, 1.0, 8.0),
+    )
+    .unwrap();
+    let b = f.aabb();
+    for r in 0..=4 * (rows - 1) {
+        for c in 0..=4 * (cols - 1) {
+            let x = b.min.x + (b.max.x - b.min.x) * c as f32 / (4 * (cols - 1)) as f32;
+            let z = b.min.z + (b.max.z - b.min.z) * r as f32 / (4 * (rows - 1)) as f32;
+            let ray = Ray::new(Vec3::new(x, b.max.y + 1.0, z), Vec3::NEG_Y);
+            let hit = f.ray_cast(&ray, 100.0);
+            assert!(hit.is_some(), "no hit at ({x}, {z})");
+        }
+    }
+}
+
+/// How many of the contacts have a normal more than 1° from `+y`.
+fn ghosts(contacts: &[MeshContact]) -> usize {
+    let cos1 = 1f32.to_radians().cos();
+    contacts.iter().filter(|c| c.normal.y < cos1).count()
+}
+
+#[test]
+fn no_ghost_normals_on_flat_floors_as_mesh_and_heightfield() {
+    let mut g = Gen::new(40);
+    let mesh = MeshCollider::try_new(level::random_diagonal_floor(40, &mut g)).unwrap();
+    mesh.validate().unwrap();
+    let field =
+        Heightfield::try_new(vec![0.0; 41 * 41], 41, 41, Vec3::new(40.0, 1.0, 40.0)).unwrap();
+    let n = common::cases(3000, 30_000);
+    let depth = 0.01;
+    let mut totals = [(0usize, 0usize, 0usize); 2];
+    for case in 0..n {
+        let xz = Vec3::new(g.range(-18.0, 18.0), 0.0, g.range(-18.0, 18.0));
+        let q = g.quat();
+        let size = g.range(0.05, 1.5);
+        let mut shapes_out: [Vec<MeshContact>; 2] = [Vec::new(), Vec::new()];
+        let kind = case % 3;
+        for (which, out) in shapes_out.iter_mut().enumerate() {
+            match kind {
+                0 => {
+                    let h = Vec3::new(size, size * 0.6, size * 0.8);
+                    let rot = Obb::new(Vec3::ZERO, q, h);
+                    // Lowest corner's depth below the centre: sum of |axis_i.y| h_i.
+                    let low = (0..3).map(|i| rot.axes.col(i).y.abs() * h[i]).sum::<f32>();
+                    let b = Obb::new(xz + Vec3::Y * (low - depth), q, h);
+                    if which == 0 {
+                        mesh.contacts(&b, 0.0, out);
+                    } else {
+                        field.contacts(&b, 0.0, out);
+                    }
+                }
+                1 => {
+                    let s = Sphere::new(xz + Vec3::Y * (size - depth), size);
+                    if which == 0 {
+                        mesh.contacts(&s, 0.0, out);
+                    } else {
+                        field.contacts(&s, 0.0, out);
+                    }
+                }
+                _ => {
+                    let axis = q * Vec3::Y * size;
+                    let r = size * 0.4;
+                    let centre = xz + Vec3::Y * (axis.y.abs() + r - depth);
+                    let c = Capsule::new(centre - axis, centre + axis, r);
+                    if which == 0 {
+                        mesh.contacts(&c, 0.0, out);
+                    } else {
+                        field.contacts(&c, 0.0, out);
+                    }
+                }
+            }
+        }
+        for (which, out) in shapes_out.iter().enumerate() {
+            let t = &mut totals[which];
+            t.0 += out.len();
+            t.1 += ghosts(out);
+            t.2 += usize::from(out.is_empty());
+            for c in out {
+                assert!(
+                    (c.depth - depth).abs() < 2e-3,
+                    "case {case} ({}): depth {c:?}",
+                    ["mesh", "heightfield"][which]
+                );
+            }
+        }
+    }
+    println!("mesh contacts/ghosts/empty: {:?}", totals[0]);
+    println!("heightfield contacts/ghosts/empty: {:?}", totals[1]);
+    for (which, t) in totals.iter().enumerate() {
+        let what = ["mesh", "heightfield"][which];
+        assert_eq!(t.1, 0, "{what}: ghost normals among {} contacts", t.0);
+        assert_eq!(t.2, 0, "{what}: shapes resting 1 cm deep with no contact");
+    }
+}
+
+/// The first `u` in `[0, 1]` at which a sphere of radius `r` moving from `c` by `m` touches
+/// any triangle: 400 samples, then bisection on the first bracket (f64 brute force).
+///
+/// The starting-touch rule per triangle: a triangle the sphere touches at `u = 0` is hit at 0
+/// when the motion approaches it along the contact normal (from the closest point toward the
+/// centre), and is left out otherwise (its distance never decreases: it is convex in `u` with
+/// a non-negative slope at 0).
+fn sphere_cast64(tris: &[[DVec3; 3]], c: DVec3, m: DVec3, r: f64) -> Option<f64> {
+    let mut far = Vec::with_capacity(tris.len());
+    for t in tris.iter().filter(|t| t[0].is_finite()) {
+        let d = c - common::triangle_closest(c, *t);
+        if d.length() > r {
+            far.push(*t);
+        } else if m.dot(d) < -f64::from(collide::sweep::ALONG_TOLERANCE) * m.length() * d.length() {
+            return Some(0.0);
+        }
+    }
+    let gap = |u: f64| {
+        let p = c + m * u;
+        far.iter()
+            .map(|t| (common::triangle_closest(p, *t) - p).length())
+            .fold(f64::INFINITY, f64::min)
+            - r
+    };
+    let steps = 400;
+    let mut prev = 0.0;
+    for k in 1..=steps {
+        let u = f64::from(k) / f64::from(steps);
+        if gap(u) <= 0.0 {
+            let (mut lo, mut hi) = (prev, u);
+            for _ in 0..50 {
+                let mid = 0.5 * (lo + hi);
+                if gap(mid) <= 0.0 {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            return Some(hi);
+        }
+        prev = u;
+    }
+    None
+}
+
+#[test]
+fn sphere_casts_are_never_late_and_never_miss() {
+    let bunny = io::load(mesh_path("bunny.obj")).unwrap().merged();
+    let mesh = MeshCollider::try_new(bunny).unwrap();
+    let (rows, cols) = (17, 23);
+    let field = Heightfield::try_new(
+        terrain_heights(rows, cols),
+        rows,
+        cols,
+        Vec3::new(20.0, 1.0, 15.0),
+    )
+    .unwrap();
+    let cases = common::cases(60, 2000);
+    for (name, aabb, tris, cast) in [
+        (
+            "bunny",
+            mesh.aabb(),
+            (0..mesh.triangles().len() as u32)
+                .map(|i| mesh.triangle(i).unwrap().vertices().map(dv))
+                .collect::<Vec<_>>(),
+            &(|s: &Sphere, m: Vec3| mesh.cast_shape(s, m))
+                as &dyn Fn(&Sphere, Vec3) -> Option<MeshShapeHit>,
+        ),
+        (
+            "terrain",
+            field.aabb(),
+            (0..field.triangle_count() as u32)
+                .filter_map(|i| Some(field.triangle(i)?.vertices().map(dv)))
+                .collect::<Vec<_>>(),
+            &(|s: &Sphere, m: Vec3| field.cast_shape(s, m))
+                as &dyn Fn(&Sphere, Vec3) -> Option<MeshShapeHit>,
+        ),
+    ] {
+        let mut g = Gen::new(31);
+        let (c, h) = (aabb.center(), aabb.half_extents());
+        let size = aabb.size().length();
+        let mut hits = 0;
+        for case in 0..cases {
+            let start = c + g.vec(1.0) * h * 1.5;
+            let target = c + g.vec(1.0) * h;
+            let r = size * g.range(0.005, 0.05);
+            let s = Sphere::new(start, r);
+            let motion = target - start;
+            let got = cast(&s, motion);
+            let want = sphere_cast64(&tris, dv(start), dv(motion), f64::from(r));
+            let tol = 1e-4;
+            match (got, want) {
+                (Some(h), Some(w)) => {
+                    hits += 1;
+                    assert!(
+                        f64::from(h.toi) <= w + tol,
+                        "{name} case {case}: late, toi {} vs f64 {w}",
+                        h.toi
+                    );
+                    assert!(
+                        f64::from(h.toi) >= w - 1e-3,
+                        "{name} case {case}: early, toi {} vs f64 {w}",
+                        h.toi
+                    );
+                }
+                (None, Some(w)) => panic!("{name} case {case}: missed a hit at {w}"),
+                (Some(h), None) => {
+                    // Only a graze the sampled oracle could step over: touching within tol.
+                    let p = dv(start + motion * h.toi);
+                    let gap = tris
+                        .iter()
+                        .map(|t| (common::triangle_closest(p, *t) - p).length())
+                        .fold(f64::INFINITY, f64::min)
+                        - f64::from(r);
+                    assert!(
+                        gap <= 1e-4 * f64::from(size),
+                        "{name} case {case}: {h:?}, gap {gap}"
+                    );
+                }
+                (None, None) => {}
+            }
+        }
+        assert!(hits * 4 > cases, "{name}: only {hits} hits of {cases}");
+    }
+}
+
+/// The largest separating gap of two triangles over the 17 axes of the triangle–triangle SAT
+/// in f64 (both normals, the 9 edge cross products, each normal crossed with every edge for
+/// coplanar pairs): `<= 0` touching.
+fn triangle_gap64(a: [DVec3; 3], b: [DVec3; 3]) -> f64 {
+    let edges = |t: [DVec3; 3]| [t[1] - t[0], t[2] - t[1], t[0] - t[2]];
+    let (ea, eb) = (edges(a), edges(b));
+    let (na, nb) = (ea[0].cross(ea[1]), eb[0].cross(eb[1]));
+    let mut axes = vec![na, nb];
+    for x in ea {
+        for y in eb {
+            axes.push(x.cross(y));
+        }
+    }
+    for e in ea.iter().chain(eb.iter()) {
+        axes.push(na.cross(*e));
+        axes.push(nb.cross(*e));
+    }
+    let mut gap = f64::NEG_INFINITY;
+    for axis in axes {
+        let len = axis.length();
+        if len < 1e-12 {
+            continue;
+        }
+        let u = axis / len;
+        let (lo_a, hi_a) = a
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+                (l.min(p.dot(u)), h.max(p.dot(u)))
+            });
+        let (lo_b, hi_b) = b
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
+                (l.min(p.dot(u)), h.max(p.dot(u)))
+            });
+        gap = gap.max(lo_b - hi_a).max(lo_a - hi_b);
+    }
+    gap
+}
+
+#[test]
+fn mesh_against_mesh_agrees_with_brute_force_over_triangle_pairs() {
+    let load = |name: &str| MeshCollider::try_new(io::load(mesh_path(name)).unwrap().merged());
+    let torus = load("torus.obj").unwrap();
+    let mut g = Gen::new(77);
+    let (mut hits, mut misses) = (0, 0);
+    for (other_name, other) in [
+        ("cube", load("cube.obj").unwrap()),
+        ("jenga", load("jenga.obj").unwrap()),
+    ] {
+        let size = torus.aabb().size().length();
+        let band = 1e-5 * f64::from(size);
+        let tris_a: Vec<[DVec3; 3]> = (0..torus.triangles().len() as u32)
+            .map(|i| torus.triangle(i).unwrap().vertices().map(dv))
+            .collect();
+        for case in 0..common::cases(40, 400) {
+            let q = g.quat();
+            let t = torus.aabb().center() + g.vec(1.0) * torus.aabb().half_extents() * 2.5;
+            let m = glam::DAffine3::from_rotation_translation(q.as_dquat(), dv(t));
+            let tris_b: Vec<[DVec3; 3]> = (0..other.triangles().len() as u32)
+                .map(|i| {
+                    other
+                        .triangle(i)
+                        .unwrap()
+                        .vertices()
+                        .map(|p| m.transform_point3(dv(p)))
+                })
+                .collect();
+            let min_gap = tris_a
+                .iter()
+                .flat_map(|a| tris_b.iter().map(move |b| triangle_gap64(*a, *b)))
+                .fold(f64::INFINITY, f64::min);
+            let got = torus.intersects_mesh(&other, q, t);
+            if min_gap.abs() > band {
+                assert_eq!(
+                    got,
+                    min_gap <= 0.0,
+                    "{other_name} case {case}: gap {min_gap}"
+                );
+            }
+            if got {
+                hits += 1;
+            } else {
+                misses += 1;
+            }
+        }
+    }
+    assert!(hits > 10 && misses > 10, "{hits} hits, {misses} misses");
+}

@@ -1,0 +1,3 @@
+//! The ray casts (`collide::raycast`) against an f64 oracle.
+
+mod oracle;
