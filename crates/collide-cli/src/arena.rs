@@ -589,7 +589,7 @@ mod pipeline_tests {
         );
         let shot = &arena.world.bodies[1];
         // First contact when the sphere's front reaches x = -0.5: centre at -0.62.
-        collide::assert_near!(shot.position.x, -0.62, 1e-2);
+        collide_testkit::assert_near!(shot.position.x, -0.62, 1e-2);
         assert!(shot.velocity.x < 0.0, "bounced: {}", shot.velocity);
         let hit = arena.world.bodies[0].velocity;
         assert!(

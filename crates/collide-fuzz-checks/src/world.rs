@@ -236,7 +236,10 @@ fn check_frame(world: &World, live: &[BodyId]) {
         let n = c.manifold.points().len();
         assert!((1..=4).contains(&n), "{n} contact points: {c:?}");
         assert!(
-            c.manifold.points().iter().all(|p| p.point.is_finite() && p.depth.is_finite()),
+            c.manifold
+                .points()
+                .iter()
+                .all(|p| p.point.is_finite() && p.depth.is_finite()),
             "points: {c:?}"
         );
         if let Some(t) = c.toi {

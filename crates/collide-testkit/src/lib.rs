@@ -5,6 +5,7 @@
 //! Everything is deterministic: build a [`Gen`] from a seed and draw.
 
 pub mod level;
+pub mod near;
 pub mod oracle;
 pub mod scene;
 

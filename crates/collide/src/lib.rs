@@ -90,6 +90,9 @@ pub mod world;
 
 mod par;
 
+#[cfg(test)]
+pub(crate) use math::near::assert_near;
+
 #[doc = include_str!("../docs/degenerate-input.md")]
 pub mod guarantees {}
 

@@ -129,8 +129,8 @@ fn lander_1_unique_vertices_give_the_face_corner_box() {
             .collect();
         let lander = Aabb::from_points(&per_corner).unwrap();
         for ours in [tight_aabb(&va, &m), tight_aabb_vec3(&bunny.vertices, &m)] {
-            collide::assert_near!(ours.min, lander.min, 1e-5);
-            collide::assert_near!(ours.max, lander.max, 1e-5);
+            collide_testkit::assert_near!(ours.min, lander.min, 1e-5);
+            collide_testkit::assert_near!(ours.max, lander.max, 1e-5);
         }
     }
 }
@@ -151,13 +151,13 @@ fn lander_2_transformed_box_is_the_eight_corners() {
         let slow = Aabb::from_points(&b.corners().map(|c| m.transform_point3(c))).unwrap();
         let fast = b.transformed(&m);
         let t = 1e-5 * slow.size().length().max(1.0);
-        collide::assert_near!(fast.min, slow.min, t);
-        collide::assert_near!(fast.max, slow.max, t);
+        collide_testkit::assert_near!(fast.min, slow.min, t);
+        collide_testkit::assert_near!(fast.max, slow.max, t);
         let slow = Aabb::from_points(&o.corners().map(|c| m.transform_point3(c))).unwrap();
         let fast = obb_aabb(&o, &m);
         let t = 1e-5 * slow.size().length().max(1.0);
-        collide::assert_near!(fast.min, slow.min, t);
-        collide::assert_near!(fast.max, slow.max, t);
+        collide_testkit::assert_near!(fast.min, slow.min, t);
+        collide_testkit::assert_near!(fast.max, slow.max, t);
     }
     let _ = Quat::IDENTITY;
 }

@@ -121,8 +121,8 @@ proptest! {
             None => prop_assert_eq!(tight, Aabb::EMPTY),
             Some(oracle) => {
                 let t = tol(&moved);
-                collide::assert_near!(tight.min, oracle.min, t);
-                collide::assert_near!(tight.max, oracle.max, t);
+                collide_testkit::assert_near!(tight.min, oracle.min, t);
+                collide_testkit::assert_near!(tight.max, oracle.max, t);
                 // Fast boxes: rest AABB moved, fitted OBB moved; both contain the tight box.
                 let rest = Aabb::from_points(&pts).unwrap();
                 let fast = rest.transformed(&m).expanded(t);

@@ -98,7 +98,7 @@ fn points_on_a_cube_faces_and_edges() {
         "rotated cube has {} faces",
         h.faces().len()
     );
-    collide::assert_near!(h.volume(), 8.0, 1e-3);
+    collide_testkit::assert_near!(h.volume(), 8.0, 1e-3);
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn duplicated_points() {
     let h1 = check(&p);
     let h2 = check(&base);
     assert_eq!(h1.faces().len(), h2.faces().len());
-    collide::assert_near!(h1.volume(), h2.volume(), 1e-5);
+    collide_testkit::assert_near!(h1.volume(), h2.volume(), 1e-5);
 }
 
 #[test]

@@ -151,7 +151,7 @@ fn resting_stack_is_steady() {
             .with_pose(Quat::from_rotation_y(t), Vec3::new(0.3 * t, 0.99, -0.2 * t));
         let m = contact_manifold(&ground, &b, &mut cache).unwrap();
         assert_eq!(m.points().len(), 4, "frame {k}");
-        collide::assert_near!(m.normal, Vec3::Y, 1e-6);
-        collide::assert_near!(m.depth, 0.01, 1e-5);
+        collide_testkit::assert_near!(m.normal, Vec3::Y, 1e-6);
+        collide_testkit::assert_near!(m.depth, 0.01, 1e-5);
     }
 }

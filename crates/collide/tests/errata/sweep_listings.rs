@@ -1,10 +1,10 @@
 //! Regression tests for every erratum of the article's sweep listings 1, 2 and 4
 //! (`shared/seeds/ERRATA.md`), with the numbers given there.
 
-use collide::assert_near;
 use collide::shapes::{Aabb, Plane, Sphere};
 use collide::sweep;
 use collide::Vec3;
+use collide_testkit::assert_near;
 
 /// The plane y = 0 with normal +y: the signed distance of a point is its y.
 fn ground() -> Plane {

@@ -139,7 +139,7 @@ fn check_scene(model: &io::Model) {
     assert_eq!(child.mesh.vertices.len(), 4);
     assert_eq!(child.mesh.triangles.len(), 4);
     for (v, t) in child.mesh.vertices.iter().zip(TET) {
-        collide::assert_near!(*v, world.transform_point3(t), 1e-5);
+        collide_testkit::assert_near!(*v, world.transform_point3(t), 1e-5);
     }
     // Mirrored node: x negated, winding reversed so the solid stays outward-facing.
     for (v, t) in mirror.mesh.vertices.iter().zip(TET) {
@@ -150,7 +150,7 @@ fn check_scene(model: &io::Model) {
         signed_volume(&mirror.mesh) > 0.0,
         "mirror must flip winding"
     );
-    collide::assert_near!(signed_volume(&mirror.mesh), 1.0 / 6.0, 1e-6);
+    collide_testkit::assert_near!(signed_volume(&mirror.mesh), 1.0 / 6.0, 1e-6);
 }
 
 #[test]
