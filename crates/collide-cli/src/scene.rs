@@ -21,7 +21,7 @@ pub use collide::io::scene::Models as MeshCache;
 pub struct Body {
     /// Unique name.
     pub name: String,
-    /// A short word for the shape kind (`sphere`, `box`, `capsule`, `mesh`).
+    /// A short word for the shape kind (`sphere`, `box`, `capsule`, `mesh`, `heightfield`).
     pub kind: &'static str,
     /// Collision geometry in the rest frame, as the world takes it.
     pub geometry: Geometry,
@@ -120,6 +120,22 @@ impl Body {
                     Aabb::from_center_half_extents(Vec3::ZERO, he),
                     Obb::new(Vec3::ZERO, Quat::IDENTITY, he),
                     Sphere::new(Vec3::ZERO, half_height + radius),
+                )
+            }
+            ShapeDesc::Heightfield { .. } => {
+                let Geometry::Heightfield(field) = &geometry else {
+                    return Err(CliError::new(format!(
+                        "body {:?}: not a heightfield",
+                        d.name
+                    )));
+                };
+                let aabb = field.aabb();
+                body(
+                    "heightfield",
+                    tess::heightfield(field),
+                    aabb,
+                    Obb::from_aabb(&aabb),
+                    Sphere::new(aabb.center(), aabb.half_extents().length()),
                 )
             }
             ShapeDesc::Mesh {

@@ -133,6 +133,20 @@ pub fn sphere(radius: f32) -> TriList {
     capsule(0.0, radius, 10, 24)
 }
 
+/// A heightfield's triangles (holes left out), three vertices each, facing up.
+pub fn heightfield(field: &collide::mesh::Heightfield) -> TriList {
+    let mut out = TriList::default();
+    for i in 0..field.triangle_count() as u32 {
+        if let Some(t) = field.triangle(i) {
+            let [a, b, c] = [t.a, t.b, t.c].map(|p| out.push(p));
+            // Counter-clockwise seen from above: the face normal points up.
+            let up = (t.b - t.a).cross(t.c - t.a).y >= 0.0;
+            out.triangles.push(if up { [a, b, c] } else { [a, c, b] });
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -192,6 +192,32 @@ fn mesh_scene_with_impact() {
     assert!(ring["contact"]["depth"].as_f64().expect("depth") > 0.0);
 }
 
+// A heightfield terrain with a hole: the ball resting on it touches (depth 0), the crate
+// sunk 5 cm gets four points, the falling shot meets it at toi 0.3, and the pill falls
+// through the hole untouched.
+#[test]
+fn heightfield_scene() {
+    let o = check(&[&path("../../examples/scenes/terrain.json"), "--json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let hits = v["colliding"].as_array().expect("array");
+    let with = |name: &str| hits.iter().find(|p| p["a"] == "terrain" && p["b"] == name);
+    let depth = |p: &Value| p["contact"]["depth"].as_f64().expect("depth");
+    let ball = with("ball").expect("terrain × ball");
+    assert!(depth(ball).abs() < 1e-5, "{ball}");
+    assert_eq!(vec3(&ball["contact"]["normal"]), [0.0, 1.0, 0.0]);
+    let crate_box = with("crate").expect("terrain × crate");
+    assert!((depth(crate_box) - 0.05).abs() < 1e-4, "{crate_box}");
+    assert_eq!(
+        crate_box["contact"]["points"].as_array().map(Vec::len),
+        Some(4)
+    );
+    let shot = with("shot").expect("terrain × shot");
+    let toi = shot["impact"]["toi"].as_f64().expect("toi");
+    assert!((toi - 0.3).abs() < 1e-4, "toi {toi}");
+    assert!(with("pill").is_none(), "the pill falls through the hole");
+}
+
 // A mesh that cannot be read, or a part that does not exist: exit 2, one line naming the
 // scene, the body and the file.
 #[test]

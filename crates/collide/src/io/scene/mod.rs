@@ -25,9 +25,13 @@
 //!   to the scene file, `convex` is `"hull"` (one convex hull of every vertex, the default) or
 //!   `"pieces"` (one hull per object/group of the file, for concave objects already split into
 //!   convex parts) or `"triangles"` (no hull: the triangles themselves as a two-sided mesh
-//!   collider, for a level; [`crate::mesh::MeshCollider`]), `scale` (default 1) multiplies every vertex, `part` (optional) keeps only
-//!   the part of that name (glTF parts `name#k` of a multi-primitive mesh count as `name`), and
-//!   `origin` (default `[0, 0, 0]`) is the model-space point placed at the body's `position`.
+//!   collider, for a level; [`crate::mesh::MeshCollider`]), `scale` (default 1) multiplies
+//!   every vertex, `part` (optional) keeps only the part of that name (glTF parts `name#k` of
+//!   a multi-primitive mesh count as `name`), and `origin` (default `[0, 0, 0]`) is the
+//!   model-space point placed at the body's `position`; or `heightfield {rows, cols, heights,
+//!   scale}`: terrain ([`crate::mesh::Heightfield`]), `rows × cols` heights (at least 2 × 2)
+//!   row by row, `null` for a hole, over `scale[0] × scale[2]` centred on the body's position,
+//!   each height times `scale[1]`.
 //! - `position`: `[x, y, z]` (default origin). `rotation`: `{"quat": [x, y, z, w]}` (need not
 //!   be normalised) or `{"euler_deg": [x, y, z]}` — degrees about the world `x`, then `y`, then
 //!   `z` axis, i.e. `q = Rz · Ry · Rx` (default identity).
@@ -143,6 +147,19 @@ pub enum ShapeDesc {
         part: Option<String>,
         /// The model-space point that sits at the body's position (before scaling).
         origin: Vec3,
+    },
+    /// A heightfield ([`crate::mesh::Heightfield`]): `rows × cols` samples over `scale.x ×
+    /// scale.z` centred on the origin, heights times `scale.y`; NaN (`null` in the file) is a
+    /// hole. Usually a fixed body: terrain.
+    Heightfield {
+        /// Sample rows (along z), at least 2.
+        rows: usize,
+        /// Sample columns (along x), at least 2.
+        cols: usize,
+        /// `rows · cols` heights, row by row.
+        heights: Vec<f32>,
+        /// Extent along x and z, and the factor on every height.
+        scale: Vec3,
     },
 }
 
@@ -325,6 +342,17 @@ impl Scene {
                     part,
                     origin: Vec3::from_array(origin),
                 },
+                RawShape::Heightfield {
+                    rows,
+                    cols,
+                    heights,
+                    scale,
+                } => ShapeDesc::Heightfield {
+                    rows,
+                    cols,
+                    heights,
+                    scale: Vec3::from_array(scale),
+                },
             };
             bodies.push(SceneBody {
                 name: b.name,
@@ -445,6 +473,17 @@ impl ShapeDesc {
                     half_height: *half_height,
                     radius: *radius,
                 })
+            }
+            ShapeDesc::Heightfield {
+                rows,
+                cols,
+                heights,
+                scale,
+            } => {
+                let field =
+                    crate::mesh::Heightfield::try_new(heights.clone(), *rows, *cols, *scale)
+                        .map_err(|e| err(format!("heightfield: {e}")))?;
+                return Ok(Geometry::Heightfield(Arc::new(field)));
             }
             ShapeDesc::Mesh {
                 path,

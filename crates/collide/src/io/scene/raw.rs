@@ -57,6 +57,12 @@ pub(super) enum RawShape {
         part: Option<String>,
         origin: [f32; 3],
     },
+    Heightfield {
+        rows: usize,
+        cols: usize,
+        heights: Vec<f32>,
+        scale: [f32; 3],
+    },
 }
 
 #[derive(Deserialize)]
@@ -82,6 +88,13 @@ enum RawShapeUnchecked {
         part: Option<String>,
         #[serde(default)]
         origin: [f32; 3],
+    },
+    Heightfield {
+        rows: usize,
+        cols: usize,
+        /// Row by row; `null` is a hole.
+        heights: Vec<Option<f32>>,
+        scale: [f32; 3],
     },
 }
 
@@ -148,6 +161,35 @@ impl TryFrom<RawShapeUnchecked> for RawShape {
                     scale,
                     part,
                     origin,
+                }
+            }
+            RawShapeUnchecked::Heightfield {
+                rows,
+                cols,
+                heights,
+                scale,
+            } => {
+                let (rows_ok, cols_ok) = (rows >= 2, cols >= 2);
+                if !(rows_ok && cols_ok) {
+                    return Err(format!(
+                        "heightfield rows and cols must be at least 2, found {rows} x {cols}"
+                    ));
+                }
+                if Some(heights.len()) != rows.checked_mul(cols) {
+                    return Err(format!(
+                        "heightfield heights must hold rows x cols = {rows} x {cols} numbers \
+                         (null for a hole), found {}",
+                        heights.len()
+                    ));
+                }
+                for (axis, v) in ["x", "y", "z"].iter().zip(scale) {
+                    check_size(&format!("heightfield scale.{axis}"), v, false)?;
+                }
+                RawShape::Heightfield {
+                    rows,
+                    cols,
+                    heights: heights.into_iter().map(|h| h.unwrap_or(f32::NAN)).collect(),
+                    scale,
                 }
             }
         })

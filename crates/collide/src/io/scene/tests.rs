@@ -298,3 +298,51 @@ fn flat_mesh_is_an_error() {
     let e = s.to_world(&mut models).unwrap_err();
     assert!(e.to_string().contains("has no convex hull"), "{e}");
 }
+
+// A heightfield body: `null` heights are holes (NaN), the geometry is the library's
+// heightfield; wrong sizes and scales are parse errors that say what to write.
+#[test]
+fn heightfield_bodies_parse_and_refuse_bad_sizes() {
+    let s = parse(
+        r#"{"bodies": [{"name": "t", "fixed": true, "shape": {"heightfield": {
+            "rows": 2, "cols": 3, "heights": [0, 1, null, 0.5, 0, 2], "scale": [4, 2, 4]}}}]}"#,
+    )
+    .unwrap();
+    let ShapeDesc::Heightfield {
+        rows,
+        cols,
+        heights,
+        scale,
+    } = &s.bodies[0].shape
+    else {
+        panic!("not a heightfield: {:?}", s.bodies[0].shape)
+    };
+    assert_eq!((*rows, *cols, *scale), (2, 3, Vec3::new(4.0, 2.0, 4.0)));
+    assert!(heights[2].is_nan() && heights[3] == 0.5);
+    let w = s.to_world(&mut Models::new()).unwrap();
+    let Geometry::Heightfield(field) = &w[0].geometry else {
+        panic!("heightfield geometry")
+    };
+    assert_eq!((field.rows(), field.cols()), (2, 3));
+    // Heights run from 0 to 2 · 2 = 4 (the hole left out).
+    assert_eq!((field.aabb().min.y, field.aabb().max.y), (0.0, 4.0));
+    for (body, want) in [
+        (
+            r#""rows": 1, "cols": 3, "heights": [0, 0, 0], "scale": [1, 1, 1]"#,
+            "at least 2",
+        ),
+        (
+            r#""rows": 2, "cols": 2, "heights": [0, 0, 0], "scale": [1, 1, 1]"#,
+            "rows x cols = 2 x 2",
+        ),
+        (
+            r#""rows": 2, "cols": 2, "heights": [0, 0, 0, 0], "scale": [1, 0, 1]"#,
+            "heightfield scale.y",
+        ),
+    ] {
+        let text =
+            format!(r#"{{"bodies": [{{"name": "t", "shape": {{"heightfield": {{{body}}}}}}}]}}"#);
+        let e = parse(&text).unwrap_err().to_string();
+        assert!(e.contains(want), "{body}: {e}");
+    }
+}
