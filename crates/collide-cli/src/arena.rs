@@ -3,6 +3,7 @@
 //! moves it; the collision pipeline that runs on it lives with the `demo` command.
 
 use collide::io::scene::{BoundingChoice, ConvexMode, SceneBody, ShapeDesc, TestChoice};
+use collide::world::PairContact;
 use collide::{Quat, Vec3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -56,6 +57,9 @@ pub struct Arena {
     pub kind: Vec<usize>,
     /// Half the arena's side: walls at `±half` on every axis.
     pub half: f32,
+    /// The floor: a fixed heightfield of gentle dunes across the bottom of the arena (not one
+    /// of `world`'s bodies: the world holds it after them).
+    pub floor: Body,
 }
 
 /// How many of each kind in `n` bodies: projectiles about 1 %, at least 2 (when n allows).
@@ -92,9 +96,11 @@ impl Arena {
                 b.name = format!("{}{}", KINDS[k], bodies.len());
                 let r = b.rest_sphere.radius;
                 let room = (half - r).max(0.0);
+                // Above the floor's highest dune (a tenth of the half side).
+                let low = (-half + FLOOR_HEIGHT * half + r).min(room);
                 b.position = Vec3::new(
                     rng.random_range(-room..=room),
-                    rng.random_range(-room..=room),
+                    rng.random_range(low..=room),
                     rng.random_range(-room..=room),
                 );
                 b.rotation = random_rotation(&mut rng);
@@ -117,6 +123,7 @@ impl Arena {
             spin,
             kind,
             half,
+            floor: floor(half)?,
         })
     }
 
@@ -133,6 +140,47 @@ impl Arena {
     pub fn is_projectile(&self, i: usize) -> bool {
         KINDS[self.kind[i]] == "projectile"
     }
+}
+
+/// Samples along each side of the floor.
+pub const FLOOR_SAMPLES: usize = 41;
+
+/// The floor's highest point above the bottom wall, as a fraction of the arena's half side.
+const FLOOR_HEIGHT: f32 = 0.1;
+
+/// How far the floor reaches from the centre, in half sides of the arena.
+pub const FLOOR_REACH: f32 = 1.7;
+
+/// The arena's floor: a heightfield over the whole bottom, `FLOOR_SAMPLES` samples a side,
+/// dunes up to `FLOOR_HEIGHT` of the arena's half side high, resting on the bottom wall. It
+/// reaches `FLOOR_REACH` times the half side from the centre: past the walls by as far as a
+/// projectile (two thirds of the half side per frame) can overshoot them before it turns back,
+/// so nothing gets under it.
+fn floor(half: f32) -> Result<Body, CliError> {
+    let n = FLOOR_SAMPLES;
+    let heights = (0..n * n)
+        .map(|k| {
+            let (u, v) = (
+                (k % n) as f32 / (n - 1) as f32,
+                (k / n) as f32 / (n - 1) as f32,
+            );
+            let tau = std::f32::consts::TAU;
+            0.5 + 0.25 * (2.0 * tau * u).sin() + 0.25 * (1.5 * tau * v).cos() * (tau * u).cos()
+        })
+        .collect();
+    let mut d = desc(
+        "floor",
+        ShapeDesc::Heightfield {
+            rows: n,
+            cols: n,
+            heights,
+            scale: Vec3::new(2.0, FLOOR_HEIGHT, 2.0)
+                * (half * Vec3::new(FLOOR_REACH, 1.0, FLOOR_REACH)),
+        },
+    );
+    d.position = Vec3::new(0.0, -half, 0.0);
+    d.fixed = true;
+    Body::from_desc(&d, &mut MeshCache::new())
 }
 
 /// One body of each kind, built once (hulls and fitted volumes are the costly part).
@@ -294,6 +342,9 @@ pub struct FrameStats {
     pub collisions: usize,
     /// Of the collisions, those found by a sweep, with a time of impact.
     pub impacts: usize,
+    /// Bodies touching the floor, or meeting it within the frame (not counted in
+    /// `collisions`, which are between bodies).
+    pub floor_contacts: usize,
     /// Separating-axis tests answered by the feature cached from the last frame.
     pub cache_hits: u64,
     /// Separating-axis tests that needed the full search.
@@ -309,11 +360,13 @@ pub struct FrameStats {
 const FPS: f32 = 60.0;
 
 /// The arena run through [`collide::world::World`]: the world finds the collisions; this
-/// responds to them (elastic along the normal, mass by size) and keeps the bodies inside the
-/// walls.
+/// responds to them (elastic along the normal, mass by size; the fixed floor as an infinite
+/// mass) and keeps the bodies inside the walls.
 pub struct Pipeline {
     world: collide::world::World,
     ids: Vec<collide::world::BodyId>,
+    /// The floor's id: the last body added, so the larger id of every pair it is in.
+    floor: collide::world::BodyId,
     /// The pairs found colliding in the last frame, as body indices.
     last: Vec<(usize, usize)>,
 }
@@ -324,8 +377,24 @@ fn mass(b: &Body) -> f32 {
     b.rest_sphere.radius.powi(3).max(1e-9)
 }
 
+/// What the contacts of one frame ask of each body: its new velocity, a push out of what it
+/// penetrates, and the time of its earliest swept impact.
+struct Response {
+    vel: Vec<Vec3>,
+    push: Vec<Vec3>,
+    stop: Vec<Option<f32>>,
+}
+
+impl Response {
+    /// Body `i` goes back to its moment of first contact `toi` (the earliest of its impacts).
+    fn stop_at(&mut self, i: usize, toi: f32) {
+        self.stop[i] = Some(self.stop[i].map_or(toi, |s| s.min(toi)));
+    }
+}
+
 impl Pipeline {
-    /// A world holding the arena's bodies (hulls built once per kind, by the prototypes).
+    /// A world holding the arena's bodies (hulls built once per kind, by the prototypes) and,
+    /// last, its floor.
     pub fn new(arena: &Arena) -> Result<Pipeline, CliError> {
         use collide::world::{BodyDesc, World, WorldConfig};
         // Sweep a body when it moves more than its smallest half-size in a frame: the motion
@@ -349,15 +418,19 @@ impl Pipeline {
                     .map_err(|e| CliError::new(format!("{}: {e}", b.name)))?,
             );
         }
+        let floor = world
+            .add_body(arena.floor.world_desc())
+            .map_err(|e| CliError::new(format!("floor: {e}")))?;
         Ok(Pipeline {
             world,
             ids,
+            floor,
             last: Vec::new(),
         })
     }
 
-    /// The pairs found colliding (touching, penetrating, or met within the frame) in the last
-    /// frame run.
+    /// The pairs of bodies found colliding (touching, penetrating, or met within the frame)
+    /// in the last frame run; the floor's contacts are not among them.
     pub fn last_collisions(&self) -> &[(usize, usize)] {
         &self.last
     }
@@ -366,27 +439,14 @@ impl Pipeline {
     /// response, the walls, and the arena's copy of the poses.
     pub fn step(&mut self, arena: &mut Arena) -> FrameStats {
         // Poses and velocities at the start of the frame.
-        let start: Vec<(Vec3, Quat, Vec3)> = arena
+        let start: Vec<(Vec3, Vec3)> = arena
             .world
             .bodies
             .iter()
-            .map(|b| (b.position, b.rotation, b.velocity))
+            .map(|b| (b.position, b.velocity))
             .collect();
         self.world.step(1.0 / FPS);
-        let ws = *self.world.stats();
-        let mut stats = FrameStats {
-            fast_bodies: ws.fast_bodies,
-            broad_pairs: ws.broad_pairs,
-            sphere_pairs: ws.broad_pairs - ws.rejected_sphere,
-            obb_pairs: ws.broad_pairs - ws.rejected_sphere - ws.rejected_obb,
-            collisions: ws.contacts,
-            impacts: ws.impacts,
-            cache_hits: ws.cache_hits,
-            cache_misses: ws.cache_misses,
-            tunnelling_prevented: 0,
-            update_us: (ws.time_bounds + ws.time_broad + ws.time_narrow + ws.time_events)
-                .as_micros() as u64,
-        };
+        let mut stats = self.frame_stats();
         // The poses the world moved the bodies to.
         for (b, id) in arena.world.bodies.iter_mut().zip(&self.ids) {
             if let Ok((p, q)) = self.world.pose(*id) {
@@ -395,88 +455,150 @@ impl Pipeline {
             }
         }
         let n = arena.world.bodies.len();
-        let mut vel: Vec<Vec3> = arena.world.bodies.iter().map(|b| b.velocity).collect();
-        let mut push = vec![Vec3::ZERO; n];
-        let mut stop: Vec<Option<f32>> = vec![None; n];
+        let mut r = Response {
+            vel: arena.world.bodies.iter().map(|b| b.velocity).collect(),
+            push: vec![Vec3::ZERO; n],
+            stop: vec![None; n],
+        };
         self.last.clear();
         for c in self.world.contacts() {
             let (a, b) = (c.a.0 as usize, c.b.0 as usize);
-            self.last.push((a, b));
-            let nrm = c.manifold.normal;
-            if let Some(toi) = c.toi {
-                // Would a test at the start and one at the end of the frame have missed it?
-                // A sweep hit after the start (toi > 0) means the pair was apart at the start
-                // (a pair touching then has toi 0); at the end, ask the world.
-                let apart_at_end = self
-                    .world
-                    .evaluate_pair(self.ids[a], self.ids[b], 0.0)
-                    .is_ok_and(|v| v.contact.is_none());
-                if toi > 0.0 && apart_at_end {
-                    stats.tunnelling_prevented += 1;
-                }
-                // A swept pair goes back to its moment of first contact; one already touching
-                // at the start of the frame (toi 0) is pushed apart like a resting one.
-                if toi > 0.0 {
-                    for i in [a, b] {
-                        stop[i] = Some(stop[i].map_or(toi, |s: f32| s.min(toi)));
-                    }
-                }
+            if self.tunnel_closed(c) {
+                stats.tunnelling_prevented += 1;
             }
-            // Push penetrating pairs half the depth apart each. A swept pair reports depth 0
-            // at its time of impact; when that time is 0 (already overlapping at the start),
-            // its depth at the end pose comes from the exact test instead.
-            let resting = match c.toi {
-                None => Some((nrm, c.manifold.depth)),
-                Some(t) if t <= 0.0 => self
-                    .world
-                    .evaluate_pair(self.ids[a], self.ids[b], 0.0)
-                    .ok()
-                    .and_then(|v| v.contact)
-                    .map(|k| (k.normal, k.depth)),
-                Some(_) => None,
-            };
-            if let Some((n, depth)) = resting {
-                // Half the depth each, plus a hair so that they end apart, not touching
-                // (touching counts as a contact).
-                let d = 0.5 * depth.min(0.5) + 1e-3;
-                push[a] -= n * d;
-                push[b] += n * d;
-            }
-            // Elastic along the normal when the bodies approach, masses as the cube of the
-            // bounding radius: va' = va + 2 mb/(ma+mb) (vrel·n) n, vb' = vb - 2 ma/(ma+mb) (vrel·n) n.
-            let rel = (vel[b] - vel[a]).dot(nrm);
-            if rel < 0.0 {
-                let (ma, mb) = (mass(&arena.world.bodies[a]), mass(&arena.world.bodies[b]));
-                vel[a] += nrm * (rel * 2.0 * mb / (ma + mb));
-                vel[b] -= nrm * (rel * 2.0 * ma / (ma + mb));
+            if c.b == self.floor {
+                stats.floor_contacts += 1;
+                self.floor_response(c, a, &mut r);
+            } else {
+                self.last.push((a, b));
+                self.pair_response(c, &arena.world.bodies, &mut r);
             }
         }
+        stats.collisions = self.last.len();
+        self.move_bodies(arena, &start, &r);
+        stats
+    }
+
+    /// The world's statistics of the frame just run (collisions and tunnels are counted by
+    /// [`Pipeline::step`]).
+    fn frame_stats(&self) -> FrameStats {
+        let ws = *self.world.stats();
+        FrameStats {
+            fast_bodies: ws.fast_bodies,
+            broad_pairs: ws.broad_pairs,
+            sphere_pairs: ws.broad_pairs - ws.rejected_sphere,
+            obb_pairs: ws.broad_pairs - ws.rejected_sphere - ws.rejected_obb,
+            collisions: 0,
+            impacts: ws.impacts,
+            floor_contacts: 0,
+            cache_hits: ws.cache_hits,
+            cache_misses: ws.cache_misses,
+            tunnelling_prevented: 0,
+            update_us: (ws.time_bounds + ws.time_broad + ws.time_narrow + ws.time_events)
+                .as_micros() as u64,
+        }
+    }
+
+    /// Would tests at the start and at the end of the frame both have missed this swept
+    /// contact? A sweep hit after the start (toi > 0) means the pair was apart at the start
+    /// (a pair touching then has toi 0); at the end, ask the world.
+    fn tunnel_closed(&self, c: &PairContact) -> bool {
+        c.toi.is_some_and(|toi| toi > 0.0)
+            && self
+                .world
+                .evaluate_pair(c.a, c.b, 0.0)
+                .is_ok_and(|v| v.contact.is_none())
+    }
+
+    /// A penetrating pair's normal and depth at the end of the frame: the contact's own, or,
+    /// for a pair swept from a start already overlapping (toi 0, depth 0 at that time), the
+    /// exact test's at the end pose. `None` for a pair met later in the frame.
+    fn resting(&self, c: &PairContact) -> Option<(Vec3, f32)> {
+        match c.toi {
+            None => Some((c.manifold.normal, c.manifold.depth)),
+            Some(t) if t <= 0.0 => self
+                .world
+                .evaluate_pair(c.a, c.b, 0.0)
+                .ok()
+                .and_then(|v| v.contact)
+                .map(|k| (k.normal, k.depth)),
+            Some(_) => None,
+        }
+    }
+
+    /// Two bodies: a swept pair goes back to its moment of first contact, a penetrating pair
+    /// is pushed half the depth apart each, and the velocities bounce elastically along the
+    /// normal when they approach.
+    fn pair_response(&self, c: &PairContact, bodies: &[Body], r: &mut Response) {
+        let (a, b) = (c.a.0 as usize, c.b.0 as usize);
+        if let Some(toi) = c.toi.filter(|&t| t > 0.0) {
+            r.stop_at(a, toi);
+            r.stop_at(b, toi);
+        }
+        if let Some((n, depth)) = self.resting(c) {
+            // Half the depth each, plus a hair so that they end apart, not touching
+            // (touching counts as a contact).
+            let d = 0.5 * depth.min(0.5) + 1e-3;
+            r.push[a] -= n * d;
+            r.push[b] += n * d;
+        }
+        // Masses as the cube of the bounding radius:
+        // va' = va + 2 mb/(ma+mb) (vrel·n) n, vb' = vb - 2 ma/(ma+mb) (vrel·n) n.
+        let nrm = c.manifold.normal;
+        let rel = (r.vel[b] - r.vel[a]).dot(nrm);
+        if rel < 0.0 {
+            let (ma, mb) = (mass(&bodies[a]), mass(&bodies[b]));
+            r.vel[a] += nrm * (rel * 2.0 * mb / (ma + mb));
+            r.vel[b] -= nrm * (rel * 2.0 * ma / (ma + mb));
+        }
+    }
+
+    /// Body `a` against the floor (B, fixed: an infinite mass): a swept body back to its
+    /// moment of first contact (its start, when it started touching and moved deeper: the
+    /// floor is a thin surface, and at the end pose the body may be through it), a resting
+    /// one pushed out by the whole depth; its velocity reflected about the floor's normal when
+    /// it moves into the floor.
+    fn floor_response(&self, c: &PairContact, a: usize, r: &mut Response) {
+        match c.toi {
+            Some(toi) => r.stop_at(a, toi),
+            None => r.push[a] -= c.manifold.normal * (c.manifold.depth.min(0.5) + 1e-3),
+        }
+        // The normal points from the body into the floor.
+        let nrm = c.manifold.normal;
+        let into = r.vel[a].dot(nrm);
+        if into > 0.0 {
+            r.vel[a] -= nrm * (2.0 * into);
+        }
+    }
+
+    /// Every body to its responded pose and velocity, turned back at the walls, and the world
+    /// told.
+    fn move_bodies(&mut self, arena: &mut Arena, start: &[(Vec3, Vec3)], r: &Response) {
         let half = arena.half;
-        for i in 0..n {
-            let b = &mut arena.world.bodies[i];
-            let (mut p, q) = (b.position + push[i], b.rotation);
-            if let Some(u) = stop[i] {
-                p = start[i].0 + start[i].2 * u;
+        for (i, b) in arena.world.bodies.iter_mut().enumerate() {
+            let (mut p, q) = (b.position + r.push[i], b.rotation);
+            if let Some(u) = r.stop[i] {
+                p = start[i].0 + start[i].1 * u;
             }
             // Walls: a body whose bounding sphere crosses one while moving out turns back.
-            let r = b.rest_sphere.radius;
+            let mut vel = r.vel[i];
+            let radius = b.rest_sphere.radius;
             let c = p + q * b.rest_sphere.center;
             for axis in 0..3 {
-                if (c[axis] + r > half && vel[i][axis] > 0.0)
-                    || (c[axis] - r < -half && vel[i][axis] < 0.0)
+                if (c[axis] + radius > half && vel[axis] > 0.0)
+                    || (c[axis] - radius < -half && vel[axis] < 0.0)
                 {
-                    vel[i][axis] = -vel[i][axis];
+                    vel[axis] = -vel[axis];
                 }
             }
             b.position = p;
-            b.velocity = vel[i];
+            b.velocity = vel;
             // The arena never makes a non-finite pose or velocity, which is all these refuse.
             let _ = self.world.teleport_body(self.ids[i], p, q);
             let _ = self
                 .world
-                .set_velocity(self.ids[i], vel[i] * FPS, arena.spin[i] * FPS);
+                .set_velocity(self.ids[i], vel * FPS, arena.spin[i] * FPS);
         }
-        stats
     }
 }
 
@@ -552,6 +674,7 @@ mod pipeline_tests {
             spin: vec![Vec3::ZERO; 2],
             kind: vec![1, 1],
             half: 50.0,
+            floor: floor(50.0).expect("floor"),
         };
         let mut pipe = Pipeline::new(&arena).expect("pipeline");
         let first = pipe.step(&mut arena);
@@ -560,6 +683,40 @@ mod pipeline_tests {
             pipe.step(&mut arena);
         }
         assert!(pipe.last_collisions().is_empty(), "still stuck together");
+    }
+
+    // The floor holds: over 300 frames of a 300-body arena, bodies land on the heightfield
+    // (contacts counted), and no body's centre ever ends below the floor's surface under it.
+    #[test]
+    fn bodies_stay_above_the_floor() {
+        let mut arena = Arena::new(300, 3).expect("arena");
+        let mut pipe = Pipeline::new(&arena).expect("pipeline");
+        let collide::world::Geometry::Heightfield(field) = arena.floor.geometry.clone() else {
+            panic!("the floor is a heightfield")
+        };
+        let mut on_floor = 0;
+        for frame in 0..300 {
+            on_floor += pipe.step(&mut arena).floor_contacts;
+
+            for b in &arena.world.bodies {
+                let local = b.position - arena.floor.position;
+                let down = collide::shapes::Ray::new(
+                    Vec3::new(local.x, 2.0 * arena.half, local.z),
+                    Vec3::NEG_Y,
+                );
+                let Some(hit) = field.ray_cast(&down, f32::INFINITY) else {
+                    continue; // beyond the floor's edge (inside the walls' slack)
+                };
+                assert!(
+                    local.y > hit.point.y - 1e-3,
+                    "frame {frame}: {} at {} is below the floor ({})",
+                    b.name,
+                    b.position,
+                    hit.point.y
+                );
+            }
+        }
+        assert!(on_floor > 0, "no body ever touched the floor");
     }
 
     // A projectile crossing a box in one frame (10 units, the box 1 unit wide): tests at the
@@ -579,6 +736,7 @@ mod pipeline_tests {
             spin: vec![Vec3::ZERO; 2],
             kind: vec![3, 6],
             half: 50.0,
+            floor: floor(50.0).expect("floor"),
         };
         let mut pipe = Pipeline::new(&arena).expect("pipeline");
         let s = pipe.step(&mut arena);

@@ -132,6 +132,7 @@ impl Summary {
             total.obb_pairs += f.obb_pairs;
             total.collisions += f.collisions;
             total.impacts += f.impacts;
+            total.floor_contacts += f.floor_contacts;
             total.cache_hits += f.cache_hits;
             total.cache_misses += f.cache_misses;
             total.tunnelling_prevented += f.tunnelling_prevented;
@@ -146,6 +147,7 @@ impl Summary {
             "obb_pairs": per(total.obb_pairs as u64),
             "collisions": per(total.collisions as u64),
             "impacts": per(total.impacts as u64),
+            "floor_contacts": per(total.floor_contacts as u64),
             "cache_hits": per(total.cache_hits),
             "cache_misses": per(total.cache_misses),
             "tunnelling_prevented": per(total.tunnelling_prevented as u64),
@@ -214,6 +216,12 @@ fn print_summary(args: &Args, arena: &Arena, s: &Summary) {
         per(t.fast_bodies as u64)
     );
     println!(
+        "floor: a {n}x{n} heightfield (fixed, {:.1} units wide, past the walls); {:.1} bodies on it per frame",
+        2.0 * crate::arena::FLOOR_REACH * arena.half,
+        per(t.floor_contacts as u64),
+        n = crate::arena::FLOOR_SAMPLES,
+    );
+    println!(
         "tunnelling prevented by sweeps: {} of {} sweep hits would be missed by tests at the start and end of the frame",
         t.tunnelling_prevented, t.impacts
     );
@@ -247,7 +255,9 @@ fn final_picture(arena: &Arena, pipe: &Pipeline) -> Option<tiny_skia::Pixmap> {
         })
         .collect();
     let show = super::render::Show::default();
-    let mut prims = super::render::primitives(&arena.world, &reports, show);
+    let mut stage = arena.world.clone();
+    stage.bodies.push(arena.floor.clone());
+    let mut prims = super::render::primitives(&stage, &reports, show);
     let walls = Aabb::from_center_half_extents(Vec3::ZERO, Vec3::splat(arena.half));
     super::render::box_lines(&mut prims, &walls.corners(), Rgba(200, 210, 230, 120), 1.5);
     // Projectiles' paths this frame, bright.
