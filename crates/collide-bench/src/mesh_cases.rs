@@ -484,6 +484,8 @@ pub struct GhostCount {
 /// on a flat 40 x 40-cell floor split along random diagonals, as a mesh and as a heightfield:
 /// `[collide mesh, parry mesh, parry mesh with FIX_INTERNAL_EDGES, collide heightfield,
 /// parry heightfield, parry heightfield with FIX_INTERNAL_EDGES]`.
+// One piece: the floor and the probes built once, then the six tallies side by side over the same
+// probes.
 pub fn ghost_counts(cases: usize) -> [(&'static str, GhostCount); 6] {
     use parry3d::shape::HeightFieldFlags;
     let mut g = Gen::new(40);

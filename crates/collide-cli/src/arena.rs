@@ -364,6 +364,8 @@ impl Pipeline {
 
     /// Runs one frame: the world moves every body and finds every collision; then the
     /// response, the walls, and the arena's copy of the poses.
+    // One piece: the frame's stages (world step, missed-by-end-of-frame count, response, walls,
+    // pose copy) share its start and end poses.
     pub fn step(&mut self, arena: &mut Arena) -> FrameStats {
         // Poses and velocities at the start of the frame.
         let start: Vec<(Vec3, Quat, Vec3)> = arena
