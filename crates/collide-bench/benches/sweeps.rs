@@ -41,17 +41,28 @@ fn motion_toward(g: &mut Gen, from: Vec3, to: Vec3) -> Vec3 {
     }
 }
 
+/// The sweeps, one group per pair of shapes (one random sequence through all of them).
 fn sweeps(c: &mut Criterion) {
     let mut g = Gen::new(2024);
+    sweep_sphere_sphere(c, &mut g);
+    sweep_aabb_aabb(c, &mut g);
+    sweep_obb_obb(c, &mut g);
+    sweep_sphere_obb(c, &mut g);
+    sweep_sphere_aabb(c, &mut g);
+    sweep_sphere_triangle(c, &mut g);
+    sweep_sphere_plane(c, &mut g);
+    sweep_obb_obb_rotating(c, &mut g);
+}
+
+/// Sphere–sphere.
+fn sweep_sphere_sphere(c: &mut Criterion, g: &mut Gen) {
     let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
     let id = Quat::IDENTITY;
-
-    // Sphere–sphere.
     let balls: Vec<(Sphere, Vec3, Sphere, Vec3)> = (0..N)
         .map(|_| {
             let (a, b) = (g.sphere(), g.sphere());
             let ma = g.vec(2.0);
-            let mb = motion_toward(&mut g, b.center, a.center);
+            let mb = motion_toward(g, b.center, a.center);
             (a, ma, b, mb)
         })
         .collect();
@@ -79,13 +90,17 @@ fn sweeps(c: &mut Criterion) {
             )
         },
     );
+}
 
-    // AABB–AABB (parry: two axis-aligned cuboids).
+/// AABB–AABB (parry: two axis-aligned cuboids).
+fn sweep_aabb_aabb(c: &mut Criterion, g: &mut Gen) {
+    let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
+    let id = Quat::IDENTITY;
     let boxes: Vec<(Aabb, Vec3, Aabb, Vec3)> = (0..N)
         .map(|_| {
             let (a, b) = (g.aabb(), g.aabb());
             let ma = g.vec(2.0);
-            let mb = motion_toward(&mut g, b.center(), a.center());
+            let mb = motion_toward(g, b.center(), a.center());
             (a, ma, b, mb)
         })
         .collect();
@@ -103,13 +118,16 @@ fn sweeps(c: &mut Criterion) {
             opts,
         )
     });
+}
 
-    // OBB–OBB.
+/// OBB–OBB.
+fn sweep_obb_obb(c: &mut Criterion, g: &mut Gen) {
+    let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
     let obbs: Vec<(Obb, Quat, Vec3, Obb, Quat, Vec3)> = (0..N)
         .map(|_| {
             let (a, b) = (g.obb(), g.obb());
             let ma = g.vec(2.0);
-            let mb = motion_toward(&mut g, b.center, a.center);
+            let mb = motion_toward(g, b.center, a.center);
             (a, a.rotation(), ma, b, b.rotation(), mb)
         })
         .collect();
@@ -137,12 +155,16 @@ fn sweeps(c: &mut Criterion) {
             )
         },
     );
+}
 
-    // Sphere–OBB.
+/// Sphere–OBB.
+fn sweep_sphere_obb(c: &mut Criterion, g: &mut Gen) {
+    let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
+    let id = Quat::IDENTITY;
     let sob: Vec<(Sphere, Vec3, Obb, Quat)> = (0..N)
         .map(|_| {
             let (s, b) = (g.sphere(), g.obb());
-            let ms = motion_toward(&mut g, s.center, b.center);
+            let ms = motion_toward(g, s.center, b.center);
             (s, ms, b, b.rotation())
         })
         .collect();
@@ -160,12 +182,16 @@ fn sweeps(c: &mut Criterion) {
             opts,
         )
     });
+}
 
-    // Sphere–AABB (parry: ball–cuboid without rotation).
+/// Sphere–AABB (parry: ball–cuboid without rotation).
+fn sweep_sphere_aabb(c: &mut Criterion, g: &mut Gen) {
+    let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
+    let id = Quat::IDENTITY;
     let sab: Vec<(Sphere, Vec3, Aabb)> = (0..N)
         .map(|_| {
             let (s, b) = (g.sphere(), g.aabb());
-            let ms = motion_toward(&mut g, s.center, b.center());
+            let ms = motion_toward(g, s.center, b.center());
             (s, ms, b)
         })
         .collect();
@@ -183,12 +209,16 @@ fn sweeps(c: &mut Criterion) {
             opts,
         )
     });
+}
 
-    // Sphere–triangle.
+/// Sphere–triangle.
+fn sweep_sphere_triangle(c: &mut Criterion, g: &mut Gen) {
+    let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
+    let id = Quat::IDENTITY;
     let stri: Vec<(Sphere, Vec3, Triangle)> = (0..N)
         .map(|_| {
             let (s, t) = (g.sphere(), g.triangle());
-            let ms = motion_toward(&mut g, s.center, t.centroid());
+            let ms = motion_toward(g, s.center, t.centroid());
             (s, ms, t)
         })
         .collect();
@@ -216,8 +246,12 @@ fn sweeps(c: &mut Criterion) {
             )
         },
     );
+}
 
-    // Sphere–plane (parry: ball against a half-space, from the positive side).
+/// Sphere–plane (parry: ball against a half-space, from the positive side).
+fn sweep_sphere_plane(c: &mut Criterion, g: &mut Gen) {
+    let opts = ShapeCastOptions::with_max_time_of_impact(1.0);
+    let id = Quat::IDENTITY;
     let spl: Vec<(Sphere, Vec3, Plane)> = (0..N)
         .map(|_| {
             let (s, p) = (g.sphere(), g.plane());
@@ -226,7 +260,7 @@ fn sweeps(c: &mut Criterion) {
             } else {
                 p
             };
-            let ms = motion_toward(&mut g, s.center, p.project(s.center));
+            let ms = motion_toward(g, s.center, p.project(s.center));
             (s, ms, p)
         })
         .collect();
@@ -244,12 +278,14 @@ fn sweeps(c: &mut Criterion) {
             opts,
         )
     });
+}
 
-    // Rotating OBB–OBB (parry: cast_shapes_nonlinear, constant angular velocity).
+/// Rotating OBB–OBB (parry: cast_shapes_nonlinear, constant angular velocity).
+fn sweep_obb_obb_rotating(c: &mut Criterion, g: &mut Gen) {
     let rot: Vec<_> = (0..N)
         .map(|_| {
             let (a, b) = (g.obb(), g.obb());
-            let mb = motion_toward(&mut g, b.center, a.center);
+            let mb = motion_toward(g, b.center, a.center);
             let (wa, wb) = (g.unit() * g.range(0.0, 2.0), g.unit() * g.range(0.0, 2.0));
             let (qa, qb) = (a.rotation(), b.rotation());
             (a, qa, wa, b, qb, mb, wb)
@@ -300,24 +336,40 @@ fn sweeps(c: &mut Criterion) {
     );
 }
 
+/// The ray casts, one group per shape (one random sequence through all of them).
 fn ray_casts(c: &mut Criterion) {
     let mut g = Gen::new(4048);
-    let id = Quat::IDENTITY;
-    let ray_at = |g: &mut Gen, target: Vec3| {
-        let o = g.point() * 1.5;
-        let d = if g.range(0.0, 1.0) < 0.5 {
-            (target + g.vec(1.5) - o) * 1.2
-        } else {
-            g.unit() * 8.0
-        };
-        Ray::new(o, d)
-    };
-    let pr = |r: &Ray| PRay::new(r.origin, r.dir);
+    ray_sphere(c, &mut g);
+    ray_aabb(c, &mut g);
+    ray_obb(c, &mut g);
+    ray_capsule(c, &mut g);
+    ray_triangle(c, &mut g);
+    ray_plane(c, &mut g);
+}
 
+/// A ray from around the origin, half of them aimed near `target`, half in any direction.
+fn ray_at(g: &mut Gen, target: Vec3) -> Ray {
+    let o = g.point() * 1.5;
+    let d = if g.range(0.0, 1.0) < 0.5 {
+        (target + g.vec(1.5) - o) * 1.2
+    } else {
+        g.unit() * 8.0
+    };
+    Ray::new(o, d)
+}
+
+/// The same ray for parry3d.
+fn pr(r: &Ray) -> PRay {
+    PRay::new(r.origin, r.dir)
+}
+
+/// Rays at a sphere.
+fn ray_sphere(c: &mut Criterion, g: &mut Gen) {
+    let id = Quat::IDENTITY;
     let spheres: Vec<(Ray, Sphere)> = (0..N)
         .map(|_| {
             let s = g.sphere();
-            (ray_at(&mut g, s.center), s)
+            (ray_at(g, s.center), s)
         })
         .collect();
     cycle(c, "ray_sphere", "collide", &spheres, |(r, s)| {
@@ -331,11 +383,15 @@ fn ray_casts(c: &mut Criterion) {
             true,
         )
     });
+}
 
+/// Rays at an axis-aligned box (also with the ray's precomputed inverse).
+fn ray_aabb(c: &mut Criterion, g: &mut Gen) {
+    let id = Quat::IDENTITY;
     let aabbs: Vec<(Ray, RayInv, Aabb)> = (0..N)
         .map(|_| {
             let b = g.aabb();
-            let r = ray_at(&mut g, b.center());
+            let r = ray_at(g, b.center());
             (r, RayInv::new(&r), b)
         })
         .collect();
@@ -353,11 +409,14 @@ fn ray_casts(c: &mut Criterion) {
             true,
         )
     });
+}
 
+/// Rays at an oriented box.
+fn ray_obb(c: &mut Criterion, g: &mut Gen) {
     let obbs: Vec<(Ray, Obb, Quat)> = (0..N)
         .map(|_| {
             let b = g.obb();
-            (ray_at(&mut g, b.center), b, b.rotation())
+            (ray_at(g, b.center), b, b.rotation())
         })
         .collect();
     cycle(c, "ray_obb", "collide", &obbs, |(r, b, _)| {
@@ -371,11 +430,14 @@ fn ray_casts(c: &mut Criterion) {
             true,
         )
     });
+}
 
+/// Rays at a capsule.
+fn ray_capsule(c: &mut Criterion, g: &mut Gen) {
     let caps: Vec<(Ray, Capsule)> = (0..N)
         .map(|_| {
             let cp = g.capsule();
-            (ray_at(&mut g, (cp.a + cp.b) * 0.5), cp)
+            (ray_at(g, (cp.a + cp.b) * 0.5), cp)
         })
         .collect();
     cycle(c, "ray_capsule", "collide", &caps, |(r, cp)| {
@@ -389,11 +451,14 @@ fn ray_casts(c: &mut Criterion) {
             true,
         )
     });
+}
 
+/// Rays at a triangle.
+fn ray_triangle(c: &mut Criterion, g: &mut Gen) {
     let tris: Vec<(Ray, Triangle)> = (0..N)
         .map(|_| {
             let t = g.triangle();
-            (ray_at(&mut g, t.centroid()), t)
+            (ray_at(g, t.centroid()), t)
         })
         .collect();
     cycle(c, "ray_triangle", "collide", &tris, |(r, t)| {
@@ -402,11 +467,15 @@ fn ray_casts(c: &mut Criterion) {
     cycle(c, "ray_triangle", "parry3d", &tris, |(r, t)| {
         PTriangle::new(t.a, t.b, t.c).cast_ray_and_get_normal(&Pose::IDENTITY, &pr(r), 1.0, true)
     });
+}
 
+/// Rays at a plane (parry: a half-space).
+fn ray_plane(c: &mut Criterion, g: &mut Gen) {
+    let id = Quat::IDENTITY;
     let planes: Vec<(Ray, Plane)> = (0..N)
         .map(|_| {
             let p = g.plane();
-            (ray_at(&mut g, p.project(Vec3::ZERO)), p)
+            (ray_at(g, p.project(Vec3::ZERO)), p)
         })
         .collect();
     cycle(c, "ray_plane", "collide", &planes, |(r, p)| {

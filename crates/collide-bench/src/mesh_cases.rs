@@ -197,28 +197,57 @@ fn probe(kind: usize, at: Vec3, s: f32, q: Quat) -> Probe {
     }
 }
 
-/// Every level row.
+/// Every level row: the bunny's, then the terrain's.
 pub fn all(n: usize) -> Vec<Case> {
-    let bunny_mesh = bunny();
-    let size = bunny_mesh.aabb().map_or(1.0, |b| b.size().length());
-    let Ok(collider) = MeshCollider::try_new(bunny_mesh.clone()) else {
+    let Some(bunny) = Bunny::new() else {
         return Vec::new();
     };
-    let collider = Arc::new(collider);
-    let parry_bunny = Arc::new(
-        ParryMesh::with_flags(
-            collider.vertices().to_vec(),
-            collider.triangles().to_vec(),
-            TriMeshFlags::FIX_INTERNAL_EDGES_TWO_SIDED,
-        )
-        .unwrap_or_else(|e| panic!("parry bunny: {e:?}")),
-    );
-    let mut cases = Vec::new();
+    let mut cases = vec![bunny.build_case(), bunny.ray_case(n)];
+    for (kind, name) in [(0, "sphere"), (1, "capsule"), (2, "box")] {
+        cases.push(bunny.contact_case(kind, name, n));
+    }
+    for (kind, name) in [(0, "sphere"), (2, "box")] {
+        cases.push(bunny.cast_case(kind, name, n));
+    }
+    terrain_cases(n, &mut cases);
+    cases
+}
 
-    // Tree build (one build per pass).
-    {
-        let (m1, m2) = (bunny_mesh.clone(), bunny_mesh.clone());
-        cases.push(Case {
+/// The bunny in both libraries.
+struct Bunny {
+    mesh: TriMesh,
+    /// The length of its bounding box's diagonal.
+    size: f32,
+    collider: Arc<MeshCollider>,
+    parry: Arc<ParryMesh>,
+}
+
+impl Bunny {
+    /// `None` when collide cannot build the mesh.
+    fn new() -> Option<Self> {
+        let mesh = bunny();
+        let size = mesh.aabb().map_or(1.0, |b| b.size().length());
+        let collider = Arc::new(MeshCollider::try_new(mesh.clone()).ok()?);
+        let parry = Arc::new(
+            ParryMesh::with_flags(
+                collider.vertices().to_vec(),
+                collider.triangles().to_vec(),
+                TriMeshFlags::FIX_INTERNAL_EDGES_TWO_SIDED,
+            )
+            .unwrap_or_else(|e| panic!("parry bunny: {e:?}")),
+        );
+        Some(Self {
+            mesh,
+            size,
+            collider,
+            parry,
+        })
+    }
+
+    /// Tree build (one build per pass).
+    fn build_case(&self) -> Case {
+        let (m1, m2) = (self.mesh.clone(), self.mesh.clone());
+        Case {
             name: "mesh_build_bunny".into(),
             n: 1,
             collide: Box::new(move || {
@@ -236,36 +265,37 @@ pub fn all(n: usize) -> Vec<Case> {
                 )
             }),
             parry_call: "TriMesh::with_flags(FIX_INTERNAL_EDGES_TWO_SIDED)".into(),
-        });
+        }
     }
 
-    // Rays on the bunny.
-    {
-        let (c, p) = (collider.clone(), parry_bunny.clone());
-        cases.push(ray_case(
+    /// Rays on the bunny.
+    fn ray_case(&self, n: usize) -> Case {
+        let (c, p) = (self.collider.clone(), self.parry.clone());
+        ray_case(
             "mesh_ray_bunny",
-            rays_at(collider.aabb(), n, 1),
+            rays_at(self.collider.aabb(), n, 1),
             move |r| c.ray_cast(r, 1.0).is_some(),
             move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
             "TriMesh::cast_local_ray_and_get_normal",
-        ));
+        )
     }
 
-    // Contacts of spheres, capsules and boxes overlapping the bunny's surface.
-    for (kind, name) in [(0, "sphere"), (1, "capsule"), (2, "box")] {
+    /// Contacts of probes of `kind` (see [`probe`]) overlapping the bunny's surface.
+    fn contact_case(&self, kind: usize, name: &str, n: usize) -> Case {
+        let collider = &self.collider;
         let mut g = Gen::new(10 + kind as u64);
         let probes: Vec<Probe> = (0..n)
             .map(|_| {
                 let t = g.range(0.0, collider.triangles().len() as f32) as u32;
                 let tri = collider.triangle(t).map_or(Vec3::ZERO, |t| t.centroid());
-                probe(kind, tri, size * g.range(0.01, 0.05), g.quat())
+                probe(kind, tri, self.size * g.range(0.01, 0.05), g.quat())
             })
             .collect();
         let parry_probes: Vec<(Pose, Box<dyn Shape>)> = probes.iter().map(Probe::parry).collect();
-        let (c, p) = (collider.clone(), parry_bunny.clone());
+        let (c, p) = (collider.clone(), self.parry.clone());
         let mut out = Vec::new();
         let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
-        cases.push(Case {
+        Case {
             name: format!("mesh_contact_{name}"),
             n,
             collide: Box::new(move || {
@@ -295,19 +325,19 @@ pub fn all(n: usize) -> Vec<Case> {
             }),
             parry_call: "DefaultQueryDispatcher::contact_manifolds (one-shot: fresh workspace)"
                 .into(),
-        });
+        }
     }
 
-    // Shape casts at the bunny from outside.
-    for (kind, name) in [(0, "sphere"), (2, "box")] {
+    /// Shape casts of probes of `kind` at the bunny from outside.
+    fn cast_case(&self, kind: usize, name: &str, n: usize) -> Case {
         let mut g = Gen::new(20 + kind as u64);
-        let b = collider.aabb();
+        let b = self.collider.aabb();
         let items: Vec<(Probe, Vec3)> = (0..n)
             .map(|_| {
                 let start = b.center() + g.vec(1.0) * b.half_extents() * 2.0;
                 let target = b.center() + g.vec(1.0) * b.half_extents();
                 (
-                    probe(kind, start, size * g.range(0.01, 0.05), g.quat()),
+                    probe(kind, start, self.size * g.range(0.01, 0.05), g.quat()),
                     target - start,
                 )
             })
@@ -319,12 +349,12 @@ pub fn all(n: usize) -> Vec<Case> {
                 (pose, shape, *m)
             })
             .collect();
-        let (c, p) = (collider.clone(), parry_bunny.clone());
+        let (c, p) = (self.collider.clone(), self.parry.clone());
         let options = ShapeCastOptions {
             max_time_of_impact: 1.0,
             ..ShapeCastOptions::default()
         };
-        cases.push(Case {
+        Case {
             name: format!("mesh_cast_{name}"),
             n,
             collide: Box::new(move || {
@@ -344,14 +374,17 @@ pub fn all(n: usize) -> Vec<Case> {
                     .count()
             }),
             parry_call: "query::cast_shapes (max toi 1)".into(),
-        });
+        }
     }
+}
 
-    // The terrain: heightfield rays, and the same surface as a ~1M-triangle mesh.
+/// The terrain: heightfield rays, and the same surface as a ~1M-triangle mesh (each row only
+/// when collide can build its surface).
+fn terrain_cases(n: usize, cases: &mut Vec<Case>) {
     let heights = terrain_heights(TERRAIN);
     let Ok(field) = Heightfield::try_new(heights.clone(), TERRAIN, TERRAIN, terrain_scale(TERRAIN))
     else {
-        return cases;
+        return;
     };
     let parry_field = Arc::new(parry_heightfield(&heights, TERRAIN));
     let field = Arc::new(field);
@@ -367,24 +400,21 @@ pub fn all(n: usize) -> Vec<Case> {
     }
     let terrain_mesh = heightfield_mesh(&field);
     let Ok(terrain) = MeshCollider::try_new(terrain_mesh.clone()) else {
-        return cases;
+        return;
     };
     let parry_terrain = Arc::new(
         ParryMesh::new(terrain_mesh.vertices, terrain_mesh.triangles)
             .unwrap_or_else(|e| panic!("parry terrain: {e:?}")),
     );
     let terrain = Arc::new(terrain);
-    {
-        let (c, p) = (terrain.clone(), parry_terrain.clone());
-        cases.push(ray_case(
-            "mesh_ray_terrain_1m",
-            rays_at(terrain.aabb(), n, 4),
-            move |r| c.ray_cast(r, 1.0).is_some(),
-            move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
-            "TriMesh::cast_local_ray_and_get_normal",
-        ));
-    }
-    cases
+    let (c, p) = (terrain.clone(), parry_terrain.clone());
+    cases.push(ray_case(
+        "mesh_ray_terrain_1m",
+        rays_at(terrain.aabb(), n, 4),
+        move |r| c.ray_cast(r, 1.0).is_some(),
+        move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
+        "TriMesh::cast_local_ray_and_get_normal",
+    ));
 }
 
 /// Milliseconds per `World::step` (median of `frames`) with `moving` spheres and boxes
@@ -454,6 +484,8 @@ pub struct GhostCount {
 /// on a flat 40 x 40-cell floor split along random diagonals, as a mesh and as a heightfield:
 /// `[collide mesh, parry mesh, parry mesh with FIX_INTERNAL_EDGES, collide heightfield,
 /// parry heightfield, parry heightfield with FIX_INTERNAL_EDGES]`.
+// One piece: the floor and the probes built once, then the six tallies side by side over the same
+// probes.
 pub fn ghost_counts(cases: usize) -> [(&'static str, GhostCount); 6] {
     use parry3d::shape::HeightFieldFlags;
     let mut g = Gen::new(40);

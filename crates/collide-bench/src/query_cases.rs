@@ -104,8 +104,9 @@ pub fn scene(n: usize, seed: u64) -> Scene {
     }
 }
 
-/// parry3d's first body along a shape cast (leaf index, time of impact): best-first over the tree, the node cost the time
-/// the shape's box enters the node's box, then `cast_shapes` at the leaves.
+/// parry3d's first body along a shape cast (leaf index, time of impact): best-first over the
+/// tree, the node cost the time the shape's box enters the node's box, then `cast_shapes` at
+/// the leaves.
 pub fn parry_cast(
     s: &Scene,
     pose: &Pose,
@@ -138,14 +139,45 @@ pub fn parry_cast(
         .map(|(leaf, hit)| (leaf, hit.time_of_impact))
 }
 
-/// The rows for one scene size: `queries` inputs per row.
+/// The rows for one scene size: `queries` inputs per row (one random sequence through all of
+/// them, in this order).
 pub fn all(bodies: usize, queries: usize) -> Vec<Case> {
     let s = Arc::new(scene(bodies, 7));
     let mut g = Gen::new(99);
-    let reach = s.half_side * 0.5;
-    let mut cases = Vec::new();
+    let mut cases = vec![ray_case(&s, &mut g, bodies, queries)];
+    // Shape casts: a ball, a box and a capsule, turned at random, moving a quarter side.
+    let probes: [(&str, Geometry); 3] = [
+        ("sphere", Geometry::Sphere(0.3)),
+        ("box", Geometry::Cuboid(Vec3::new(0.3, 0.2, 0.4))),
+        (
+            "capsule",
+            Geometry::Capsule {
+                half_height: 0.5,
+                radius: 0.3,
+            },
+        ),
+    ];
+    for (name, probe) in probes {
+        cases.push(cast_case(&s, &mut g, (name, probe), bodies, queries));
+    }
+    // Overlaps: a ball and a box of about a body's size.
+    for (name, probe) in [
+        ("sphere", Geometry::Sphere(0.6)),
+        ("box", Geometry::Cuboid(Vec3::new(0.6, 0.4, 0.5))),
+    ] {
+        cases.push(overlap_case(&s, &mut g, (name, probe), bodies, queries));
+    }
+    cases
+}
 
-    // Rays from inside the cube, any direction, reaching a quarter of the side.
+/// How far the rays and the shape casts reach: a quarter of the side.
+fn reach(s: &Scene) -> f32 {
+    s.half_side * 0.5
+}
+
+/// Rays from inside the cube, any direction, reaching a quarter of the side.
+fn ray_case(s: &Arc<Scene>, g: &mut Gen, bodies: usize, queries: usize) -> Case {
+    let reach = reach(s);
     let rays: Vec<collide::shapes::Ray> = (0..queries)
         .map(|_| collide::shapes::Ray::new(g.vec(s.half_side), g.unit()))
         .collect();
@@ -154,7 +186,7 @@ pub fn all(bodies: usize, queries: usize) -> Vec<Case> {
         .iter()
         .map(|r| ParryRay::new(r.origin, r.dir))
         .collect();
-    cases.push(Case {
+    Case {
         name: format!("cast_ray {bodies}"),
         n: queries,
         collide: Box::new(move || {
@@ -187,93 +219,90 @@ pub fn all(bodies: usize, queries: usize) -> Vec<Case> {
         }),
         parry_call: "Bvh::find_best (node: Aabb::cast_local_ray) + Shape::cast_ray_and_get_normal"
             .into(),
-    });
-
-    // Shape casts: a ball, a box and a capsule, turned at random, moving a quarter side.
-    let probes: [(&str, Geometry); 3] = [
-        ("sphere", Geometry::Sphere(0.3)),
-        ("box", Geometry::Cuboid(Vec3::new(0.3, 0.2, 0.4))),
-        (
-            "capsule",
-            Geometry::Capsule {
-                half_height: 0.5,
-                radius: 0.3,
-            },
-        ),
-    ];
-    for (name, probe) in probes {
-        let inputs: Vec<(Vec3, Quat, Vec3)> = (0..queries)
-            .map(|_| (g.vec(s.half_side), g.quat(), g.unit() * reach))
-            .collect();
-        let (sc, sp) = (s.clone(), s.clone());
-        let probe_parry = parry_shape(&probe);
-        let cast_inputs = inputs.clone();
-        cases.push(Case {
-            name: format!("cast_shape {name} {bodies}"),
-            n: queries,
-            collide: Box::new(move || {
-                let filter = QueryFilter::default();
-                black_box(&cast_inputs)
-                    .iter()
-                    .filter(|(p, q, m)| sc.world.cast_shape(&probe, *p, *q, *m, &filter).is_some())
-                    .count()
-            }),
-            parry: Box::new(move || {
-                black_box(&inputs)
-                    .iter()
-                    .filter(|(p, q, m)| {
-                        parry_cast(&sp, &Pose::from_parts(*p, *q), &*probe_parry, *m).is_some()
-                    })
-                    .count()
-            }),
-            parry_call: "Bvh::find_best (node: grown Aabb::cast_local_ray) + query::cast_shapes"
-                .into(),
-        });
     }
+}
 
-    // Overlaps: a ball and a box of about a body's size.
-    for (name, probe) in [
-        ("sphere", Geometry::Sphere(0.6)),
-        ("box", Geometry::Cuboid(Vec3::new(0.6, 0.4, 0.5))),
-    ] {
-        let inputs: Vec<(Vec3, Quat)> = (0..queries)
-            .map(|_| (g.vec(s.half_side), g.quat()))
-            .collect();
-        let (sc, sp) = (s.clone(), s.clone());
-        let probe_parry = parry_shape(&probe);
-        let overlap_inputs = inputs.clone();
-        cases.push(Case {
-            name: format!("overlap_shape {name} {bodies}"),
-            n: queries,
-            collide: Box::new(move || {
-                let filter = QueryFilter::default();
-                black_box(&overlap_inputs)
-                    .iter()
-                    .map(|(p, q)| sc.world.overlap_shape(&probe, *p, *q, &filter).len())
-                    .sum()
-            }),
-            parry: Box::new(move || {
-                black_box(&inputs)
-                    .iter()
-                    .map(|(p, q)| {
-                        let pose = Pose::from_parts(*p, *q);
-                        let own = probe_parry.compute_aabb(&pose);
-                        let mut found: Vec<u32> = sp
-                            .bvh
-                            .intersect_aabb(&own)
-                            .filter(|&leaf| {
-                                let (body_pose, body) = &sp.bodies[leaf as usize];
-                                query::intersection_test(&pose, &*probe_parry, body_pose, &**body)
-                                    .is_ok_and(|r| r.intersecting)
-                            })
-                            .collect();
-                        found.sort_unstable();
-                        found.len()
-                    })
-                    .sum()
-            }),
-            parry_call: "Bvh::intersect_aabb + query::intersection_test, sorted".into(),
-        });
+/// Casts of the named probe, turned at random, moving a quarter side.
+fn cast_case(
+    s: &Arc<Scene>,
+    g: &mut Gen,
+    (name, probe): (&str, Geometry),
+    bodies: usize,
+    queries: usize,
+) -> Case {
+    let reach = reach(s);
+    let inputs: Vec<(Vec3, Quat, Vec3)> = (0..queries)
+        .map(|_| (g.vec(s.half_side), g.quat(), g.unit() * reach))
+        .collect();
+    let (sc, sp) = (s.clone(), s.clone());
+    let probe_parry = parry_shape(&probe);
+    let cast_inputs = inputs.clone();
+    Case {
+        name: format!("cast_shape {name} {bodies}"),
+        n: queries,
+        collide: Box::new(move || {
+            let filter = QueryFilter::default();
+            black_box(&cast_inputs)
+                .iter()
+                .filter(|(p, q, m)| sc.world.cast_shape(&probe, *p, *q, *m, &filter).is_some())
+                .count()
+        }),
+        parry: Box::new(move || {
+            black_box(&inputs)
+                .iter()
+                .filter(|(p, q, m)| {
+                    parry_cast(&sp, &Pose::from_parts(*p, *q), &*probe_parry, *m).is_some()
+                })
+                .count()
+        }),
+        parry_call: "Bvh::find_best (node: grown Aabb::cast_local_ray) + query::cast_shapes".into(),
     }
-    cases
+}
+
+/// Overlaps of the named probe, turned at random.
+fn overlap_case(
+    s: &Arc<Scene>,
+    g: &mut Gen,
+    (name, probe): (&str, Geometry),
+    bodies: usize,
+    queries: usize,
+) -> Case {
+    let inputs: Vec<(Vec3, Quat)> = (0..queries)
+        .map(|_| (g.vec(s.half_side), g.quat()))
+        .collect();
+    let (sc, sp) = (s.clone(), s.clone());
+    let probe_parry = parry_shape(&probe);
+    let overlap_inputs = inputs.clone();
+    Case {
+        name: format!("overlap_shape {name} {bodies}"),
+        n: queries,
+        collide: Box::new(move || {
+            let filter = QueryFilter::default();
+            black_box(&overlap_inputs)
+                .iter()
+                .map(|(p, q)| sc.world.overlap_shape(&probe, *p, *q, &filter).len())
+                .sum()
+        }),
+        parry: Box::new(move || {
+            black_box(&inputs)
+                .iter()
+                .map(|(p, q)| {
+                    let pose = Pose::from_parts(*p, *q);
+                    let own = probe_parry.compute_aabb(&pose);
+                    let mut found: Vec<u32> = sp
+                        .bvh
+                        .intersect_aabb(&own)
+                        .filter(|&leaf| {
+                            let (body_pose, body) = &sp.bodies[leaf as usize];
+                            query::intersection_test(&pose, &*probe_parry, body_pose, &**body)
+                                .is_ok_and(|r| r.intersecting)
+                        })
+                        .collect();
+                    found.sort_unstable();
+                    found.len()
+                })
+                .sum()
+        }),
+        parry_call: "Bvh::intersect_aabb + query::intersection_test, sorted".into(),
+    }
 }

@@ -655,10 +655,10 @@ mod pipeline_tests {
         assert_eq!(got, want);
     }
 
-    // Regression: two ducks (thin pieces, so the world sweeps them) overlapping and moving
-    // together reported time of impact 0 every frame; they must be pushed apart, not held at
-    // their start poses forever. With no relative motion there is no impact (the sweeps'
-    // starting-touch rule): the pair is in contact at the frame's end, without a time.
+    // Two ducks (thin pieces, so the world sweeps them) overlapping and moving together must be
+    // pushed apart, not held at their start poses forever by an impact at 0 every frame. With no
+    // relative motion there is no impact (the sweeps' starting-touch rule): the pair is in contact
+    // at the frame's end, without a time.
     #[test]
     fn overlapping_swept_pair_separates() {
         let protos = prototypes().expect("prototypes");

@@ -240,129 +240,171 @@ enum QueuedKind {
 pub fn draw(prims: &[Prim], cam: &Camera, width: u32, height: u32) -> Option<Pixmap> {
     let mut pix = Pixmap::new(width, height)?;
     background(&mut pix);
+    let mut queue = queue_prims(prims, cam, width, height);
+    // Far to near; a stable sort keeps the input order among equal depths.
+    queue.sort_by(|x, y| y.depth.total_cmp(&x.depth));
+    for q in &queue {
+        paint(&mut pix, q);
+    }
+    Some(pix)
+}
+
+/// The primitives projected, shaded and split into what is painted, each with its depth.
+fn queue_prims(prims: &[Prim], cam: &Camera, width: u32, height: u32) -> Vec<Queued> {
     let light = cam.light();
     // Lines split into pieces about a fortieth of the view wide sort well against faces.
     let piece = (width.min(height) as f32 / 40.0).max(4.0);
     let mut queue: Vec<Queued> = Vec::with_capacity(prims.len());
     for prim in prims {
         match prim {
-            Prim::Tri { p, color, cull } => {
-                let n = (p[1] - p[0]).cross(p[2] - p[0]);
-                let Some(n) = n.try_normalize() else {
-                    continue;
-                };
-                let centroid = (p[0] + p[1] + p[2]) / 3.0;
-                let to_eye = cam.toward_eye(centroid);
-                let facing = n.dot(to_eye);
-                if *cull && facing < 0.0 {
-                    continue;
-                }
-                // Two-sided: light the side that faces the eye.
-                let n = if facing < 0.0 { -n } else { n };
-                let k = 0.38 + 0.62 * n.dot(light).max(0.0);
-                let Some(q) = project_all(cam, p) else {
-                    continue;
-                };
-                let depth = (q[0].z + q[1].z + q[2].z) / 3.0;
-                let c = color.scaled(k);
-                queue.push(Queued {
-                    depth,
-                    kind: QueuedKind::Fill {
-                        pts: q.iter().map(|v| (v.x, v.y)).collect(),
-                        color: c,
-                        // A hairline of the same colour hides the seams between neighbours.
-                        outline: Some((c, 0.8)),
-                    },
-                });
-            }
+            Prim::Tri { p, color, cull } => queue_tri(cam, light, p, *color, *cull, &mut queue),
             Prim::Line { a, b, color, width } => {
-                let (Some(pa), Some(pb)) = (cam.project(*a), cam.project(*b)) else {
-                    continue;
-                };
-                let len_px = ((pa.x - pb.x).powi(2) + (pa.y - pb.y).powi(2)).sqrt();
-                let n = ((len_px / piece).ceil() as usize).clamp(1, 64);
-                for i in 0..n {
-                    let (u0, u1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
-                    let (w0, w1) = (a.lerp(*b, u0), a.lerp(*b, u1));
-                    let (Some(q0), Some(q1)) = (cam.project(w0), cam.project(w1)) else {
-                        continue;
-                    };
-                    queue.push(Queued {
-                        // Pulled toward the eye: an edge on a face must win against it.
-                        depth: 0.5 * (q0.z + q1.z) - cam.line_bias,
-                        kind: QueuedKind::Stroke {
-                            a: (q0.x, q0.y),
-                            b: (q1.x, q1.y),
-                            color: *color,
-                            width: *width,
-                        },
-                    });
-                }
+                queue_line(cam, piece, (*a, *b), *color, *width, &mut queue);
             }
-            Prim::Poly { p, color, outline } => {
-                let q: Option<Vec<Vec3>> = p.iter().map(|&v| cam.project(v)).collect();
-                let Some(q) = q else { continue };
-                if q.len() < 3 {
-                    continue;
-                }
-                let depth = q.iter().map(|v| v.z).sum::<f32>() / q.len() as f32;
-                queue.push(Queued {
-                    depth,
-                    kind: QueuedKind::Fill {
-                        pts: q.iter().map(|v| (v.x, v.y)).collect(),
-                        color: *color,
-                        outline: outline.map(|o| (o, 1.5)),
-                    },
-                });
-            }
+            Prim::Poly { p, color, outline } => queue_poly(cam, p, *color, *outline, &mut queue),
         }
     }
-    // Far to near; a stable sort keeps the input order among equal depths.
-    queue.sort_by(|x, y| y.depth.total_cmp(&x.depth));
-    for q in &queue {
-        match &q.kind {
-            QueuedKind::Fill {
-                pts,
+    queue
+}
+
+/// A triangle, flat-shaded by `light` (unless culled).
+fn queue_tri(
+    cam: &Camera,
+    light: Vec3,
+    p: &[Vec3; 3],
+    color: Rgba,
+    cull: bool,
+    queue: &mut Vec<Queued>,
+) {
+    let n = (p[1] - p[0]).cross(p[2] - p[0]);
+    let Some(n) = n.try_normalize() else {
+        return;
+    };
+    let centroid = (p[0] + p[1] + p[2]) / 3.0;
+    let to_eye = cam.toward_eye(centroid);
+    let facing = n.dot(to_eye);
+    if cull && facing < 0.0 {
+        return;
+    }
+    // Two-sided: light the side that faces the eye.
+    let n = if facing < 0.0 { -n } else { n };
+    let k = 0.38 + 0.62 * n.dot(light).max(0.0);
+    let Some(q) = project_all(cam, p) else {
+        return;
+    };
+    let depth = (q[0].z + q[1].z + q[2].z) / 3.0;
+    let c = color.scaled(k);
+    queue.push(Queued {
+        depth,
+        kind: QueuedKind::Fill {
+            pts: q.iter().map(|v| (v.x, v.y)).collect(),
+            color: c,
+            // A hairline of the same colour hides the seams between neighbours.
+            outline: Some((c, 0.8)),
+        },
+    });
+}
+
+/// A line, in pieces about `piece` pixels long.
+fn queue_line(
+    cam: &Camera,
+    piece: f32,
+    (a, b): (Vec3, Vec3),
+    color: Rgba,
+    width: f32,
+    queue: &mut Vec<Queued>,
+) {
+    let (Some(pa), Some(pb)) = (cam.project(a), cam.project(b)) else {
+        return;
+    };
+    let len_px = ((pa.x - pb.x).powi(2) + (pa.y - pb.y).powi(2)).sqrt();
+    let n = ((len_px / piece).ceil() as usize).clamp(1, 64);
+    for i in 0..n {
+        let (u0, u1) = (i as f32 / n as f32, (i + 1) as f32 / n as f32);
+        let (w0, w1) = (a.lerp(b, u0), a.lerp(b, u1));
+        let (Some(q0), Some(q1)) = (cam.project(w0), cam.project(w1)) else {
+            continue;
+        };
+        queue.push(Queued {
+            // Pulled toward the eye: an edge on a face must win against it.
+            depth: 0.5 * (q0.z + q1.z) - cam.line_bias,
+            kind: QueuedKind::Stroke {
+                a: (q0.x, q0.y),
+                b: (q1.x, q1.y),
                 color,
-                outline,
-            } => {
-                let mut pb = PathBuilder::new();
-                pb.move_to(pts[0].0, pts[0].1);
-                for &(x, y) in &pts[1..] {
-                    pb.line_to(x, y);
-                }
-                pb.close();
-                let Some(path) = pb.finish() else { continue };
-                pix.fill_path(
-                    &path,
-                    &color.paint(),
-                    FillRule::Winding,
-                    Transform::identity(),
-                    None,
-                );
-                if let Some((oc, w)) = outline {
-                    let stroke = Stroke {
-                        width: *w,
-                        ..Stroke::default()
-                    };
-                    pix.stroke_path(&path, &oc.paint(), &stroke, Transform::identity(), None);
-                }
+                width,
+            },
+        });
+    }
+}
+
+/// A flat polygon, unshaded.
+fn queue_poly(
+    cam: &Camera,
+    p: &[Vec3],
+    color: Rgba,
+    outline: Option<Rgba>,
+    queue: &mut Vec<Queued>,
+) {
+    let q: Option<Vec<Vec3>> = p.iter().map(|&v| cam.project(v)).collect();
+    let Some(q) = q else { return };
+    if q.len() < 3 {
+        return;
+    }
+    let depth = q.iter().map(|v| v.z).sum::<f32>() / q.len() as f32;
+    queue.push(Queued {
+        depth,
+        kind: QueuedKind::Fill {
+            pts: q.iter().map(|v| (v.x, v.y)).collect(),
+            color,
+            outline: outline.map(|o| (o, 1.5)),
+        },
+    });
+}
+
+/// Paints one queued fill or stroke.
+fn paint(pix: &mut Pixmap, q: &Queued) {
+    match &q.kind {
+        QueuedKind::Fill {
+            pts,
+            color,
+            outline,
+        } => {
+            let mut pb = PathBuilder::new();
+            pb.move_to(pts[0].0, pts[0].1);
+            for &(x, y) in &pts[1..] {
+                pb.line_to(x, y);
             }
-            QueuedKind::Stroke { a, b, color, width } => {
-                let mut pb = PathBuilder::new();
-                pb.move_to(a.0, a.1);
-                pb.line_to(b.0, b.1);
-                let Some(path) = pb.finish() else { continue };
+            pb.close();
+            let Some(path) = pb.finish() else { return };
+            pix.fill_path(
+                &path,
+                &color.paint(),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+            if let Some((oc, w)) = outline {
                 let stroke = Stroke {
-                    width: *width,
-                    line_cap: LineCap::Round,
+                    width: *w,
                     ..Stroke::default()
                 };
-                pix.stroke_path(&path, &color.paint(), &stroke, Transform::identity(), None);
+                pix.stroke_path(&path, &oc.paint(), &stroke, Transform::identity(), None);
             }
         }
+        QueuedKind::Stroke { a, b, color, width } => {
+            let mut pb = PathBuilder::new();
+            pb.move_to(a.0, a.1);
+            pb.line_to(b.0, b.1);
+            let Some(path) = pb.finish() else { return };
+            let stroke = Stroke {
+                width: *width,
+                line_cap: LineCap::Round,
+                ..Stroke::default()
+            };
+            pix.stroke_path(&path, &color.paint(), &stroke, Transform::identity(), None);
+        }
     }
-    Some(pix)
 }
 
 impl Camera {

@@ -43,6 +43,7 @@ fn bench_pair<A, B>(
     group.finish();
 }
 
+// One piece: a flat list, one `bench_pair` call per pair of shapes.
 fn overlap_benches(c: &mut Criterion) {
     bench_pair(
         c,

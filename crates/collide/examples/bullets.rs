@@ -22,6 +22,9 @@ const HALF_THICKNESS: f32 = 0.01;
 /// The walls' half-size in y and z.
 const HALF_SPAN: f32 = 1.0;
 
+/// The walls' centres on x.
+const WALL_X: [f32; 2] = [0.0, 4.0];
+
 struct Bullet {
     id: BodyId,
     start: Vec3,
@@ -29,10 +32,45 @@ struct Bullet {
     radius: f32,
 }
 
+/// A bullet reported (or expected) against a wall: frame, bullet, wall, time of impact as a
+/// fraction of the frame.
+type Crossing = (usize, usize, usize, f32);
+
 fn main() {
     let mut world = World::default();
-    let wall_x = [0.0_f32, 4.0];
-    let walls: Vec<BodyId> = wall_x
+    let walls = add_walls(&mut world);
+    let bullets = add_bullets(&mut world);
+    let (mut reported, end_of_frame_hits) = run_frames(&mut world, &walls, &bullets);
+    let mut expected = expected_crossings(&bullets);
+    reported.sort_by_key(|r| (r.0, r.1, r.2));
+    expected.sort_by_key(|e| (e.0, e.1, e.2));
+    let in_lanes = bullets.iter().filter(|b| in_lane(b)).count();
+    println!(
+        "{} bullets ({in_lanes} aimed at the walls), {} walls {} cm thick, {FRAMES} frames at 60 Hz",
+        bullets.len(),
+        walls.len(),
+        2.0 * HALF_THICKNESS * 100.0
+    );
+    println!("moved per frame: {:.1} to {:.1} m", 300.0 * DT, 900.0 * DT);
+    println!(
+        "swept contacts reported: {} (expected {}); an end-of-frame overlap test sees {}",
+        reported.len(),
+        expected.len(),
+        end_of_frame_hits
+    );
+    let worst = reported
+        .iter()
+        .zip(&expected)
+        .map(|(r, e)| (r.3 - e.3).abs())
+        .fold(0.0_f32, f32::max);
+    println!("largest time-of-impact error: {worst:.2e} of a frame");
+    check(&reported, &expected, in_lanes, worst, end_of_frame_hits);
+    println!("no tunnelling: every bullet aimed at a wall was caught by it");
+}
+
+/// The two walls, 2 cm thick, across x.
+fn add_walls(world: &mut World) -> Vec<BodyId> {
+    WALL_X
         .iter()
         .map(|&x| {
             let slab = Geometry::Cuboid(Vec3::new(HALF_THICKNESS, HALF_SPAN, HALF_SPAN));
@@ -40,9 +78,11 @@ fn main() {
                 .add_body(BodyDesc::new(slab).at(Vec3::new(x, 0.0, 0.0)))
                 .expect("a valid wall")
         })
-        .collect();
+        .collect()
+}
 
-    // A 7 × 7 grid of lanes in (y, z); the outer lanes (|y| or |z| = 1.2) pass beside the walls.
+/// A 7 × 7 grid of lanes in (y, z); the outer lanes (|y| or |z| = 1.2) pass beside the walls.
+fn add_bullets(world: &mut World) -> Vec<Bullet> {
     let lanes = [-1.2_f32, -0.9, -0.5, 0.0, 0.5, 0.9, 1.2];
     let mut bullets = Vec::new();
     for (i, &y) in lanes.iter().enumerate() {
@@ -64,9 +104,18 @@ fn main() {
             });
         }
     }
+    bullets
+}
 
-    // Reported (bullet, wall) contacts per frame, and what an end-of-frame test would see.
-    let mut reported: Vec<(usize, usize, usize, f32)> = Vec::new(); // (frame, bullet, wall, toi)
+/// `true` for a bullet aimed at the walls.
+fn in_lane(b: &Bullet) -> bool {
+    b.start.y.abs() <= HALF_SPAN && b.start.z.abs() <= HALF_SPAN
+}
+
+/// Steps the world: the reported (bullet, wall) contacts per frame, and how many bullets an
+/// end-of-frame test would see inside a wall.
+fn run_frames(world: &mut World, walls: &[BodyId], bullets: &[Bullet]) -> (Vec<Crossing>, usize) {
+    let mut reported: Vec<Crossing> = Vec::new();
     let mut end_of_frame_hits = 0;
     for frame in 0..FRAMES {
         world.step(DT);
@@ -77,9 +126,9 @@ fn main() {
                 reported.push((frame, b, w, c.toi.unwrap_or(1.0)));
             }
         }
-        for b in &bullets {
+        for b in bullets {
             let (center, _) = world.pose(b.id).expect("a live bullet");
-            for &x in &wall_x {
+            for &x in &WALL_X {
                 let slab = Aabb::from_center_half_extents(
                     Vec3::new(x, 0.0, 0.0),
                     Vec3::new(HALF_THICKNESS, HALF_SPAN, HALF_SPAN),
@@ -89,20 +138,22 @@ fn main() {
             }
         }
     }
+    (reported, end_of_frame_hits)
+}
 
-    // Expected, from the straight-line motion: bullet b overlaps wall w's slab (grown by the
-    // radius) for t in [t_in, t_out]; frame k covers [k·DT, (k+1)·DT]. A frame in which the
-    // overlap starts reports it at its start. A frame that starts with the bullet already in
-    // the wall follows the sweeps' starting-touch rule: the bullet still short of the wall's
-    // middle is moving deeper (along the least-penetration normal, toward the wall's near
-    // face) and hits at 0; one past the middle is leaving and is not reported.
-    let mut expected: Vec<(usize, usize, usize, f32)> = Vec::new();
+/// Expected, from the straight-line motion: bullet b overlaps wall w's slab (grown by the
+/// radius) for t in [t_in, t_out]; frame k covers [k·DT, (k+1)·DT]. A frame in which the
+/// overlap starts reports it at its start. A frame that starts with the bullet already in the
+/// wall follows the sweeps' starting-touch rule: the bullet still short of the wall's middle
+/// is moving deeper (along the least-penetration normal, toward the wall's near face) and hits
+/// at 0; one past the middle is leaving and is not reported.
+fn expected_crossings(bullets: &[Bullet]) -> Vec<Crossing> {
+    let mut expected: Vec<Crossing> = Vec::new();
     for (bi, b) in bullets.iter().enumerate() {
-        let in_lane = b.start.y.abs() <= HALF_SPAN && b.start.z.abs() <= HALF_SPAN;
-        if !in_lane {
+        if !in_lane(b) {
             continue;
         }
-        for (wi, &x) in wall_x.iter().enumerate() {
+        for (wi, &x) in WALL_X.iter().enumerate() {
             let t_in = (x - HALF_THICKNESS - b.radius - b.start.x) / b.speed;
             let t_out = (x + HALF_THICKNESS + b.radius - b.start.x) / b.speed;
             for k in 0..FRAMES {
@@ -118,34 +169,17 @@ fn main() {
             }
         }
     }
-    reported.sort_by_key(|r| (r.0, r.1, r.2));
-    expected.sort_by_key(|e| (e.0, e.1, e.2));
+    expected
+}
 
-    let in_lanes = bullets
-        .iter()
-        .filter(|b| b.start.y.abs() <= HALF_SPAN && b.start.z.abs() <= HALF_SPAN)
-        .count();
-    println!(
-        "{} bullets ({in_lanes} aimed at the walls), {} walls {} cm thick, {FRAMES} frames at 60 Hz",
-        bullets.len(),
-        walls.len(),
-        2.0 * HALF_THICKNESS * 100.0
-    );
-    println!("moved per frame: {:.1} to {:.1} m", 300.0 * DT, 900.0 * DT);
-    println!(
-        "swept contacts reported: {} (expected {}); an end-of-frame overlap test sees {}",
-        reported.len(),
-        expected.len(),
-        end_of_frame_hits
-    );
-    let worst = reported
-        .iter()
-        .zip(&expected)
-        .map(|(r, e)| (r.3 - e.3).abs())
-        .fold(0.0_f32, f32::max);
-    println!("largest time-of-impact error: {worst:.2e} of a frame");
-
-    // The key fact: every crossing is reported, in its frame, at its time; nothing else is.
+/// The key fact: every crossing is reported, in its frame, at its time; nothing else is.
+fn check(
+    reported: &[Crossing],
+    expected: &[Crossing],
+    in_lanes: usize,
+    worst: f32,
+    end_of_frame_hits: usize,
+) {
     assert_eq!(
         reported.iter().map(|r| (r.0, r.1, r.2)).collect::<Vec<_>>(),
         expected.iter().map(|e| (e.0, e.1, e.2)).collect::<Vec<_>>(),
@@ -165,5 +199,4 @@ fn main() {
         end_of_frame_hits < expected.len() / 4,
         "the scene should defeat an end-of-frame test"
     );
-    println!("no tunnelling: every bullet aimed at a wall was caught by it");
 }

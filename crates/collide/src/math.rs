@@ -75,8 +75,8 @@ fn spread_bits(v: u64) -> u64 {
 
 /// `q / |q|` for a finite non-zero quaternion, else `None`; normalised in `f64`.
 ///
-/// Hardening (issue 9, fuzz target `sweep`): in `f32`, `|q|²` underflows for components
-/// below ~1e-19 (a quaternion of 1e-22 components gave axes of length 1.002) and overflows
+/// In `f64`: in `f32`, `|q|²` underflows for components below ~1e-19 (a quaternion of 1e-22
+/// components gives axes of length 1.002) and overflows
 /// above ~1e19; in `f64` the square of any finite `f32` is exact enough.
 #[inline]
 #[must_use]

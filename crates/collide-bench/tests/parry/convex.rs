@@ -51,6 +51,8 @@ fn shapes() -> Vec<(Arc<ConvexHull>, ParryPoly)> {
     .collect()
 }
 
+// One piece: one pass over the pairs comparing each answer with parry's, the tallies checked at the
+// end.
 #[test]
 fn sat_agrees_with_parry() {
     let shapes = shapes();

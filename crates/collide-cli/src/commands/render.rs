@@ -204,80 +204,109 @@ pub fn primitives(stage: &Stage, reports: &[PairReport], show: Show) -> Vec<Prim
         } else {
             PALETTE[i % PALETTE.len()]
         };
-        let world_pts = body.world_positions();
-        for t in &body.display.triangles {
-            let p = t.map(|k| world_pts[k as usize]);
-            subdivided(&mut prims, p, color, body.closed, piece);
-        }
-        let vols = body.volumes();
-        if show.aabb {
-            let c = if colliding[i] { RED } else { AABB_COLOR };
-            box_lines(&mut prims, &vols.aabb_fast.corners(), c, 1.6);
-        }
-        if show.obb {
-            box_lines(&mut prims, &obb_corners(&vols.obb), OBB_COLOR, 1.6);
-        }
-        if show.sphere {
-            circle_lines(&mut prims, vols.sphere.center, vols.sphere.radius);
-        }
-        if show.hull {
-            let m = body.transform();
-            for hull in &body.hulls {
-                for &[a, b] in &hull.edges {
-                    prims.push(Prim::Line {
-                        a: m.transform_point3(hull.positions[a as usize]),
-                        b: m.transform_point3(hull.positions[b as usize]),
-                        color: HULL_COLOR,
-                        width: 1.0,
-                    });
-                }
-            }
-        }
+        body_prims(&mut prims, body, color, colliding[i], show, piece);
     }
     for r in reports {
-        if show.planes && !r.collides() && r.aabb_overlap {
-            if let Some(plane) = r.separating_plane {
-                let (a, b) = (&stage.bodies[r.a], &stage.bodies[r.b]);
-                let (va, vb) = (a.volumes(), b.volumes());
-                let size = 0.55 * (va.sphere.radius + vb.sphere.radius);
-                let mid = 0.5 * (va.sphere.center + vb.sphere.center);
-                plane_quads(&mut prims, &plane, mid, size);
+        pair_prims(&mut prims, stage, r, show);
+    }
+    if show.motion {
+        motion_prims(&mut prims, stage, reports);
+    }
+    if show.grid && !bounds.is_empty() && bounds.is_finite() {
+        grid(&mut prims, &bounds);
+    }
+    prims
+}
+
+/// A body's triangles in `color` (cut into pieces about `piece` across) and the bounding
+/// volumes `show` asks for.
+fn body_prims(
+    prims: &mut Vec<Prim>,
+    body: &scene::Body,
+    color: Rgba,
+    colliding: bool,
+    show: Show,
+    piece: f32,
+) {
+    let world_pts = body.world_positions();
+    for t in &body.display.triangles {
+        let p = t.map(|k| world_pts[k as usize]);
+        subdivided(prims, p, color, body.closed, piece);
+    }
+    let vols = body.volumes();
+    if show.aabb {
+        let c = if colliding { RED } else { AABB_COLOR };
+        box_lines(prims, &vols.aabb_fast.corners(), c, 1.6);
+    }
+    if show.obb {
+        box_lines(prims, &obb_corners(&vols.obb), OBB_COLOR, 1.6);
+    }
+    if show.sphere {
+        circle_lines(prims, vols.sphere.center, vols.sphere.radius);
+    }
+    if show.hull {
+        let m = body.transform();
+        for hull in &body.hulls {
+            for &[a, b] in &hull.edges {
+                prims.push(Prim::Line {
+                    a: m.transform_point3(hull.positions[a as usize]),
+                    b: m.transform_point3(hull.positions[b as usize]),
+                    color: HULL_COLOR,
+                    width: 1.0,
+                });
             }
         }
-        if show.contacts {
-            if let Some(c) = &r.contact {
-                let scale = 0.25
-                    * stage.bodies[r.a]
-                        .rest_sphere
-                        .radius
-                        .min(stage.bodies[r.b].rest_sphere.radius);
-                for p in c.points().iter().map(|p| p.point) {
+    }
+}
+
+/// A pair's separating plane (separated, boxes overlapping) and contact points with their
+/// normals, as `show` asks.
+fn pair_prims(prims: &mut Vec<Prim>, stage: &Stage, r: &PairReport, show: Show) {
+    if show.planes && !r.collides() && r.aabb_overlap {
+        if let Some(plane) = r.separating_plane {
+            let (a, b) = (&stage.bodies[r.a], &stage.bodies[r.b]);
+            let (va, vb) = (a.volumes(), b.volumes());
+            let size = 0.55 * (va.sphere.radius + vb.sphere.radius);
+            let mid = 0.5 * (va.sphere.center + vb.sphere.center);
+            plane_quads(prims, &plane, mid, size);
+        }
+    }
+    if show.contacts {
+        if let Some(c) = &r.contact {
+            let scale = 0.25
+                * stage.bodies[r.a]
+                    .rest_sphere
+                    .radius
+                    .min(stage.bodies[r.b].rest_sphere.radius);
+            for p in c.points().iter().map(|p| p.point) {
+                prims.push(Prim::Line {
+                    a: p,
+                    b: p + c.normal * scale * 2.0,
+                    color: CONTACT_COLOR,
+                    width: 2.0,
+                });
+                for d in [Vec3::X, Vec3::Y, Vec3::Z] {
                     prims.push(Prim::Line {
-                        a: p,
-                        b: p + c.normal * scale * 2.0,
+                        a: p - d * scale * 0.25,
+                        b: p + d * scale * 0.25,
                         color: CONTACT_COLOR,
-                        width: 2.0,
+                        width: 2.5,
                     });
-                    for d in [Vec3::X, Vec3::Y, Vec3::Z] {
-                        prims.push(Prim::Line {
-                            a: p - d * scale * 0.25,
-                            b: p + d * scale * 0.25,
-                            color: CONTACT_COLOR,
-                            width: 2.5,
-                        });
-                    }
                 }
             }
         }
     }
-    // Motion: an arrow along each velocity; for each impact within the frame, the moving
-    // bodies as translucent ghosts where they first touch, and the contact point.
-    for body in stage.bodies.iter().filter(|_| show.motion) {
+}
+
+/// Motion: an arrow along each velocity; for each impact within the frame, the moving
+/// bodies as translucent ghosts where they first touch, and the contact point.
+fn motion_prims(prims: &mut Vec<Prim>, stage: &Stage, reports: &[PairReport]) {
+    for body in &stage.bodies {
         if body.velocity != Vec3::ZERO {
-            arrow(&mut prims, body.position, body.position + body.velocity);
+            arrow(prims, body.position, body.position + body.velocity);
         }
     }
-    for r in reports.iter().filter(|r| show.motion && !r.now) {
+    for r in reports.iter().filter(|r| !r.now) {
         let Some(hit) = r.impact else { continue };
         for i in [r.a, r.b] {
             let body = &stage.bodies[i];
@@ -308,10 +337,6 @@ pub fn primitives(stage: &Stage, reports: &[PairReport], show: Show) -> Vec<Prim
             });
         }
     }
-    if show.grid && !bounds.is_empty() && bounds.is_finite() {
-        grid(&mut prims, &bounds);
-    }
-    prims
 }
 
 /// The union of the bodies' tight boxes.

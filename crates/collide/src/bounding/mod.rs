@@ -55,9 +55,9 @@ use crate::shapes::{Aabb, Obb};
 /// Vertex count from which [`tight_aabb`] splits the work over rayon's thread pool (with the
 /// `parallel` feature; without it the chunks run in turn on the calling thread).
 ///
-/// Measured with `cargo bench --bench bounding` (`tight_aabb_threshold`, a 2-core machine):
-/// at 65 536 vertices the split was still slower than the serial loop (322 µs vs 281 µs), at
-/// 262 144 faster (0.96 ms vs 1.12 ms); the threshold sits between.
+/// The threshold sits between the largest count at which the split is slower than the serial
+/// loop and the smallest at which it is faster, on a 2-core machine (`cargo bench --bench
+/// bounding`, `tight_aabb_threshold`; the numbers are in CHANGELOG.md).
 pub const PARALLEL_THRESHOLD: usize = 1 << 17;
 
 /// Vertices per rayon task above the threshold.

@@ -183,10 +183,10 @@ pub fn distance_squared_point_segment(p: Vec3, segment: &Segment) -> f32 {
 /// than `1e-10` of its longest edge) is the segment or point it spans: the closest of its
 /// three edges' closest points. NaN input gives NaN.
 ///
-/// Hardening (issue 9, fuzz target `sweep`): in `f32` the region tests (`d1·d4 − d3·d2` and
-/// the like) cancel catastrophically for sliver triangles: one 400 long and 0.01 wide put the
-/// closest point 0.206 from a point whose true distance is 0.0106, so `overlap::sphere_triangle`
-/// missed a sphere of radius 0.013 resting on it. The `f64` walk is the one the sweeps and ray
+/// In `f64`: in `f32` the region tests (`d1·d4 − d3·d2` and the like) cancel catastrophically
+/// for sliver triangles: one 400 long and 0.01 wide would put the closest point 0.206 from a
+/// point whose true distance is 0.0106, so `overlap::sphere_triangle` would miss a sphere of
+/// radius 0.013 resting on it. The `f64` walk is the one the sweeps and ray
 /// casts already use (`raycast::kernel::closest_point_triangle`).
 #[must_use]
 pub fn point_triangle(p: Vec3, tri: &Triangle) -> Vec3 {
@@ -401,10 +401,9 @@ mod tests {
 
     #[test]
     fn point_triangle_sliver() {
-        // Scenario: a sliver 400 long along y and ~0.01 across (found by the sweep fuzz
-        // oracle). Its cross-section at y = 0 is the segment (0.00758, 0, 0.0115) –
-        // (0.01094, 0, 0.00055); the origin is 0.01062 from it. In f32 the region tests
-        // cancelled and gave a point 0.206 away.
+        // Scenario: a sliver 400 long along y and ~0.01 across. Its cross-section at y = 0 is the
+        // segment (0.00758, 0, 0.0115) – (0.01094, 0, 0.00055); the origin is 0.01062 from it. In
+        // f32 the region tests cancel and give a point 0.206 away.
         let t = Triangle::new(
             Vec3::new(0.007826861, 11.795956, 0.01148897),
             Vec3::new(0.01148897, 19.074705, -3.9444797e-24),
@@ -421,8 +420,8 @@ mod tests {
 
     #[test]
     fn point_triangle_needle() {
-        // Scenario: a needle 3e-13 wide and 8.5 long (raycast fuzz oracle); a point on it at
-        // 75% of its length is its own closest point (f64 weights gave 0.0015 along it).
+        // Scenario: a needle 3e-13 wide and 8.5 long; a point on it at 75% of its length is
+        // its own closest point (barycentric weights in f64 give 0.0015 along it).
         let t = Triangle::new(
             Vec3::splat(-3.0316488e-13),
             Vec3::new(-3.0316488e-13, -3.0316488e-13, 0.0),

@@ -8,8 +8,8 @@
 //! (farther than the nearest edge); see `f32_answer_is_never_farther_than_an_edge` below.
 //!
 //! Even in `f64` those differences cancel on needles: each product is ~L⁴ and the weight
-//! ~(L² sin)², so its error is ~ε / sin² of it (raycast fuzz oracle: a needle 84 long with a
-//! sine of 4.4e-7 put the closest point of a point on its edge 0.0012 away). The weights are
+//! ~(L² sin)², so its error is ~ε / sin² of it (a needle 84 long with a sine of 4.4e-7 would
+//! put the closest point of a point on its edge 0.0012 away). The weights are
 //! therefore formed as Ericson writes them before Lagrange's identity, `n · (ap × bp)` with
 //! `n = ab × ac`, whose error is ~ε / sin of the weight; see
 //! `points_on_a_needle_are_their_own_closest_points`.
@@ -20,9 +20,9 @@ use glam::DVec3;
 /// narrower than `1e-10 · L`, is answered as its edges.
 ///
 /// Below f32 resolution (~6e-8 of the coordinates) such a needle is the segment it is, and
-/// even in f64 the barycentric weights of so thin a triangle are ill-conditioned (raycast fuzz
-/// oracle: a needle 3e-13 wide and 8.5 long put the closest point 0.0015 along it from a point
-/// on it). Collinear and coincident corners (`|ab × ac| = 0`) are the limit case.
+/// even in f64 the barycentric weights of so thin a triangle are ill-conditioned (a needle 3e-13
+/// wide and 8.5 long would put the closest point 0.0015 along it from a point on it). Collinear and
+/// coincident corners (`|ab × ac| = 0`) are the limit case.
 const NEEDLE2: f64 = 1e-20;
 
 /// The point of the closed, filled triangle `a, b, c` closest to `p`.
@@ -168,7 +168,7 @@ mod tests {
         // Scenario: slivers (c within 1e-9..1e-1 of the line ab, relative) and query points
         // around them. The true distance lies in [edges - width, edges], where `edges` is the
         // distance to the nearest edge and `width` bounds the sliver's height; the f32
-        // `closest::point_triangle` must land there (the former f32 walk missed by up to 0.65).
+        // `closest::point_triangle` must land there (an f32 walk misses by up to 0.65).
         let mut g = Gen::new(5);
         for dec in -9..=-1 {
             for i in 0..4000 {
@@ -196,14 +196,14 @@ mod tests {
 
     #[test]
     fn points_on_a_needle_are_their_own_closest_points() {
-        // Scenario (raycast fuzz oracle): the needle (48.56, 48.56, 48.56), (0, 0, -4.5e-5),
+        // Scenario: the needle (48.56, 48.56, 48.56), (0, 0, -4.5e-5),
         // (-8.8e-5, -8.8e-5, -8.8e-5), 84 long and 3.7e-5 wide (sine 4.4e-7, above the needle
-        // rule's 1e-10), and the point (6, 6, 6) on its long edge: a ray hit there, and
-        // `point_triangle` answered a point 0.0012 along the edge. The weights were formed as
-        // differences of products of dot products (Lagrange's identity), each product ~L⁴
-        // and the difference ~(L² sin)²: in f64 that cancellation left an error of ~ε / sin²
-        // (6e-4) of the weight. As `n · (ap × bp)` with `n = ab × ac` it is ~ε / sin. Then
-        // needles of sine 1e-9..1e-3 at random, with points on each edge and inside.
+        // rule's 1e-10), and the point (6, 6, 6) on its long edge: a ray hit there, which
+        // is its own closest point. Weights formed as differences of products of dot products
+        // (Lagrange's identity), each product ~L⁴ and the difference ~(L² sin)², would in f64 leave
+        // an error of ~ε / sin² (6e-4) of the weight: a point 0.0012 along the edge. As `n · (ap ×
+        // bp)` with `n = ab × ac` it is ~ε / sin. Then needles of sine 1e-9..1e-3 at random, with
+        // points on each edge and inside.
         let f = |x: f32, y: f32, z: f32| Vec3::new(x, y, z).as_dvec3();
         let (a, b, c) = (
             f(48.564_705, 48.564_705, 48.564_705),

@@ -74,8 +74,8 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
-    // Hardening (issue 9, fuzz target `gjk_epa`): growing a core point by a radius near
-    // f32::MAX overflowed to an infinite contact point; such a contact is not representable.
+    // Growing a core point by a radius near f32::MAX overflows to an infinite contact point; such a
+    // contact is not representable.
     contact_unchecked(a, b, margin, cache).filter(|c| {
         c.normal.is_finite()
             && c.depth.is_finite()

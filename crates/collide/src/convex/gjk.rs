@@ -528,7 +528,7 @@ where
             let n = to_dir(-r.v).normalize_or_zero();
             GjkResult {
                 // Apart means |v| > radii; a gap below f32's smallest subnormal (shapes of
-                // subnormal size, fuzz target `gjk_epa`) must not round to 0, which would say
+                // subnormal size) must not round to 0, which would say
                 // touching while `intersecting` is false.
                 distance: ((r.v.length() - radii) as f32).max(f32::from_bits(1)),
                 point_a: ca + ra * n,
@@ -547,8 +547,8 @@ where
 /// tolerance [`TOLERANCE`] × scale. Agrees with `distance(a, b).intersecting` (the same
 /// iterations, with an earlier exit) except inside that touching band: the scale is that of
 /// the support points seen so far, and [`distance`], running on, may see larger ones and
-/// call a gap touching that this test, having stopped, calls apart (found by the `gjk_epa`
-/// fuzz target: a point 5.6 from a box reaching 2e11). NaN or infinite input: `false`.
+/// call a gap touching that this test, having stopped, calls apart (a point 5.6
+/// from a box reaching 2e11). NaN or infinite input: `false`.
 #[must_use]
 pub fn intersects<A, B>(a: &A, b: &B) -> bool
 where

@@ -210,6 +210,8 @@ fn edge_contact(
 
 /// Clips the incident face of `inc` against reference face `rf` of `reference`. `flipped`:
 /// the reference shape is B, so the manifold normal is the reference normal reversed.
+// One piece: choosing the incident face, clipping it and keeping its points share the reference
+// polygon, on the contact hot path.
 fn face_contact(
     reference: &ConvexPolyhedron,
     rf: usize,

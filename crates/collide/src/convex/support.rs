@@ -96,9 +96,9 @@ pub(crate) fn unit_or_zero(d: Vec3) -> Vec3 {
 
 /// The end of `a`–`b` farther along `dir` (ties: `a`); NaN when `(b − a)·dir` is NaN.
 ///
-/// Hardening (issue 9, fuzz target `gjk_epa`): the plain `if (b − a)·dir > 0 { b } else { a }`
-/// returned the finite `a` for a NaN `b`, so GJK saw only finite support points and reported
-/// a segment or capsule with a NaN end as touching, against the crate-wide NaN rule.
+/// NaN in, NaN out: the plain `if (b − a)·dir > 0 { b } else { a }` returns the finite `a`
+/// for a NaN `b`, so GJK would see only finite support points and report a segment or capsule
+/// with a NaN end as touching, against the crate-wide NaN rule.
 #[inline]
 fn segment_support(a: Vec3, b: Vec3, dir: Vec3) -> Vec3 {
     let s = (b - a).dot(dir);
@@ -188,8 +188,8 @@ impl SupportMap for Sphere {
 impl SupportMap for Aabb {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
-        // Hardening (issue 9, fuzz target `gjk_epa`): a NaN in the corner not selected was
-        // never seen, and `Aabb::new` keeps a NaN in `max` when `min` is finite.
+        // A NaN in the corner not selected would never be seen, and `Aabb::new` keeps a NaN in
+        // `max` when `min` is finite.
         if self.min.is_nan() || self.max.is_nan() {
             return Vec3::NAN;
         }
@@ -269,8 +269,8 @@ impl SupportMap for Triangle {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
         let (da, db, dc) = (self.a.dot(dir), self.b.dot(dir), self.c.dot(dir));
-        // Hardening (issue 9, fuzz target `gjk_epa`): a NaN corner has a NaN dot, which loses
-        // every comparison below, so GJK saw only the finite corners and could report contact.
+        // A NaN corner has a NaN dot, which loses every comparison below, so GJK would see
+        // only the finite corners and could report contact.
         if (da + db + dc).is_nan() {
             return Vec3::NAN;
         }
@@ -299,9 +299,8 @@ impl SupportMap for [Vec3] {
         let mut best_dot = f32::NEG_INFINITY;
         for &p in self {
             let d = p.dot(dir);
-            // Hardening (issue 9, fuzz target `gjk_epa`): a NaN point used to be skipped (its
-            // NaN dot never wins), so a cloud with one NaN point still reported contact. The
-            // crate-wide rule is "NaN anywhere → no contact".
+            // A NaN point would be skipped (its NaN dot never wins), and a cloud with one NaN
+            // point would report contact. The crate-wide rule is "NaN anywhere → no contact".
             if d.is_nan() {
                 return Vec3::NAN;
             }

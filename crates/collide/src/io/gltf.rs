@@ -40,6 +40,8 @@ pub fn load_gltf_bytes(bytes: &[u8], file: &str) -> Result<Model, LoadError> {
     load_gltf_from(bytes, file, None)
 }
 
+// One piece: parse, buffers, the scene walk and the parts, read top to bottom, all sharing the
+// document and its buffers.
 pub(crate) fn load_gltf_from(
     bytes: &[u8],
     file: &str,
@@ -278,6 +280,8 @@ fn percent_decode(uri: &str) -> Option<String> {
 }
 
 /// The triangles of one primitive in the mesh's own space; `None` for points and lines.
+// One piece: the primitive's accessors (mode, positions, indices) read in one pass; each triangle
+// mode is a few lines.
 fn read_primitive(
     prim: &::gltf::Primitive,
     buffers: &[Vec<u8>],

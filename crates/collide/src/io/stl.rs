@@ -133,6 +133,8 @@ impl Builder {
     }
 }
 
+// One piece: a line-by-line state machine (solid, facet, loop, vertex) whose states read best
+// together.
 fn load_ascii(bytes: &[u8], file: &str) -> Result<Model, LoadError> {
     #[derive(PartialEq)]
     enum State {

@@ -201,6 +201,7 @@ impl Heightfield {
 
     /// Walks the cells under a ray in order; `test(triangle, bound)` returns the parameter of
     /// a hit it found, and the walk stops at the first cell entered beyond the best hit.
+    // One piece: a 2-D DDA whose per-axis state is stepped in its inner loop.
     fn walk_ray(&self, ray: &Ray, max_t: f32, mut test: impl FnMut(u32, f32) -> Option<f32>) {
         if !(ray.is_finite() && max_t >= 0.0) {
             return;

@@ -128,15 +128,15 @@ pub(crate) fn ray_capsule(
             let disc = mm * (r * r * aa - det * det);
             let slack = DISC_SLACK * mm * r * r * aa;
             if disc >= -slack {
-                // Hardening (sweep fuzz oracle): a graze kept by the slack (`disc < 0`) is
+                // A graze kept by the slack (`disc < 0`) is
                 // touched at the tangency time `-B/A`. The stable root `C / (-B + √disc)`
                 // with `disc` clamped to 0 is `C / -B`, a ratio of two rounding residues when
-                // the ray starts at the tangency (B, C ~ 1e-20 against A ~ 1e-9): it put the
-                // hit at t = 0.45, where the ray was 1.2e-4 outside a capsule of radius 0.011.
-                // Hardening (raycast fuzz oracle): the same holds for a `disc` within the slack
+                // the ray starts at the tangency (B, C ~ 1e-20 against A ~ 1e-9): it puts the
+                // hit at t = 0.45, where the ray is 1.2e-4 outside a capsule of radius 0.011.
+                // The same holds for a `disc` within the slack
                 // on the other side, down to an exact 0. `C` and `disc` come from different
                 // products (`|f × m|²` and `det`), so their rounding is independent, and a
-                // start on the cylinder at the tangency left `disc` = 0 with B = -1e-12 and
+                // start on the cylinder at the tangency leaves `disc` = 0 with B = -1e-12 and
                 // C = 2e-13: a hit at t = 0.22, 0.26 outside a capsule of radius 6. Within the
                 // band the line is at most 1e-12 r inside the cylinder and its two roots at
                 // most 2.8e-6 r apart (seen along the axis), so their midpoint `-B/A` is the
@@ -250,8 +250,8 @@ pub(crate) fn ray_rounded_triangle(
         }
     }
     // The faces only where the closest-point walk sees a face too: a needle is its capsules
-    // (hardening, sweep fuzz oracle: on a needle 1e-14 wide and 0.0078 long the ill-posed
-    // face test reported contact 1.2e-4 before the sphere reached the needle).
+    // (on a needle 1e-14 wide and 0.0078 long the ill-posed face test would report contact
+    // 1.2e-4 before the sphere reaches the needle).
     let n = (b - a).cross(c - a);
     let nn = n.length_squared();
     if crate::closest::triangle::has_area(a, b, c) && nn > 0.0 {
@@ -326,9 +326,9 @@ mod tests {
 
     #[test]
     fn graze_kept_by_the_slack_touches_at_the_tangency() {
-        // The sweep fuzz case: a sphere centre starting on the (infinite) cylinder of a needle
+        // A sphere centre starting on the (infinite) cylinder of a needle
         // edge, beyond its end, moving tangentially. `B` and `C` are rounding residues; the
-        // old root `C / -B` put the hit at t = 0.45, 1.2e-4 outside the capsule. Any hit now
+        // root `C / -B` would put the hit at t = 0.45, 1.2e-4 outside the capsule. Any hit
         // lies on the capsule.
         let v = |x: f32, y: f32, z: f32| glam::Vec3::new(x, y, z).as_dvec3();
         let o = v(9.334_581e-15, 9.334_581e-15, 9.334_581e-15);
@@ -350,8 +350,8 @@ mod tests {
             }
         }
         // The same graze on a sphere: a start one ulp outside at the tangency, moving along
-        // the tangent (disc = -4.4e-16, within the slack; b = -1e-20). The old roots were
-        // `q / a` = 1e-20 and `c / q` = 44,000: a contact interval as long as the ray.
+        // the tangent (disc = -4.4e-16, within the slack; b = -1e-20). The plain roots
+        // `q / a` = 1e-20 and `c / q` = 44,000 would make a contact interval as long as the ray.
         let f = DVec3::new(1.0 + f64::EPSILON, 1e-20, 0.0);
         let (t0, t1) = sphere_interval(f, DVec3::NEG_Y, 1.0).expect("a graze within the slack");
         assert!(t0.abs() < 1e-15 && t1.abs() < 1e-15, "({t0}, {t1})");

@@ -105,7 +105,7 @@ const SLAB_WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f3
 /// The normal for a ray that starts inside: `-dir / |dir|`, or `+Z` for a zero direction.
 #[inline]
 fn inside_normal(dir: Vec3) -> Vec3 {
-    // Hardening (issue 9): glam's `try_normalize` squares the components, which underflows
+    // glam's `try_normalize` squares the components, which underflows
     // for directions below ~1e-19 and gives a non-unit result; scale by the largest first.
     let u = crate::convex::support::unit_or_zero(-dir);
     if u == Vec3::ZERO {
@@ -135,7 +135,7 @@ fn valid_max_t(max_t: f32) -> bool {
 /// The hit at parameter `t` with the given normal, narrowed to `f32`; `None` when it is not
 /// representable.
 ///
-/// Hardening (issue 9, fuzz target `raycast`): a hit carries only finite numbers. The point
+/// A hit carries only finite numbers. The point
 /// `origin + t · dir` is evaluated in `f64` (no intermediate overflow: `t · dir` may exceed
 /// `f32::MAX` while the sum does not) and rounded once; when `t` or the point lies beyond
 /// `±f32::MAX` the hit exists only outside the range of `f32`, and the cast reports no hit
@@ -238,7 +238,7 @@ pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     // The outward normal q / |q| with q = f + t d. Usually q is on the sphere to the rounding
     // of c and t (|q| / r - 1 far below f32 resolution), and q / r is the unit normal as it
     // stands; but the rounding of t is multiplied by |d|, so for a long direction vector q can
-    // be far off the sphere (raycast fuzz: |q| = 170 r with |t d| ~ 1e22). So q / r (in f64:
+    // be far off the sphere (|q| = 170 r with |t d| ~ 1e22). So q / r (in f64:
     // no overflow or underflow for any f32 radius) is renormalised whenever it is not unit to
     // 1e-6; a point sphere (1/r = inf, q / r inf or NaN) gives +Z.
     let m = f + t * d;
@@ -325,7 +325,7 @@ fn aabb_inv_general(ray: &RayInv, aabb: &Aabb, max_t: f32) -> Option<RayHit> {
         let inv = ray.inv_dir[i];
         let (ta, tb) = ((aabb.min[i] - o[i]) * inv, (aabb.max[i] - o[i]) * inv);
         if !(ta.is_finite() && tb.is_finite()) {
-            // Hardening (issue 9): `f32` overflow — a coordinate difference beyond
+            // `f32` overflow — a coordinate difference beyond
             // `f32::MAX`, or `1 / d` of a subnormal component — would lose or invent the hit;
             // the slab test once more in `f64`.
             return slab_f64(
@@ -465,8 +465,8 @@ fn slab_lanes(t1: Vec3A, t2: Vec3A, max_t: f32) -> Option<(f32, Option<usize>)> 
 /// subnormal component), a box-space ray that overflows `f32`. The ray is moved into box
 /// space and cast by [`aabb`] against `[-e, e]`.
 fn obb_general(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
-    // `max_t` checked here too: the f64 fallback below does not go through `aabb_inv` (the
-    // raycast fuzz target caught a NaN `max_t` hitting through it).
+    // `max_t` checked here too: the f64 fallback below does not go through `aabb_inv` (a NaN
+    // `max_t` would hit through it).
     if !(ray.is_finite() && obb.is_finite() && valid_max_t(max_t)) {
         return None;
     }
@@ -476,7 +476,7 @@ fn obb_general(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     let h = if local.is_finite() {
         aabb(&local, &Aabb { min: -e, max: e }, max_t)?
     } else {
-        // Hardening (issue 9): the origin is more than `f32::MAX` from the centre; the box
+        // The origin is more than `f32::MAX` from the centre; the box
         // frame in `f64`, where that distance is representable.
         let m = rt.as_dmat3();
         let (lo, d) = (
@@ -583,10 +583,10 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     if t < 0.0 || t > f64::from(max_t) {
         return None;
     }
-    // Hardening (issue 9, raycast fuzz oracle): `det` is a sum of products as large as
+    // `det` is a sum of products as large as
     // |d||e1||e2|, so its rounding error is ~1e-16 of that, not of |d||n|. On a needle (|n| ≪
-    // |e1||e2|) crossed at a grazing angle, `det` passed the parallel test above while being
-    // mostly rounding, and u, v, t were noise: a hit 2.25 from a needle of aspect 1e6. When
+    // |e1||e2|) crossed at a grazing angle, `det` can pass the parallel test above while being
+    // mostly rounding, and u, v, t are then noise (a hit 2.25 from a needle of aspect 1e6). When
     // `det` is that small, keep the hit only if its point really lies on the triangle (the
     // f64 closest-point walk, within 1e-9 of the triangle's and the point's scale).
     if det.abs() <= 1e-9 * d.length() * e1.length() * e2.length() {

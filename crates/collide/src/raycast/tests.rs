@@ -6,9 +6,9 @@ use crate::math::Quat;
 
 #[test]
 fn triangle_grazing_a_needle_reports_no_false_hit() {
-    // Fuzz finding (raycast oracle): a needle of aspect ~1e6 crossed at a grazing angle of
-    // ~1e-10 rad; Möller–Trumbore's det was mostly rounding and the hit landed 2.25 from
-    // the triangle. Any hit reported must lie on the triangle.
+    // A needle of aspect ~1e6 crossed at a grazing angle of ~1e-10 rad: Möller–Trumbore's det
+    // is mostly rounding, and a hit taken from it lands 2.25 from the triangle. Any hit
+    // reported must lie on the triangle.
     let tri = Triangle::new(
         Vec3::splat(48.564_705),
         Vec3::new(6.08e-39, 0.0, 2.19e-41),
@@ -161,10 +161,10 @@ fn capsule_side_cap_and_degenerate() {
 
 #[test]
 fn capsule_graze_with_zero_discriminant_hits_on_the_surface() {
-    // Raycast fuzz finding: a capsule of radius 6 along z (tilted by 1e-14) and a ray
+    // A capsule of radius 6 along z (tilted by 1e-14) and a ray
     // starting on its cylinder just below the end `a`, moving tangentially. The wall's
     // discriminant rounded to exactly 0 while `B` (-1e-12) and `C` (2e-13) were rounding
-    // residues, and the root `C / (-B + √0)` put a hit at t = 0.222, 0.258 outside the
+    // residues; the root `C / (-B + √0)` would put a hit at t = 0.222, 0.258 outside the
     // capsule. The ray never enters (its distance to the axis is √(36 + 64 t²)); any hit
     // must lie on the surface, in either order of the ends.
     let (a, b) = (

@@ -145,7 +145,7 @@ mod tests {
 
     #[test]
     fn tiny_and_huge_normals_are_normalised_exactly() {
-        // Found by fuzzing: a subnormal normal's squared length underflows.
+        // A subnormal normal's squared length underflows.
         for n in [
             Vec3::new(1e-40, 1e-40, 0.0),
             Vec3::new(3e38, -3e38, 1.0),

@@ -130,7 +130,7 @@ where
 /// `fallback` normalised, the direction from A's interior point to B's, or `+Z`. A contact
 /// normal is always unit, also where the geometry cannot decide one: shapes touching at a
 /// point far from the origin, where GJK's closest direction underflows to zero, with no
-/// relative motion (fuzz target `world`).
+/// relative motion.
 pub(crate) fn unit_normal<A, B>(n: Vec3, fallback: Vec3, a: &A, b: &B) -> Vec3
 where
     A: SupportMap + ?Sized,

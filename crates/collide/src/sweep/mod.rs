@@ -161,7 +161,7 @@ fn unit_or(v: DVec3, fallback: DVec3) -> DVec3 {
 
 /// The output record, narrowed to `f32`; `None` when it is not representable.
 ///
-/// Hardening (issue 9, fuzz target `sweep`): a hit carries only finite numbers. Every sweep
+/// A hit carries only finite numbers. Every sweep
 /// computes its contact point in `f64` from the `f32` input (no intermediate overflow); when
 /// that point lies beyond `±f32::MAX` the contact happens only outside the range of `f32`, and
 /// the sweep reports no hit (module docs, "Representable hits").

@@ -125,9 +125,9 @@ pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> 
     // The spheres' overlap along the centre line at `enter`, in coordinates along `n` from A's
     // centre: A covers [-ra, ra], B [s - rb, s + rb]. Its midpoint is the contact point when
     // they touch and a point of both when they overlap, and it is the same point whichever
-    // sphere is A. (Hardening, sweep fuzz: the midpoint of the two surface points was neither
-    // for concentric spheres of different radii, and at radius 3.4e38 it overflowed in one
-    // order only, so swapping A and B changed the verdict.)
+    // sphere is A. (The midpoint of the two surface points is neither for concentric spheres of
+    // different radii, and at radius 3.4e38 it overflows in one order only, so swapping A and
+    // B would change the verdict.)
     let a0 = ca + ma * enter;
     let s = n.dot(cb + mb * enter - a0);
     let (lo, hi) = ((-ra).max(s - rb), ra.min(s + rb));

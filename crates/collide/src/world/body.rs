@@ -66,9 +66,9 @@ pub(super) fn finite_quat(q: Quat) -> bool {
     q.is_finite() && glam::Vec4::from(q).abs().max_element() > 0.0
 }
 
-/// `q / |q|` for any finite non-zero `q`. Hardening (issue 9, fuzz target `world`): glam's
-/// `normalize` squares the components, which underflows for components below ~1e-19 (a
-/// quaternion of 1e-22 components came out with length 0.71, so hull normals were not unit)
+/// `q / |q|` for any finite non-zero `q`. glam's `normalize` squares the components, which
+/// underflows for components below ~1e-19 (a quaternion of 1e-22 components comes out with
+/// length 0.71, so hull normals would not be unit)
 /// and overflows above ~1e19 (giving a zero quaternion); dividing by the largest component
 /// first keeps the squared length in [1, 4].
 pub(super) fn unit_quat(q: Quat) -> Quat {

@@ -534,7 +534,7 @@ mod tests {
         w.evaluate_pair(ids[0], ids[1], 0.0).unwrap()
     }
 
-    // Oracle (kept from the program's former narrow phase, now asked of the world): over
+    // Oracle: over
     // 3000 random primitive pairs, the world's contact agrees with the analytic/SAT tests (or
     // dense sampling); every separating plane separates the shapes' own surface samples;
     // moving B by the reported depth along the normal (plus a hair) separates the pair, and
@@ -627,7 +627,7 @@ mod tests {
         assert!(undecided < 30, "undecided {undecided}");
     }
 
-    // Oracle (kept from the program's former narrow phase): for moving sphere and box pairs,
+    // Oracle: for moving sphere and box pairs,
     // the world's impact (the exact sweeps) and conservative advancement on GJK distances
     // (`sweep::convex::first_contact`, what capsules and hulls get) give the same verdict and
     // the same time; where one grazes and the other misses, the closest approach touches.

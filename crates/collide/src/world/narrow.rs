@@ -119,8 +119,8 @@ pub(crate) struct QueryCounts {
 
 /// Sphere against sphere: normal along the centre line (`+x` for coincident centres).
 fn sphere_sphere(a: &Sphere, b: &Sphere) -> Option<Manifold> {
-    // In f64 (hardening, issue 9, fuzz target `world`): in f32, bodies beyond ~1e19 squared
-    // to `inf <= inf` (touching) and then `d / inf` gave a zero normal and a NaN depth.
+    // In f64: in f32, bodies beyond ~1e19 square to `inf <= inf` (touching) and then
+    // `d / inf` gives a zero normal and a NaN depth.
     let (ca, cb) = (a.center.as_dvec3(), b.center.as_dvec3());
     let (ra, rb) = (f64::from(a.radius), f64::from(b.radius));
     let d = cb - ca;
@@ -146,17 +146,16 @@ fn sphere_sphere(a: &Sphere, b: &Sphere) -> Option<Manifold> {
 /// Sphere against box (Arvo 1990; Ericson RTCD §5.1.3): the closest point of the box to the
 /// centre gives normal and depth; a centre inside the box uses the face of least penetration.
 fn sphere_box(s: &Sphere, o: &Obb) -> Option<Manifold> {
-    // Inside or outside is decided in the box's frame. Regression (issue 21, found by the
-    // oracle test `random_primitive_pairs_agree_with_oracles`): testing `d2 > 0` on the world
-    // closest point took a centre inside a rotated box for outside, since `point_obb` maps
-    // the centre to box coordinates and back with rounding; the normal was rounding noise and
-    // the depth the radius alone.
+    // Inside or outside is decided in the box's frame: testing `d2 > 0` on the world closest
+    // point takes a centre inside a rotated box for outside, since `point_obb` maps the centre
+    // to box coordinates and back with rounding (the normal would be rounding noise and the
+    // depth the radius alone).
     let p = o.to_local(s.center);
     if p.abs().cmple(o.half_extents).all() {
         return Some(sphere_inside_box(s, o, p));
     }
     let q = closest::point_obb(s.center, o);
-    // In f64 (hardening, issue 9): as in `sphere_sphere`, f32 squares overflow far out.
+    // In f64: as in `sphere_sphere`, f32 squares overflow far out.
     let (c, q64, r) = (s.center.as_dvec3(), q.as_dvec3(), f64::from(s.radius));
     let d = c - q64;
     let d2 = d.length_squared();
@@ -379,8 +378,8 @@ fn ray_polyhedron(ray: &Ray, p: &ConvexPolyhedron, max_t: f32) -> Option<(f32, V
             return None;
         }
     }
-    // Hardening (issue 9, fuzz target `world`): `-dir / |dir|` is not unit when `|dir|²`
-    // underflows (a direction of 1e-22 components gave length 0.71); scale first.
+    // `-dir / |dir|` is not unit when `|dir|²` underflows (a direction of 1e-22 components
+    // gives length 0.71); scale first.
     let n = normal.unwrap_or_else(|| {
         let u = crate::convex::support::unit_or_zero(-ray.dir);
         if u == Vec3::ZERO {
@@ -526,7 +525,7 @@ mod tests {
 
     #[test]
     fn sphere_centred_inside_a_rotated_box() {
-        // Regression (issue 21): a sphere whose centre is inside a rotated box is pushed out
+        // A sphere whose centre is inside a rotated box is pushed out
         // through the nearest face, depth = distance to that face + radius, normal the face's.
         let q = Quat::from_rotation_y(0.7) * Quat::from_rotation_x(0.4);
         let o = Obb::new(Vec3::new(1.0, 2.0, 3.0), q, Vec3::new(1.0, 0.5, 0.8));

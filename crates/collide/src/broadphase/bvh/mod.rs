@@ -31,9 +31,9 @@ const GROWTH_LIMIT: f64 = 0.5;
 
 /// A refit whose total slot-box half-area exceeds `1 + REFIT_LIMIT` times that of the last
 /// rebuild (with the same kind of boxes, tight or fattened) is replaced by a rebuild: bodies
-/// have left the neighbourhoods they were sorted into. Measured on the clustered benchmark
-/// scene: 0.5 let the self-traversal grow from 10 to 21 ms between rebuilds; at 0.1 the
-/// cheaper traversals more than pay for the rebuilds (a rebuild costs about five refits).
+/// have left the neighbourhoods they were sorted into. A larger limit lets the
+/// self-traversal grow to about twice its cost between rebuilds; at 0.1 the cheaper
+/// traversals more than pay for the rebuilds (a rebuild costs about five refits).
 const REFIT_LIMIT: f64 = 0.1;
 
 /// A refresh rebuilds instead of refitting once more than one proxy in this many was inserted

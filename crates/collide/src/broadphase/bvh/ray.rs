@@ -50,6 +50,8 @@ impl DynamicBvh {
     /// grown by `margin`. Proxies moved since the last `update_pairs` (their lane box may be
     /// old) come first, from the moved list; then the tree, nearest child first, each subtree
     /// skipped once its entry lies beyond the bound `f` returns.
+    // One piece: the moved-list pass and the tree walk share the packed ray and the running bound,
+    // in every ray query's inner loop.
     pub(super) fn walk_ray(
         &self,
         origin: Vec3,

@@ -2,15 +2,38 @@
 
 use super::*;
 
+/// What the walk from the root has met so far.
+struct Seen {
+    nodes: Vec<bool>,
+    buckets: Vec<bool>,
+    /// Proxies found in bucket lanes.
+    proxies: usize,
+}
+
 impl DynamicBvh {
     /// The tree's invariants: links both ways, slot boxes containing what is below them,
     /// empty slots and lanes empty, every live proxy in exactly one lane (its recorded one)
     /// holding its fat box (unless flagged moved), nodes and buckets either reachable or
     /// free.
     pub(super) fn validate_tree(&self) -> Result<(), String> {
-        let mut seen_nodes = vec![false; self.nodes.len()];
-        let mut seen_buckets = vec![false; self.buckets.len()];
-        let mut proxies = 0usize;
+        let mut seen = Seen {
+            nodes: vec![false; self.nodes.len()],
+            buckets: vec![false; self.buckets.len()],
+            proxies: 0,
+        };
+        self.validate_root()?;
+        let mut stack = vec![self.root];
+        while let Some(n) = stack.pop() {
+            if n != NULL {
+                self.validate_node(n, &mut seen, &mut stack)?;
+            }
+        }
+        self.validate_counts(seen.proxies)?;
+        self.validate_free_lists(&seen)
+    }
+
+    /// The root is a node without a parent (or the tree is empty).
+    fn validate_root(&self) -> Result<(), String> {
         if self.root != NULL {
             if is_bucket(self.root) || self.root as usize >= self.nodes.len() {
                 return Err(format!("root {} is not a node", self.root));
@@ -19,89 +42,118 @@ impl DynamicBvh {
                 return Err("root has a parent".into());
             }
         }
-        let mut stack = vec![self.root];
-        while let Some(n) = stack.pop() {
-            if n == NULL {
+        Ok(())
+    }
+
+    /// Node `n`, met once, with 1 to `NODE_WIDTH` children: each child node is pushed on
+    /// `stack`, each bucket checked here.
+    fn validate_node(&self, n: u32, seen: &mut Seen, stack: &mut Vec<u32>) -> Result<(), String> {
+        let k = n as usize;
+        if std::mem::replace(&mut seen.nodes[k], true) {
+            return Err(format!("node {n} is reached twice"));
+        }
+        let node = &self.nodes[k];
+        let count = node.count as usize;
+        if count == 0 || count > NODE_WIDTH {
+            return Err(format!("node {n} has {count} children"));
+        }
+        for s in 0..NODE_WIDTH {
+            let (c, sb) = (node.child[s], node.slot_box(s));
+            if s >= count {
+                if !node.slot_is_empty(s) {
+                    return Err(format!("node {n}: empty slot {s} is not empty"));
+                }
                 continue;
             }
-            let k = n as usize;
-            if std::mem::replace(&mut seen_nodes[k], true) {
-                return Err(format!("node {n} is reached twice"));
+            if c == NULL {
+                return Err(format!("node {n}: slot {s} is null"));
             }
-            let node = &self.nodes[k];
-            let count = node.count as usize;
-            if count == 0 || count > NODE_WIDTH {
-                return Err(format!("node {n} has {count} children"));
+            if !is_bucket(c) {
+                let ci = c as usize;
+                if ci >= self.nodes.len() || self.nodes[ci].parent != n {
+                    return Err(format!("node {n}: child node {c} links back wrongly"));
+                }
+                if !inside(&self.nodes[ci].bounds(), &sb) {
+                    return Err(format!("node {n}: slot {s} does not contain node {c}"));
+                }
+                stack.push(c);
+                continue;
             }
-            for s in 0..NODE_WIDTH {
-                let (c, sb) = (node.child[s], node.slot_box(s));
-                if s >= count {
-                    if !node.slot_is_empty(s) {
-                        return Err(format!("node {n}: empty slot {s} is not empty"));
-                    }
-                    continue;
-                }
-                if c == NULL {
-                    return Err(format!("node {n}: slot {s} is null"));
-                }
-                if !is_bucket(c) {
-                    let ci = c as usize;
-                    if ci >= self.nodes.len() || self.nodes[ci].parent != n {
-                        return Err(format!("node {n}: child node {c} links back wrongly"));
-                    }
-                    if !inside(&self.nodes[ci].bounds(), &sb) {
-                        return Err(format!("node {n}: slot {s} does not contain node {c}"));
-                    }
-                    stack.push(c);
-                    continue;
-                }
-                let bi = (c & !BUCKET) as usize;
-                if bi >= self.buckets.len() || self.buckets[bi].parent != n {
-                    return Err(format!("node {n}: bucket {bi} links back wrongly"));
-                }
-                if std::mem::replace(&mut seen_buckets[bi], true) {
-                    return Err(format!("bucket {bi} is reached twice"));
-                }
-                let b = &self.buckets[bi];
-                if !inside(&b.bounds, &sb) {
-                    return Err(format!("node {n}: slot {s} does not contain bucket {bi}"));
-                }
-                let lanes = b.count as usize;
-                if lanes == 0 || lanes > BUCKET_SIZE {
-                    return Err(format!("bucket {bi} has {lanes} proxies"));
-                }
-                for l in 0..BUCKET_SIZE {
-                    let (p, lb) = (b.proxy[l], b.lane_box(l));
-                    if l >= lanes {
-                        if !b.lane_is_empty(l) {
-                            return Err(format!("bucket {bi}: empty lane {l} is not empty"));
-                        }
-                        continue;
-                    }
-                    let want = Loc {
-                        bucket: bi as u32,
-                        lane: l as u32,
-                    };
-                    if self.loc.get(p as usize) != Some(&want) {
-                        return Err(format!(
-                            "bucket {bi} lane {l}: proxy {p} is recorded elsewhere"
-                        ));
-                    }
-                    let pi = p as usize;
-                    if !inside(&lb, &b.bounds) {
-                        return Err(format!("bucket {bi}: bounds do not contain lane {l}"));
-                    }
-                    let pb = &self.boxes[pi];
-                    if !self.moved_flag[pi] && lb != pb.fat.aabb() {
-                        return Err(format!("proxy {p}: lane box is not its fat box"));
-                    }
-                    if !pb.tight.inside(&pb.fat) {
-                        return Err(format!("proxy {p}: tight box is outside its fat box"));
-                    }
-                    proxies += 1;
-                }
-            }
+            self.validate_bucket(n, s, c, &sb, seen)?;
         }
+        Ok(())
+    }
+
+    /// The bucket `c` in slot `s` (box `sb`) of node `n`: linked back, met once, inside the
+    /// slot, with 1 to `BUCKET_SIZE` proxies.
+    fn validate_bucket(
+        &self,
+        n: u32,
+        s: usize,
+        c: u32,
+        sb: &Aabb,
+        seen: &mut Seen,
+    ) -> Result<(), String> {
+        let bi = (c & !BUCKET) as usize;
+        if bi >= self.buckets.len() || self.buckets[bi].parent != n {
+            return Err(format!("node {n}: bucket {bi} links back wrongly"));
+        }
+        if std::mem::replace(&mut seen.buckets[bi], true) {
+            return Err(format!("bucket {bi} is reached twice"));
+        }
+        let b = &self.buckets[bi];
+        if !inside(&b.bounds, sb) {
+            return Err(format!("node {n}: slot {s} does not contain bucket {bi}"));
+        }
+        let lanes = b.count as usize;
+        if lanes == 0 || lanes > BUCKET_SIZE {
+            return Err(format!("bucket {bi} has {lanes} proxies"));
+        }
+        for l in 0..BUCKET_SIZE {
+            if l >= lanes {
+                if !b.lane_is_empty(l) {
+                    return Err(format!("bucket {bi}: empty lane {l} is not empty"));
+                }
+                continue;
+            }
+            self.validate_lane(bi, l)?;
+            seen.proxies += 1;
+        }
+        Ok(())
+    }
+
+    /// Lane `l` of bucket `bi`: its proxy is recorded there, the bucket's bounds contain the
+    /// lane box, which is the proxy's fat box (unless flagged moved), which contains its tight
+    /// box.
+    fn validate_lane(&self, bi: usize, l: usize) -> Result<(), String> {
+        let b = &self.buckets[bi];
+        let (p, lb) = (b.proxy[l], b.lane_box(l));
+        let want = Loc {
+            bucket: bi as u32,
+            lane: l as u32,
+        };
+        if self.loc.get(p as usize) != Some(&want) {
+            return Err(format!(
+                "bucket {bi} lane {l}: proxy {p} is recorded elsewhere"
+            ));
+        }
+        let pi = p as usize;
+        if !inside(&lb, &b.bounds) {
+            return Err(format!("bucket {bi}: bounds do not contain lane {l}"));
+        }
+        let pb = &self.boxes[pi];
+        if !self.moved_flag[pi] && lb != pb.fat.aabb() {
+            return Err(format!("proxy {p}: lane box is not its fat box"));
+        }
+        if !pb.tight.inside(&pb.fat) {
+            return Err(format!("proxy {p}: tight box is outside its fat box"));
+        }
+        Ok(())
+    }
+
+    /// The `proxies` found in the tree plus the pending ones are the live ones, and pending
+    /// proxies remain only while edits await `update_pairs`.
+    fn validate_counts(&self, proxies: usize) -> Result<(), String> {
         let pending = self.loc.iter().filter(|&&l| l == Loc::PENDING).count();
         if pending != self.pending {
             return Err(format!(
@@ -125,9 +177,14 @@ impl DynamicBvh {
                 self.live
             ));
         }
+        Ok(())
+    }
+
+    /// Every node and bucket is either in the tree or on its free list, never both.
+    fn validate_free_lists(&self, seen: &Seen) -> Result<(), String> {
         for (what, seen, free) in [
-            ("node", &seen_nodes, &self.free_nodes),
-            ("bucket", &seen_buckets, &self.free_buckets),
+            ("node", &seen.nodes, &self.free_nodes),
+            ("bucket", &seen.buckets, &self.free_buckets),
         ] {
             for &f in free.iter() {
                 if seen.get(f as usize) != Some(&false) {

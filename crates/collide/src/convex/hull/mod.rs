@@ -72,7 +72,7 @@ pub enum HullError {
     },
     /// The input defeated the algorithm's numerical safeguards: the hull built does not pass
     /// [`ConvexHull::validate`]. Seen only for needle-like clouds mixing coordinates of very
-    /// different magnitudes (1e20 and 1e25 in one cloud; found by fuzzing).
+    /// different magnitudes (1e20 and 1e25 in one cloud).
     Unstable,
 }
 
@@ -220,7 +220,7 @@ impl ConvexHull {
         let simplex = simplex::initial_simplex(&pts, eps, tolerance)?;
         let qh = Quickhull::build(&pts, simplex, eps)?;
         let built = polygons::build_polygons(&pts, &qh.tris, eps);
-        // Hardening (issue 9, fuzz target `hull`): the simplex test measures the fourth
+        // The simplex test measures the fourth
         // point's height over the plane of the first three, but merging measures every vertex
         // against the plane of the *largest* face, over which a tetrahedron has its smallest
         // height. Tetrahedra whose smallest height is within `eps` therefore pass the simplex
@@ -230,7 +230,7 @@ impl ConvexHull {
         if built.hull.faces.len() < 4 {
             return Err(HullError::Coplanar { tolerance });
         }
-        // Safety net (issue 9, fuzz target `hull`): needle-like clouds with a huge spread of
+        // Safety net: needle-like clouds with a huge spread of
         // magnitudes can still produce non-convex or non-manifold triangulations; a hull that
         // breaks its own invariants must never reach a caller (SAT, GJK and the manifold
         // builder assume them). Checked locally, linear in the hull's size; debug builds also
@@ -242,7 +242,7 @@ impl ConvexHull {
         {
             return Err(HullError::Unstable);
         }
-        // Second safety net (issue 9): every input point must be inside the final (f32) hull
+        // Second safety net: every input point must be inside the final (f32) hull
         // within the documented `3 · tolerance`, else `Unstable`.
         if !validate::contains_input(&built, &graph, &qh, points, 3.0 * tolerance) {
             return Err(HullError::Unstable);

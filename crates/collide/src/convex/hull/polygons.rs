@@ -194,7 +194,7 @@ fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
     let mut dropped = vec![false; n_points];
     for v in 0..n_points {
         let [p, q] = holders[v];
-        // Hardening note (issue 9): at the tip of a flat needle two nearly opposite polygons
+        // At the tip of a flat needle two nearly opposite polygons
         // can meet at a vertex far from the segment joining its neighbours, and dropping it
         // cuts the tip off; the containment check in `try_new` turns that into `Unstable`.
         // (Judging by the polygons' normals here misfires on sliver polygons, whose Newell

@@ -20,8 +20,7 @@
 //! The cached check evaluates the cached feature with exactly the float operations the full
 //! search uses for that feature, so for the same poses a feature separates in one exactly when
 //! it separates in the other: `sat_cached` and `sat` never disagree on a verdict for the same
-//! input (fuzz target `sat`, which found two such disagreements at 1e9+ coordinates when the
-//! two paths computed a face of B's gap by different formulas).
+//! input (at 1e9+ coordinates, two formulas for a face of B's gap would disagree).
 //!
 //! All work is done in A's local frame (B's pose relative to A), which keeps round-off relative
 //! to A's size, as Box2D and parry do.
@@ -240,9 +239,9 @@ impl Relative {
         let ra_t = Mat3A::from(a.rotation).transpose();
         let r = ra_t * Mat3A::from(b.rotation);
         let t = ra_t * (b.translation - a.translation);
-        // Hardening (fuzz target `sat`): translations 2e38 and 3.4e38 apart overflowed `t`
-        // to infinity, every gap became −inf or NaN, and the answer was `Penetrating` with a
-        // zero normal and an infinite depth.
+        // Translations 2e38 and 3.4e38 apart overflow `t` to infinity, every gap becomes −inf
+        // or NaN, and the answer would be `Penetrating` with a zero normal and an infinite
+        // depth.
         if Vec3A::from(t * 0.0) != Vec3A::ZERO {
             return None;
         }
@@ -316,7 +315,7 @@ fn pose_is_finite(p: &ConvexPolyhedron) -> bool {
 /// the centroid's depth inside A: its sign is safe whenever A is thicker than the rounding of
 /// its coordinates. The sum of the edge's two face normals, used before, cancelled on the rim
 /// of a thin plate (normals nearly opposite, the sum a few ε long and pointing anywhere), and
-/// an axis near one of those normals came out pointing into A (fuzz target `sat`).
+/// an axis near one of those normals would come out pointing into A.
 ///
 /// The squared lengths are formed in f32 only while they stay normal and finite; tiny hulls
 /// (edges near 1e-15, cross products near 1e-30, squares in the subnormals) and huge ones

@@ -7,8 +7,8 @@ use super::*;
 pub(super) const LANES: usize = 4;
 
 /// The Gauss-map arcs of [`LANES`] edges of B (in A's frame, negated: `c`, `d` and the
-/// normal `dxc` of their plane, along `d × c`), one vector per coordinate so the sign tests run on all lanes at once. Unused
-/// lanes are zero and never pass (`0 · x < 0` is false).
+/// normal `dxc` of their plane, along `d × c`), one vector per coordinate so the sign tests
+/// run on all lanes at once. Unused lanes are zero and never pass (`0 · x < 0` is false).
 #[derive(Clone, Copy, Default)]
 pub(super) struct ArcLanes {
     c: [Vec4; 3],
@@ -175,167 +175,232 @@ pub(super) fn full_search(
     rel: &Relative,
     cache: &mut SepCache,
 ) -> SatDetail {
-    let (ha, hb) = (&*a.hull, &*b.hull);
-    let (va, vb) = (ha.vertices(), hb.vertices());
-    let (fa, fb) = (ha.faces(), hb.faces());
-    let (ea, eb) = (ha.edges(), hb.edges());
-    let (r, t) = (rel.r, rel.t);
+    let search = FullSearch::new(a, b, rel);
     let mut detail = SatDetail::NO_CONTACT;
-
-    // Face planes that cannot beat the best of their kind are skipped: B contains the ball
-    // (c_B, ρ_B) (`ConvexHull::inner_ball`), so the gap of B over A's plane (n, d) is at most
-    // n · c_B + d − ρ_B, and likewise for A under B's planes. A skipped plane's gap is below
-    // the best so far, which is below 0 (else the search would have stopped), so skipping
-    // changes neither the first separating face nor the maxima. `slack` covers the rounding
-    // of both the bound and the gap (a few ε of the magnitudes involved), generously.
-    let (ca, rho_a) = ha.inner_ball();
-    let (cb, rho_b) = hb.inner_ball();
-    let cb = r * cb + t;
-    let slack = 1e-4 * (t.length() + ca.length() + cb.length() + 1.0)
-        + 16.0 * (ha.tolerance() + hb.tolerance())
-        + 1e-4 * (rho_a + rho_b);
-
-    // 2. Faces of A: the gap of B over each face plane.
-    let mut best = (f32::NEG_INFINITY, SepFeature::None, Vec3::ZERO);
-    for (i, face) in fa.iter().enumerate() {
-        let p = face.plane;
-        if p.normal.dot(cb) + p.d - rho_b + slack < detail.face_a.0 {
-            continue;
-        }
-        let s = rel.face_a_gap(p.normal, p.d, |d| {
-            support_value(hb, d, &mut cache.support_b)
-        });
-        if s > detail.face_a.0 {
-            detail.face_a = (s, i as u32);
-        }
-        if s > 0.0 {
-            cache.feature = SepFeature::FaceA(i as u32);
-            detail.feature = cache.feature;
-            detail.result = separated(a, p.normal, -p.d, s);
-            return detail;
-        }
+    if search.faces_of_a(&mut detail, cache).is_break()
+        || search.faces_of_b(&mut detail, cache).is_break()
+        || search.edge_pairs(&mut detail, cache).is_break()
+    {
+        return detail;
     }
-    if detail.face_a.0 > best.0 {
-        let n = fa[detail.face_a.1 as usize].plane.normal;
-        best = (detail.face_a.0, SepFeature::FaceA(detail.face_a.1), n);
-    }
-
-    // 3. Faces of B: the gap of A under each face plane of B.
-    for (j, face) in fb.iter().enumerate() {
-        let p = face.plane;
-        let n = r * p.normal;
-        if n.dot(ca) - rho_a - n.dot(t) + p.d + slack < detail.face_b.0 {
-            continue;
-        }
-        let (s, n, m) = rel.face_b_gap(p.normal, p.d, |d| {
-            support_value(ha, d, &mut cache.support_a)
-        });
-        if s > detail.face_b.0 {
-            detail.face_b = (s, j as u32);
-        }
-        if s > 0.0 {
-            cache.feature = SepFeature::FaceB(j as u32);
-            detail.feature = cache.feature;
-            // Axis from A to B is −n; max over A of (−n) · x = −m.
-            detail.result = separated(a, -n, -m, s);
-            return detail;
-        }
-    }
-    if detail.face_b.0 > best.0 {
-        let n = -(r * fb[detail.face_b.1 as usize].plane.normal);
-        best = (detail.face_b.0, SepFeature::FaceB(detail.face_b.1), n);
-    }
-
-    // 4. Edge pairs that form a face of the Minkowski difference A − B. On the Gauss map an
-    //    edge is the arc between its two face normals; A's arc (a, b) and the arc of −B,
-    //    (c, d) = (−n_B1, −n_B2), cross when c and d are on opposite sides of the plane of
-    //    (a, b), a and b on opposite sides of the plane of (c, d), and both arcs lie in one
-    //    hemisphere (Gregorius 2013: CBA·DBA < 0, ADC·BDC < 0, CBA·BDC > 0).
-    //    The plane of an arc is the plane perpendicular to its edge, so its normal B × A
-    //    (D × C) is taken as the edge direction (`GaussArc::normal`), as Gregorius does: the
-    //    cross product of the face normals is only as long as the angle between them is far
-    //    from 0 and 180°, and on the rim of a thin plate (normals 1e-6 from opposite) its
-    //    direction was rounding, degrees off; real pairs were dropped (a missed separating
-    //    axis, a wrong depth: `tests/sat_oracle.rs`).
-    //    The three sign tests run four B edges at a time on vectors laid out lane by lane
-    //    (`ArcLanes`, SIMD through glam's `Vec4`) with the same float operations as a
-    //    pair-by-pair test; only the pairs that pass (those forming a Minkowski face, a few
-    //    per edge of A) go on.
-    let eb_a: Vec<(Vec3, Vec3)> = eb
-        .iter()
-        .map(|e| {
-            let v0 = vb[e.vertices[0] as usize];
-            let p0 = r * v0 + t;
-            // The same expression as the cached check's, so an edge pair's axis is identical.
-            let db = r * (vb[e.vertices[1] as usize] - v0);
-            (p0, db)
-        })
-        .collect();
-    //    B's edges go into the lanes in their Gauss-map order (`ConvexHull::gauss_order`),
-    //    chunks of `GAUSS_CHUNK` under one bounding cap each; a chunk whose cap misses A's
-    //    arc (the cap is farther than its radius from A's great circle, or from the cap
-    //    around A's arc) holds no crossing arc and is skipped (`CapLanes::meeting`, four caps
-    //    at a time, with a margin that keeps every pair the sign tests could pass). Pairs are
-    //    visited edge of A by edge of A, B's edges in that order.
-    let pairs = GaussPairs::new(hb, &r);
-    let arcs_a = ha.gauss_arcs();
-    for (i, (e, arc)) in ea.iter().zip(arcs_a).enumerate() {
-        let pa = va[e.vertices[0] as usize];
-        let da = va[e.vertices[1] as usize] - pa;
-        let na = fa[e.faces[0] as usize].plane.normal;
-        let nb = fa[e.faces[1] as usize].plane.normal;
-        // Orients the edge axes out of A (`edge_axis`); the cached check uses this expression.
-        let outward = pa.as_dvec3() - ca.as_dvec3();
-        let flow = pairs.crossing(arc, na, nb, |j| {
-            let Some(&(pb, db)) = eb_a.get(j as usize) else {
-                return ControlFlow::Continue(());
-            };
-            let Some(axis) = edge_axis(da, db, outward) else {
-                return ControlFlow::Continue(());
-            };
-            // Both edges support their shapes along ±axis, so the gap is at most the
-            // distance between the edges' lines along it.
-            let mut s = axis.dot(pb - pa);
-            if s > detail.edge.0 || s > 0.0 {
-                // Confirm with the shapes' full projections (guards a round-off Gauss test).
-                let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
-                let (max_a, min_b) = rel.projections(
-                    axis,
-                    |d| support_value(ha, d, sa),
-                    |d| support_value(hb, d, sb),
-                );
-                s = min_b - max_a;
-                if s > 0.0 {
-                    cache.feature = SepFeature::Edges(i as u32, j);
-                    detail.feature = cache.feature;
-                    detail.edge = (s, i as u32, j, axis);
-                    detail.result = separated(a, axis, max_a, s);
-                    return ControlFlow::Break(());
-                }
-                if s > detail.edge.0 {
-                    detail.edge = (s, i as u32, j, axis);
-                }
-            }
-            ControlFlow::Continue(())
-        });
-        if flow.is_break() {
-            return detail;
-        }
-    }
-    if detail.edge.0 > best.0 {
-        best = (
-            detail.edge.0,
-            SepFeature::Edges(detail.edge.1, detail.edge.2),
-            detail.edge.3,
-        );
-    }
-
-    // 5. No separating axis: the least-overlapping axis is the minimum translation.
-    cache.feature = best.1;
-    detail.feature = best.1;
-    detail.result = SatResult::Penetrating {
-        normal: (a.rotation * best.2).normalize_or_zero(),
-        depth: (-best.0).max(0.0),
-    };
+    search.least_overlap(&mut detail, cache);
     detail
+}
+
+/// What the steps of the full search share: both hulls, B's pose in A's frame, and the bounds
+/// that skip face planes that cannot beat the best of their kind. B contains the ball
+/// `(c_B, ρ_B)` (`ConvexHull::inner_ball`), so the gap of B over A's plane `(n, d)` is at most
+/// `n · c_B + d − ρ_B`, and likewise for A under B's planes. A skipped plane's gap is below
+/// the best so far, which is below 0 (else the search would have stopped), so skipping changes
+/// neither the first separating face nor the maxima. `slack` covers the rounding of both the
+/// bound and the gap (a few ε of the magnitudes involved), generously.
+struct FullSearch<'q> {
+    a: &'q ConvexPolyhedron,
+    ha: &'q ConvexHull,
+    hb: &'q ConvexHull,
+    rel: &'q Relative,
+    /// A's inner ball, in A's frame.
+    ca: Vec3,
+    rho_a: f32,
+    /// B's inner ball, in A's frame.
+    cb: Vec3,
+    rho_b: f32,
+    slack: f32,
+}
+
+impl<'q> FullSearch<'q> {
+    #[inline]
+    fn new(a: &'q ConvexPolyhedron, b: &'q ConvexPolyhedron, rel: &'q Relative) -> Self {
+        let (ha, hb) = (&*a.hull, &*b.hull);
+        let (r, t) = (rel.r, rel.t);
+        let (ca, rho_a) = ha.inner_ball();
+        let (cb, rho_b) = hb.inner_ball();
+        let cb = r * cb + t;
+        let slack = 1e-4 * (t.length() + ca.length() + cb.length() + 1.0)
+            + 16.0 * (ha.tolerance() + hb.tolerance())
+            + 1e-4 * (rho_a + rho_b);
+        Self {
+            a,
+            ha,
+            hb,
+            rel,
+            ca,
+            rho_a,
+            cb,
+            rho_b,
+            slack,
+        }
+    }
+
+    /// Step 2: faces of A: the gap of B over each face plane.
+    #[inline]
+    fn faces_of_a(&self, detail: &mut SatDetail, cache: &mut SepCache) -> ControlFlow<()> {
+        let (hb, rel) = (self.hb, self.rel);
+        for (i, face) in self.ha.faces().iter().enumerate() {
+            let p = face.plane;
+            if p.normal.dot(self.cb) + p.d - self.rho_b + self.slack < detail.face_a.0 {
+                continue;
+            }
+            let s = rel.face_a_gap(p.normal, p.d, |d| {
+                support_value(hb, d, &mut cache.support_b)
+            });
+            if s > detail.face_a.0 {
+                detail.face_a = (s, i as u32);
+            }
+            if s > 0.0 {
+                cache.feature = SepFeature::FaceA(i as u32);
+                detail.feature = cache.feature;
+                detail.result = separated(self.a, p.normal, -p.d, s);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Step 3: faces of B: the gap of A under each face plane of B.
+    #[inline]
+    fn faces_of_b(&self, detail: &mut SatDetail, cache: &mut SepCache) -> ControlFlow<()> {
+        let (ha, rel) = (self.ha, self.rel);
+        let (r, t) = (rel.r, rel.t);
+        for (j, face) in self.hb.faces().iter().enumerate() {
+            let p = face.plane;
+            let n = r * p.normal;
+            if n.dot(self.ca) - self.rho_a - n.dot(t) + p.d + self.slack < detail.face_b.0 {
+                continue;
+            }
+            let (s, n, m) = rel.face_b_gap(p.normal, p.d, |d| {
+                support_value(ha, d, &mut cache.support_a)
+            });
+            if s > detail.face_b.0 {
+                detail.face_b = (s, j as u32);
+            }
+            if s > 0.0 {
+                cache.feature = SepFeature::FaceB(j as u32);
+                detail.feature = cache.feature;
+                // Axis from A to B is −n; max over A of (−n) · x = −m.
+                detail.result = separated(self.a, -n, -m, s);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Step 4: edge pairs that form a face of the Minkowski difference A − B. On the Gauss
+    /// map an edge is the arc between its two face normals; A's arc (a, b) and the arc of −B,
+    /// (c, d) = (−n_B1, −n_B2), cross when c and d are on opposite sides of the plane of
+    /// (a, b), a and b on opposite sides of the plane of (c, d), and both arcs lie in one
+    /// hemisphere (Gregorius 2013: CBA·DBA < 0, ADC·BDC < 0, CBA·BDC > 0).
+    ///
+    /// The plane of an arc is the plane perpendicular to its edge, so its normal B × A
+    /// (D × C) is taken as the edge direction (`GaussArc::normal`), as Gregorius does: the
+    /// cross product of the face normals is only as long as the angle between them is far
+    /// from 0 and 180°, and on the rim of a thin plate (normals 1e-6 from opposite) its
+    /// direction is rounding, degrees off, and real pairs would be dropped (a missed
+    /// separating axis, a wrong depth: `tests/sat_oracle.rs`).
+    ///
+    /// The three sign tests run four B edges at a time on vectors laid out lane by lane
+    /// (`ArcLanes`, SIMD through glam's `Vec4`) with the same float operations as a
+    /// pair-by-pair test; only the pairs that pass (those forming a Minkowski face, a few per
+    /// edge of A) go on. B's edges go into the lanes in their Gauss-map order
+    /// (`ConvexHull::gauss_order`), chunks of `GAUSS_CHUNK` under one bounding cap each; a
+    /// chunk whose cap misses A's arc (the cap is farther than its radius from A's great
+    /// circle, or from the cap around A's arc) holds no crossing arc and is skipped
+    /// (`CapLanes::meeting`, four caps at a time, with a margin that keeps every pair the sign
+    /// tests could pass). Pairs are visited edge of A by edge of A, B's edges in that order.
+    #[inline]
+    fn edge_pairs(&self, detail: &mut SatDetail, cache: &mut SepCache) -> ControlFlow<()> {
+        let (ha, hb, rel) = (self.ha, self.hb, self.rel);
+        let (va, vb) = (ha.vertices(), hb.vertices());
+        let fa = ha.faces();
+        let (r, t) = (rel.r, rel.t);
+        let eb_a: Vec<(Vec3, Vec3)> = hb
+            .edges()
+            .iter()
+            .map(|e| {
+                let v0 = vb[e.vertices[0] as usize];
+                let p0 = r * v0 + t;
+                // The same expression as the cached check's, so an edge pair's axis is
+                // identical.
+                let db = r * (vb[e.vertices[1] as usize] - v0);
+                (p0, db)
+            })
+            .collect();
+        let pairs = GaussPairs::new(hb, &r);
+        let arcs_a = ha.gauss_arcs();
+        for (i, (e, arc)) in ha.edges().iter().zip(arcs_a).enumerate() {
+            let pa = va[e.vertices[0] as usize];
+            let da = va[e.vertices[1] as usize] - pa;
+            let na = fa[e.faces[0] as usize].plane.normal;
+            let nb = fa[e.faces[1] as usize].plane.normal;
+            // Orients the edge axes out of A (`edge_axis`); the cached check uses this
+            // expression.
+            let outward = pa.as_dvec3() - self.ca.as_dvec3();
+            let flow = pairs.crossing(arc, na, nb, |j| {
+                let Some(&(pb, db)) = eb_a.get(j as usize) else {
+                    return ControlFlow::Continue(());
+                };
+                let Some(axis) = edge_axis(da, db, outward) else {
+                    return ControlFlow::Continue(());
+                };
+                // Both edges support their shapes along ±axis, so the gap is at most the
+                // distance between the edges' lines along it.
+                let mut s = axis.dot(pb - pa);
+                if s > detail.edge.0 || s > 0.0 {
+                    // Confirm with the shapes' full projections (guards a round-off Gauss
+                    // test).
+                    let (sa, sb) = (&mut cache.support_a, &mut cache.support_b);
+                    let (max_a, min_b) = rel.projections(
+                        axis,
+                        |d| support_value(ha, d, sa),
+                        |d| support_value(hb, d, sb),
+                    );
+                    s = min_b - max_a;
+                    if s > 0.0 {
+                        cache.feature = SepFeature::Edges(i as u32, j);
+                        detail.feature = cache.feature;
+                        detail.edge = (s, i as u32, j, axis);
+                        detail.result = separated(self.a, axis, max_a, s);
+                        return ControlFlow::Break(());
+                    }
+                    if s > detail.edge.0 {
+                        detail.edge = (s, i as u32, j, axis);
+                    }
+                }
+                ControlFlow::Continue(())
+            });
+            if flow.is_break() {
+                return flow;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Step 5: no separating axis: the least-overlapping axis (faces of A, faces of B, edge
+    /// pairs; a later kind only when strictly better) is the minimum translation.
+    #[inline]
+    fn least_overlap(&self, detail: &mut SatDetail, cache: &mut SepCache) {
+        let r = self.rel.r;
+        let mut best = (f32::NEG_INFINITY, SepFeature::None, Vec3::ZERO);
+        if detail.face_a.0 > best.0 {
+            let n = self.ha.faces()[detail.face_a.1 as usize].plane.normal;
+            best = (detail.face_a.0, SepFeature::FaceA(detail.face_a.1), n);
+        }
+        if detail.face_b.0 > best.0 {
+            let n = -(r * self.hb.faces()[detail.face_b.1 as usize].plane.normal);
+            best = (detail.face_b.0, SepFeature::FaceB(detail.face_b.1), n);
+        }
+        if detail.edge.0 > best.0 {
+            best = (
+                detail.edge.0,
+                SepFeature::Edges(detail.edge.1, detail.edge.2),
+                detail.edge.3,
+            );
+        }
+        cache.feature = best.1;
+        detail.feature = best.1;
+        detail.result = SatResult::Penetrating {
+            normal: (self.a.rotation * best.2).normalize_or_zero(),
+            depth: (-best.0).max(0.0),
+        };
+    }
 }

@@ -1,0 +1,258 @@
+//! The EPA polytope: faces with their adjacency, the horizon walk and the expansion loop.
+
+use glam::DVec3;
+
+use super::answer::{along_face, finish, flat_normal};
+use super::{Minkowski, Penetration, Start, MAX_FACES, MAX_ITERATIONS};
+use crate::convex::gjk::{Vertex, TOLERANCE};
+use crate::math::Vec3;
+
+/// A polytope face: vertices counter-clockwise seen from outside; `adj[i]` is the face across
+/// edge `i` (from `v[i]` to `v[(i + 1) % 3]`), `adj_edge[i]` that edge's index in `adj[i]`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Face {
+    pub(super) v: [usize; 3],
+    pub(super) adj: [usize; 3],
+    pub(super) adj_edge: [usize; 3],
+    /// Unit outward normal (zero for a degenerate face).
+    pub(super) n: DVec3,
+    /// Signed distance of the face's plane from the origin along `n` (`INFINITY` when the face
+    /// is degenerate, so it is never the nearest).
+    pub(super) d: f64,
+    pub(super) dead: bool,
+}
+
+/// The polytope: vertices of `A − B` (with their support points) and faces.
+pub(super) struct Polytope {
+    pub(super) verts: Vec<Vertex>,
+    pub(super) faces: Vec<Face>,
+}
+
+impl Polytope {
+    /// Adds face `(i, j, k)` with its normal and plane distance; adjacency is set by the caller.
+    fn add_face(&mut self, i: usize, j: usize, k: usize) -> usize {
+        let (a, b, c) = (self.verts[i].w, self.verts[j].w, self.verts[k].w);
+        let n = (b - a).cross(c - a);
+        let len = n.length();
+        // A face whose normal is lost to rounding (sine of its angles below ~1e-12) is kept
+        // for the topology but never chosen as the nearest and never seen as visible.
+        let scale2 = (b - a).length_squared().max((c - a).length_squared());
+        let (n, d) = if len > 1e-12 * scale2 && len.is_finite() {
+            let n = n / len;
+            // Mean of the three vertices' distances, for a symmetric rounding error.
+            (n, (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0)
+        } else {
+            (DVec3::ZERO, f64::INFINITY)
+        };
+        self.faces.push(Face {
+            v: [i, j, k],
+            adj: [usize::MAX; 3],
+            adj_edge: [0; 3],
+            n,
+            d,
+            dead: false,
+        });
+        self.faces.len() - 1
+    }
+
+    /// `true` when the point `w` is strictly in front of face `f`'s plane.
+    fn sees(&self, f: usize, w: DVec3) -> bool {
+        let face = &self.faces[f];
+        face.n.dot(w - self.verts[face.v[0]].w) > 0.0
+    }
+
+    /// Depth-first horizon search (van den Bergen 2003 §4.3.8; Bullet's `expand`): entering
+    /// face `f` across its edge `e` from a face that `w` sees. A face `w` does not see
+    /// contributes edge `e` to the horizon; a face it sees dies and its other two edges are
+    /// walked, in order, so the horizon comes out as a closed loop.
+    fn silhouette(&mut self, f: usize, e: usize, w: DVec3, horizon: &mut Vec<(usize, usize)>) {
+        // An unlinked edge (`usize::MAX`) cannot be reached through a consistent fan (the
+        // caller gives up on a fan it could not link), but the walk never indexes on trust.
+        if self.faces.get(f).is_none_or(|face| face.dead) {
+            return;
+        }
+        if !self.sees(f, w) {
+            horizon.push((f, e));
+            return;
+        }
+        self.faces[f].dead = true;
+        for k in 1..3 {
+            let ek = (e + k) % 3;
+            let (g, ge) = (self.faces[f].adj[ek], self.faces[f].adj_edge[ek]);
+            self.silhouette(g, ge, w, horizon);
+        }
+    }
+}
+
+/// How adding a support point to the polytope went.
+enum Fan {
+    /// The faces the point sees are replaced by a closed fan from the point to the horizon.
+    Closed,
+    /// The horizon has fewer than 3 edges, or the fan is not a closed loop (rounding made the
+    /// horizon pass through a vertex twice, so two fan faces start at the same vertex and one
+    /// is never linked): the topology is broken.
+    Broken,
+    /// A fan face has no neighbour starting where it ends.
+    Unlinked,
+}
+
+impl Polytope {
+    /// The polytope of an outward-oriented tetrahedron (see [`orient`]), its faces linked.
+    pub(super) fn tetrahedron(verts: Vec<Vertex>) -> Self {
+        let mut poly = Polytope {
+            verts,
+            faces: Vec::with_capacity(64),
+        };
+        poly.add_face(0, 1, 2);
+        poly.add_face(0, 3, 1);
+        poly.add_face(0, 2, 3);
+        poly.add_face(1, 3, 2);
+        link_by_edges(&mut poly.faces);
+        poly
+    }
+
+    /// The expansion: the nearest face's support point either lies on that face (the answer)
+    /// or replaces the faces it sees. Out of budget before converging, the nearest face's plane
+    /// distance is only a lower bound of the depth, and the shapes may overlap by much more
+    /// along its normal (a polytope left non-convex by faces without a normal cycles through
+    /// the same support points until the budget runs out, its nearest face at distance 0):
+    /// then the answer is the expanded normal along which `M` reaches least far, with that
+    /// overlap as the depth.
+    pub(super) fn grow<FA, FB>(
+        &mut self,
+        m: &mut Minkowski<FA, FB>,
+        start: &Start<'_>,
+    ) -> Option<Penetration>
+    where
+        FA: Fn(Vec3) -> Vec3,
+        FB: Fn(Vec3) -> Vec3,
+    {
+        let tol = f64::from(TOLERANCE);
+        let hint = start.hint;
+        let mut best = 0usize;
+        // The expanded normal along which M reaches least far: its support value there is the
+        // shapes' overlap along it, an upper bound of the depth.
+        let mut bound: Option<(f64, DVec3, Vertex)> = None;
+        let mut horizon: Vec<(usize, usize)> = Vec::with_capacity(32);
+        for _ in 0..MAX_ITERATIONS {
+            let Some(f) = nearest_face(&self.faces) else {
+                // Every live face is degenerate: M is flat or thinner than f64 resolves its
+                // faces (a needle whose expansion leaves only sliver faces). The flat answer:
+                // depth 0 across what M spans.
+                return start.touching(flat_normal(&self.verts, hint.as_dvec3()).as_dvec3());
+            };
+            best = f;
+            let face = self.faces[f];
+            let w = m.support(face.n)?;
+            // Converged when the support point along the face normal is no farther than the
+            // face: the face lies on the boundary of M (within the relative/absolute
+            // tolerance).
+            let gap = face.n.dot(w.w) - face.d;
+            if gap <= tol * face.d.abs() + tol * m.scale {
+                return finish(self, f, hint);
+            }
+            let reach = face.n.dot(w.w);
+            if bound.is_none_or(|(h, _, _)| reach < h) {
+                bound = Some((reach, face.n, w));
+            }
+            if self.faces.len() + 2 * self.verts.len() > MAX_FACES {
+                break; // Budget: a new fan adds at most (horizon length) faces.
+            }
+            match self.add_point(f, w, &mut horizon) {
+                Fan::Closed => {}
+                Fan::Broken => return along_face(face.n, &w, hint),
+                Fan::Unlinked => return finish(self, f, hint),
+            }
+        }
+        match bound {
+            Some((_, n, w)) => along_face(n, &w, hint),
+            None => finish(self, best, hint),
+        }
+    }
+
+    /// Replaces the faces `w` sees, starting from face `f`, by a fan of faces from `w` to the
+    /// horizon (`horizon` is scratch space).
+    #[inline]
+    fn add_point(&mut self, f: usize, w: Vertex, horizon: &mut Vec<(usize, usize)>) -> Fan {
+        let face = self.faces[f];
+        // Remove the faces w sees, collecting the horizon loop.
+        horizon.clear();
+        self.faces[f].dead = true;
+        for e in 0..3 {
+            let (g, ge) = (face.adj[e], face.adj_edge[e]);
+            self.silhouette(g, ge, w.w, horizon);
+        }
+        if horizon.len() < 3 {
+            return Fan::Broken;
+        }
+        let wi = self.verts.len();
+        self.verts.push(w);
+        // Fan: for horizon edge (g, e) from g.v[e] to g.v[e+1], the new face runs the other
+        // way, (g.v[e+1], g.v[e], w), so its edge 0 is shared with g's edge e.
+        let first_new = self.faces.len();
+        for &(g, e) in horizon.iter() {
+            let gv = self.faces[g].v;
+            let nf = self.add_face(gv[(e + 1) % 3], gv[e], wi);
+            self.faces[nf].adj[0] = g;
+            self.faces[nf].adj_edge[0] = e;
+            self.faces[g].adj[e] = nf;
+            self.faces[g].adj_edge[e] = 0;
+        }
+        // Link consecutive fan faces: face i's edge 1 runs v[1] → w; its neighbour's edge 2
+        // runs w → v[0] with that neighbour's v[0] equal to face i's v[1].
+        let last = self.faces.len();
+        for i in first_new..last {
+            let from = self.faces[i].v[1];
+            let Some(j) = (first_new..last).find(|&j| self.faces[j].v[0] == from) else {
+                return Fan::Unlinked;
+            };
+            self.faces[i].adj[1] = j;
+            self.faces[i].adj_edge[1] = 2;
+            self.faces[j].adj[2] = i;
+            self.faces[j].adj_edge[2] = 1;
+        }
+        // A fan face left with an unlinked edge (`usize::MAX`) would be indexed by the next
+        // walk.
+        if self.faces[first_new..last]
+            .iter()
+            .any(|g| g.adj.contains(&usize::MAX))
+        {
+            return Fan::Broken;
+        }
+        Fan::Closed
+    }
+}
+
+/// The live face nearest the origin (smallest plane distance), skipping degenerate faces.
+fn nearest_face(faces: &[Face]) -> Option<usize> {
+    let mut best = None;
+    let mut best_d = f64::INFINITY;
+    for (i, f) in faces.iter().enumerate() {
+        if !f.dead && f.d < best_d {
+            best_d = f.d;
+            best = Some(i);
+        }
+    }
+    best
+}
+
+/// Sets the adjacency of a closed set of faces by matching opposite edges (used for the
+/// initial tetrahedron).
+fn link_by_edges(faces: &mut [Face]) {
+    for f in 0..faces.len() {
+        for e in 0..3 {
+            let (p, q) = (faces[f].v[e], faces[f].v[(e + 1) % 3]);
+            for g in 0..faces.len() {
+                if g == f {
+                    continue;
+                }
+                for ge in 0..3 {
+                    if faces[g].v[ge] == q && faces[g].v[(ge + 1) % 3] == p {
+                        faces[f].adj[e] = g;
+                        faces[f].adj_edge[e] = ge;
+                    }
+                }
+            }
+        }
+    }
+}
