@@ -7,7 +7,7 @@ use std::path::Path;
 
 use collide::io::scene::{selected_parts, BoundingChoice, Scene, SceneBody, ShapeDesc, TestChoice};
 use collide::shapes::{Aabb, Obb, Plane, Sphere};
-use collide::world::{BodyId, Geometry, Impact, Manifold, PairVerdict};
+use collide::world::{BodyId, Geometry, PairVerdict};
 use collide::{Affine3A, Quat, Vec3};
 
 use crate::tess::{self, TriList, Wire};
@@ -270,34 +270,34 @@ impl Stage {
     }
 }
 
-/// The verdict on one pair of bodies.
+/// The program's report on one pair of bodies: the world's verdict and the scene's volume
+/// test.
 #[derive(Clone, Debug)]
 pub struct PairReport {
     /// Index of the first body.
     pub a: usize,
     /// Index of the second body (`a < b`).
     pub b: usize,
-    /// The bodies' world boxes overlap (the fast AABB, or the tight one for bodies that ask
-    /// for it).
-    pub aabb_overlap: bool,
+    /// The world's verdict: boxes, contact (normal from A toward B, depth, points), separation
+    /// and time of impact.
+    pub verdict: PairVerdict,
     /// The chosen bounding volumes overlap.
     pub volumes_overlap: bool,
     /// The pair collides at the start of the frame: the shapes touch, or, when either body
     /// asks for the volume test, the chosen volumes overlap.
     pub now: bool,
-    /// Contact data when the shapes touch (normal from A toward B, depth, points).
-    pub contact: Option<Manifold>,
-    /// A plane with A on its negative side and B on its positive side, when separated.
-    pub separating_plane: Option<Plane>,
-    /// Time of impact within the frame, when a body moves and they touch during it.
-    pub impact: Option<Impact>,
 }
 
 impl PairReport {
     /// The pair collides: now, or within the frame. What `check` exits 1 on, what `render`
     /// draws red and what `view` marks.
     pub fn collides(&self) -> bool {
-        self.now || self.impact.is_some()
+        self.now || self.verdict.impact.is_some()
+    }
+
+    /// A plane with A on its negative side and B on its positive side, when separated.
+    pub fn separating_plane(&self) -> Option<Plane> {
+        self.verdict.separation.and_then(|s| s.plane)
     }
 
     /// Either body decides by its bounding volume alone.
@@ -413,16 +413,13 @@ fn report(stage: &Stage, volume_pairs: &[(usize, usize)], v: &PairVerdict) -> Pa
     PairReport {
         a,
         b,
-        aabb_overlap: v.boxes_touch,
+        verdict: *v,
         volumes_overlap,
         now: if by_volume {
             volumes_overlap
         } else {
             v.contact.is_some()
         },
-        contact: v.contact,
-        separating_plane: v.separation.and_then(|s| s.plane),
-        impact: v.impact,
     }
 }
 
@@ -720,10 +717,10 @@ mod tests {
             let interesting: Vec<&PairReport> = all
                 .iter()
                 .filter(|r| {
-                    r.aabb_overlap
+                    r.verdict.boxes_touch
                         || (r.volumes_overlap && r.by_volume(&stage))
                         || r.now
-                        || r.impact.is_some()
+                        || r.verdict.impact.is_some()
                 })
                 .collect();
             assert!(!interesting.is_empty(), "round {round}");
@@ -733,8 +730,18 @@ mod tests {
                     .find(|f| (f.a, f.b) == (r.a, r.b))
                     .unwrap_or_else(|| panic!("round {round}: pair {}-{} dropped", r.a, r.b));
                 assert_eq!(
-                    (f.now, f.aabb_overlap, f.volumes_overlap, f.impact.is_some()),
-                    (r.now, r.aabb_overlap, r.volumes_overlap, r.impact.is_some())
+                    (
+                        f.now,
+                        f.verdict.boxes_touch,
+                        f.volumes_overlap,
+                        f.verdict.impact.is_some()
+                    ),
+                    (
+                        r.now,
+                        r.verdict.boxes_touch,
+                        r.volumes_overlap,
+                        r.verdict.impact.is_some()
+                    )
                 );
             }
             assert!(

@@ -29,7 +29,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     let colliding: Vec<&PairReport> = reports.iter().filter(|r| r.collides()).collect();
     let near: Vec<&PairReport> = reports
         .iter()
-        .filter(|r| !r.collides() && r.aabb_overlap)
+        .filter(|r| !r.collides() && r.verdict.boxes_touch)
         .collect();
     if args.json {
         let doc = json!({
@@ -81,10 +81,10 @@ fn colliding_json(stage: &Stage, r: &PairReport) -> Value {
         "now": r.now,
         "volumes_overlap": r.volumes_overlap,
         "test": if r.by_volume(stage) { "volume" } else { "exact" },
-        "contact": r.contact.as_ref().map(contact_json),
+        "contact": r.verdict.contact.as_ref().map(contact_json),
         // Decided by volumes while the shapes are apart: the plane that separates the shapes.
-        "plane": r.separating_plane.map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
-        "impact": r.impact.map(|i| impact_json(&i)),
+        "plane": r.separating_plane().map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
+        "impact": r.verdict.impact.map(|i| impact_json(&i)),
     })
 }
 
@@ -106,7 +106,7 @@ fn near_json(stage: &Stage, r: &PairReport) -> Value {
     json!({
         "a": stage.bodies[r.a].name,
         "b": stage.bodies[r.b].name,
-        "plane": r.separating_plane.map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
+        "plane": r.separating_plane().map(|p| json!({"normal": v3(p.normal), "d": num(p.d)})),
     })
 }
 
@@ -125,7 +125,7 @@ fn print_text(args: &Args, stage: &Stage, colliding: &[&PairReport], near: &[&Pa
     );
     for r in colliding {
         let (a, b) = (&stage.bodies[r.a].name, &stage.bodies[r.b].name);
-        match (&r.contact, r.now) {
+        match (&r.verdict.contact, r.now) {
             (Some(c), _) => {
                 let pts: Vec<String> = c.points().iter().map(|p| fmt3(p.point)).collect();
                 println!(
@@ -135,7 +135,7 @@ fn print_text(args: &Args, stage: &Stage, colliding: &[&PairReport], near: &[&Pa
                     pts.join(" ")
                 );
             }
-            (None, true) => match r.separating_plane {
+            (None, true) => match r.separating_plane() {
                 Some(p) => println!(
                     "collide  {a} × {b}: bounding volumes overlap (volume test); the shapes are apart, plane normal {} d {:.4}",
                     fmt3(p.normal),
@@ -145,7 +145,7 @@ fn print_text(args: &Args, stage: &Stage, colliding: &[&PairReport], near: &[&Pa
             },
             (None, false) => println!("collide  {a} × {b}: within the frame"),
         }
-        if let Some(i) = r.impact {
+        if let Some(i) = r.verdict.impact {
             println!(
                 "         time of impact {:.4}: normal {} point {}",
                 i.toi,
@@ -156,7 +156,7 @@ fn print_text(args: &Args, stage: &Stage, colliding: &[&PairReport], near: &[&Pa
     }
     for r in near {
         let (a, b) = (&stage.bodies[r.a].name, &stage.bodies[r.b].name);
-        match r.separating_plane {
+        match r.separating_plane() {
             Some(p) => println!(
                 "apart    {a} × {b}: boxes overlap, separated by plane normal {} d {:.4}",
                 fmt3(p.normal),

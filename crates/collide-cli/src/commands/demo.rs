@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use collide::shapes::Aabb;
+use collide::world::{BodyId, PairVerdict};
 use collide::Vec3;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -246,12 +247,16 @@ fn final_picture(arena: &Arena, pipe: &Pipeline) -> Option<tiny_skia::Pixmap> {
         .map(|&(a, b)| PairReport {
             a,
             b,
-            aabb_overlap: true,
+            verdict: PairVerdict {
+                a: BodyId(a as u32),
+                b: BodyId(b as u32),
+                boxes_touch: true,
+                contact: None,
+                separation: None,
+                impact: None,
+            },
             volumes_overlap: true,
             now: true,
-            contact: None,
-            separating_plane: None,
-            impact: None,
         })
         .collect();
     let show = super::render::Show::default();

@@ -262,8 +262,8 @@ fn body_prims(
 /// A pair's separating plane (separated, boxes overlapping) and contact points with their
 /// normals, as `show` asks.
 fn pair_prims(prims: &mut Vec<Prim>, stage: &Stage, r: &PairReport, show: Show) {
-    if show.planes && !r.collides() && r.aabb_overlap {
-        if let Some(plane) = r.separating_plane {
+    if show.planes && !r.collides() && r.verdict.boxes_touch {
+        if let Some(plane) = r.separating_plane() {
             let (a, b) = (&stage.bodies[r.a], &stage.bodies[r.b]);
             let (va, vb) = (a.volumes(), b.volumes());
             let size = 0.55 * (va.sphere.radius + vb.sphere.radius);
@@ -272,7 +272,7 @@ fn pair_prims(prims: &mut Vec<Prim>, stage: &Stage, r: &PairReport, show: Show) 
         }
     }
     if show.contacts {
-        if let Some(c) = &r.contact {
+        if let Some(c) = &r.verdict.contact {
             let scale = 0.25
                 * stage.bodies[r.a]
                     .rest_sphere
@@ -307,7 +307,9 @@ fn motion_prims(prims: &mut Vec<Prim>, stage: &Stage, reports: &[PairReport]) {
         }
     }
     for r in reports.iter().filter(|r| !r.now) {
-        let Some(hit) = r.impact else { continue };
+        let Some(hit) = r.verdict.impact else {
+            continue;
+        };
         for i in [r.a, r.b] {
             let body = &stage.bodies[i];
             if body.velocity == Vec3::ZERO {

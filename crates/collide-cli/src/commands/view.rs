@@ -608,7 +608,7 @@ fn state_json(world: &Stage) -> Result<Value, HttpError> {
     let tests = VolumeTests::new(world, &vols).map_err(|e| HttpError(500, e.to_string()))?;
     let pairs: Vec<Value> = reports
         .iter()
-        .filter(|r| r.aabb_overlap || r.collides())
+        .filter(|r| r.verdict.boxes_touch || r.collides())
         .map(|r| pair_json(world, &tests, r))
         .collect();
     Ok(json!({ "bodies": bodies, "pairs": pairs }))
@@ -648,10 +648,10 @@ fn pair_json(world: &Stage, tests: &VolumeTests, r: &PairReport) -> Value {
             "aabb_tight": passes(&tests.aabb_tight),
             "obb": passes(&tests.obb),
             "sphere": passes(&tests.sphere),
-            "exact": r.contact.is_some(),
+            "exact": r.verdict.contact.is_some(),
         },
-        "contact": r.contact.as_ref().map(contact_json),
-        "plane": r.separating_plane.map(|p| json!({ "normal": v3(p.normal), "d": num(p.d) })),
-        "impact": r.impact.as_ref().map(impact_json),
+        "contact": r.verdict.contact.as_ref().map(contact_json),
+        "plane": r.separating_plane().map(|p| json!({ "normal": v3(p.normal), "d": num(p.d) })),
+        "impact": r.verdict.impact.as_ref().map(impact_json),
     })
 }
