@@ -5,8 +5,9 @@ use collide::{Vec3, Vec3A};
 /// Asserts that two values (`f32`, `f64` or glam vectors) are within a tolerance.
 ///
 /// `assert_near!(a, b)` uses `1e-5`; `assert_near!(a, b, tol)` uses `tol`. NaN is near only
-/// NaN. The shared test helper of the workspace's integration tests, benches and the program's
-/// tests (the library's unit tests have their own copy, which it does not export).
+/// NaN. The one test helper of the kind in the workspace: the library's unit tests, the
+/// integration tests, the benches and the program's tests all use it (the library exports
+/// none).
 ///
 /// ```
 /// collide_testkit::assert_near!(0.1_f32 + 0.2, 0.3);

@@ -90,8 +90,9 @@ pub mod world;
 
 mod par;
 
+// The unit tests' `assert_near!` is the workspace's one, from the testkit (a dev-dependency).
 #[cfg(test)]
-pub(crate) use math::near::assert_near;
+pub(crate) use collide_testkit::assert_near;
 
 #[doc = include_str!("../docs/degenerate-input.md")]
 pub mod guarantees {}
