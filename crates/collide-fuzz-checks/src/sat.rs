@@ -110,9 +110,9 @@ pub fn run(data: &[u8]) {
     // SAT against GJK's f64 distance on every pair whose largest coordinate is at least
     // 1e-30; below that only the shape checks above run. An edge-pair axis is a cross
     // product (∝ size²) whose f32 squared length (∝ size⁴) leaves f32's normal range below
-    // ~1e-9; `sat` normalises such axes in f64, and the two tiny-hull inputs where SAT and
-    // GJK disagreed by 1e-4 of the size (hulls ~1e-18 and ~3e-20 across,
-    // `tiny_hulls_underflow_*`) now agree with an f64 brute force to 6e-7 of the gap.
+    // ~1e-9; `sat` normalises such axes in f64, so on the saved tiny-hull inputs (hulls ~1e-18
+    // and ~3e-20 across, `tiny_hulls_underflow_*`) SAT agrees with an f64 brute force to 6e-7
+    // of the gap (with f32 axes, SAT and GJK would differ there by 1e-4 of the size).
     if scale < 1e-30 {
         return;
     }

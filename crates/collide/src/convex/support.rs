@@ -541,7 +541,7 @@ impl ConvexHull {
     /// strictly better neighbour). Hull vertices are input points kept within the tolerance,
     /// so a vertex can sit in the middle of a (nearly) straight edge chain: its edges then miss
     /// the direction into the flat face, and the walk can stop there well below the maximum
-    /// (found by `tests/sat_hill_climb.rs` on a teddy piece: 4.4e-4 short). So when the walk
+    /// (4.4e-4 short on a teddy piece in `tests/convex/sat_hill_climb.rs`). So when the walk
     /// stops with a neighbour within `8 · tolerance · |dir|` of the current value (a plateau
     /// or near-plateau), the answer is taken from a brute-force scan of all vertices instead.
     /// The result is then exact up to the hull's own convexity tolerance. A NaN direction

@@ -55,7 +55,7 @@ fn segment_box_local(m: Vec3A, h: Vec3A, e: Vec3A) -> bool {
     // distance, whose box-space coordinates carry the rounding of the transform), so the test
     // is scale-free and errs toward "touching" by about 1e-6 of that size. Without it a
     // segment lying on a face or along an edge of a turned box is missed about as often as
-    // it is found (see tests/errata_static.rs).
+    // it is found (see tests/errata/static_listings.rs).
     let size = (e + ah + am).element_sum();
     let slack = PARALLEL_EPSILON * size;
     // Face axes e_i: the segment's interval on axis i is m_i ± |h_i|, the box's ±e_i:

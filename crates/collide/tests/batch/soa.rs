@@ -105,8 +105,8 @@ fn nan_and_empty_boxes_never_overlap() {
         max: Vec3::ONE,
     };
     assert!(all_answers(&soa, &nan_query).is_empty());
-    // An inverted (empty) query box overlaps nothing, as in `overlap::aabb_aabb` (found by
-    // batch_props: the batch used to check only the stored boxes for emptiness).
+    // An inverted (empty) query box overlaps nothing, as in `overlap::aabb_aabb`: the batch
+    // checks the query box for emptiness as well as the stored boxes.
     let inverted = Aabb {
         min: Vec3::new(3.0, 0.0, 0.0),
         max: Vec3::new(0.0, 0.0, 0.0),

@@ -308,11 +308,12 @@ fn nan_poses_never_panic() {
 
 /// A thin plate's rim edge (its two faces' normals 6e-6 from opposite, A below) against a
 /// wedge just past the rim: the separating axis is an edge pair whose axis lies 0.16° from
-/// one of the plate's face normals. Orienting that axis by the sum of the edge's face normals
-/// (a vector 6e-6 long, its direction rounding) pointed it into A, the pair did not separate,
-/// and `sat(a, b)` said `Penetrating` while `sat(b, a)` found the gap (fuzz target `sat`, at
-/// 1e-20 scale; the same shapes at unit scale, found by scaling the input by 2^66, failed the
-/// same way). The gap, measured in f64 over the world vertices, is 5.75e-4.
+/// one of the plate's face normals. Oriented by the sum of the edge's face normals (a vector
+/// 6e-6 long, its direction rounding), that axis would point into A, the pair would not
+/// separate, and `sat(a, b)` would say `Penetrating` while `sat(b, a)` finds the gap. The
+/// shapes are the saved `sat` input `thin_plate_edge_axis_into_a_*` (at 1e-20 scale) scaled by
+/// 2^66 to unit size, where the same happens. The gap in f64 over the world vertices is
+/// 5.75e-4.
 #[test]
 fn thin_plate_rim_edge_axis_points_out_of_a() {
     let plate = ConvexPolyhedron::from_points(&[

@@ -130,8 +130,8 @@ fn hill_climb_matches_brute_force_on_coplanar_grids() {
     // Cube and box surface grids, walked from random starts in random and axis directions.
     // Quickhull drops the coplanar and collinear grid points (8 vertices: exact plateaus of
     // 4 tied vertices along the axes); the bulged grids below keep them all, as nearly
-    // coplanar faces. (The redundant-vertex case that broke the plain walk is the teddy
-    // piece 2 hull of the mesh test.)
+    // coplanar faces. (The redundant-vertex case, where a plain walk stops short of the
+    // maximum, is the teddy piece 2 hull of the mesh test.)
     let mut g = Gen::new(0xc0b3);
     let cases = common::cases(2000, 50_000);
     for n in [3, 5, 9] {

@@ -5,14 +5,13 @@
 //!
 //! Thin plates. A plate thinner than about 1e-5 of its width has rim edges whose two face
 //! normals are nearly opposite. The Gauss-map test that decides which edge pairs are
-//! candidate axes (their arcs must cross) used to take each arc's great circle from the cross
-//! product of the edge's face normals, a vector only as long as the sine of the angle between
-//! them: a few ulps on a rim edge, its direction degrees off, and real candidate pairs were
-//! dropped. The circle's normal is now the edge direction (Gregorius 2013), exact for any
-//! thickness.
-//! - Named cases the randomized search found, at unit size: a separating rim-edge pair missed
-//!   (`Penetrating` for shapes 2.6e-3 apart), and the minimum translation missed on a rim edge
-//!   of A and of B (depths 3.8x and 1.15x too large).
+//! candidate axes (their arcs must cross) takes each arc's great circle from the edge direction
+//! (Gregorius 2013), exact for any thickness. The cross product of the edge's face normals is
+//! only as long as the sine of the angle between them: a few ulps on a rim edge, its direction
+//! degrees off, so a circle taken from it drops real candidate pairs.
+//! - Named cases at unit size where such a circle goes wrong: a separating rim-edge pair
+//!   (which would give `Penetrating` for shapes 2.6e-3 apart), and the minimum translation on a
+//!   rim edge of A and of B (which would give depths 3.8x and 1.15x too large).
 //! - The search: random plates (4–12 points in a disk of radius 1, heights within ±h, h from
 //!   3e-7 to 1e-3), rotated, against boxes, random clouds, other plates and wedges, approached
 //!   mostly across the rim and placed within ±0.02 of touching. 3,000 pairs by default (about
@@ -235,10 +234,10 @@ fn posed(h: &Arc<ConvexHull>, q: [f32; 4], t: [f32; 3]) -> ConvexPolyhedron {
 
 /// A plate 1e-6 thick (its rim edge's face normals 2.0e-6 rad from opposite) 2.55e-3 away
 /// from a random cloud, apart only along the cross product of that rim edge and an edge of
-/// the cloud. The cross product of the rim edge's face normals was 2.0e-6 long and 4.9° off
-/// the edge direction, which put one end of the cloud edge's arc (4° from the rim's great
-/// circle) on the wrong side: the pair was dropped and `sat(a, b)` said `Penetrating` (depth
-/// 2.8e-3). Found by `thin_plates` (case 2861).
+/// the cloud. The cross product of the rim edge's face normals is 2.0e-6 long and 4.9° off
+/// the edge direction: a great circle taken from it puts one end of the cloud edge's arc (4°
+/// from the rim's circle) on the wrong side, drops the pair, and `sat(a, b)` would say
+/// `Penetrating` (depth 2.8e-3).
 #[test]
 fn plate_rim_edge_pair_separates() {
     let plate = hull(&[
@@ -275,9 +274,9 @@ fn plate_rim_edge_pair_separates() {
 }
 
 /// A plate 1.4e-6 thick overlapping a random cloud by 5.3e-3 along the cross product of a rim
-/// edge (face normals 1.4e-6 from opposite) and a cloud edge. The pair was dropped (the cloud
-/// edge's arc judged on one side of the rim's great circle) and `sat(a, b)` answered the
-/// next best axis, a depth of 2.0e-2. Found by `thin_plates` (case 1850).
+/// edge (face normals 1.4e-6 from opposite) and a cloud edge. With the rim's great circle
+/// taken from the face normals' cross product, the cloud edge's arc is judged on one side of
+/// it, the pair is dropped, and `sat(a, b)` would answer the next best axis, a depth of 2.0e-2.
 #[test]
 fn plate_rim_edge_pair_is_the_minimum_translation() {
     let plate = hull(&[
@@ -316,9 +315,8 @@ fn plate_rim_edge_pair_is_the_minimum_translation() {
 
 /// The same on B's side: two plates (A 2e-4 thick, B 1.1e-5) overlapping by 8.56e-3 along the
 /// cross product of an edge of A and a rim edge of B (face normals 5.2e-6 from opposite).
-/// B's arc plane, the cross product of those normals, came out reversed and the hemisphere
-/// test dropped the pair: `sat(a, b)` answered a depth of 9.88e-3. Found by `thin_plates`
-/// (case 1860).
+/// Taken as the cross product of those normals, B's arc plane comes out reversed and the
+/// hemisphere test drops the pair: `sat(a, b)` would answer a depth of 9.88e-3.
 #[test]
 fn plate_rim_edge_of_b_is_the_minimum_translation() {
     let pa = hull(&[

@@ -1,7 +1,7 @@
-// The shapes of the `gjk_epa` fuzz finding `epa_simplex_coincident_vertices_8d9aa090.bin`,
-// shared (with `include!`) by `adversarial_geometry.rs`
-// (`epa_gjk_simplex_with_coincident_vertices`) and the white-box test in `convex/epa.rs`
-// (`unconverged_expansion_answers_the_overlap_along_its_normal`).
+// The shapes of the saved `gjk_epa` fuzz input `epa_simplex_coincident_vertices_8d9aa090.bin`,
+// shared (with `include!`) by `tests/robustness/adversarial_geometry.rs`
+// (`epa_gjk_simplex_with_coincident_vertices`) and the white-box test in
+// `src/convex/epa/tests.rs` (`unconverged_expansion_answers_the_overlap_along_its_normal`).
 
 // A hull 200 across whose corner is a cluster of points 1e-29 apart.
 const CORNER_HULL: [Vec3; 7] = [

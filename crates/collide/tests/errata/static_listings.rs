@@ -2,8 +2,8 @@
 //!
 //! Each erratum has a named test. Where the defect shows as a wrong answer, the listing is
 //! reproduced literally below (`listing6`, `listing7`) so the test can show that the listing
-//! gets the case wrong and collide gets it right; the failing configurations were found by a
-//! randomized search and are pasted here with their exact `f32` values.
+//! gets the case wrong and collide gets it right; the failing configurations are pasted here
+//! with their exact `f32` values.
 //!
 //! Erratum 6.2 (`float ra, rb, t` mixed with `SCALAR`) cannot recur: collide is `f32` from input
 //! to comparison, by type.
@@ -100,7 +100,7 @@ fn obb(center: [f32; 3], axes: [[f32; 3]; 3], e: [f32; 3]) -> Obb {
 
 #[test]
 fn erratum_6_1_parallel_edges_deep_overlap_missed_by_listing() {
-    // Found by search: B is A turned 90° about A's x axis, so A_x ∥ B_x and the axis A_x × B_x
+    // B is A turned 90° about A's x axis, so A_x ∥ B_x and the axis A_x × B_x
     // is rounding noise. The boxes overlap by 0.25 (f64 SAT), yet the listing finds a
     // "separating" axis in that noise.
     let a = obb(
@@ -203,7 +203,7 @@ fn erratum_6_1_parallel_edges_resting_face_to_face_always_touch() {
 
 #[test]
 fn erratum_7_1_segment_parallel_to_box_axis_touching_missed_by_listing() {
-    // Found by search: a segment parallel to the box's x axis, touching the box; the listing's
+    // A segment parallel to the box's x axis, touching the box; the listing's
     // cross-axis tests compare rounding noise and report no contact.
     let s = Segment::new(
         Vec3::new(1.8735014, 3.8719108, 0.44879085),

@@ -43,7 +43,8 @@ fn erratum_1_2_first_contact_not_pass_through() {
 
 #[test]
 fn erratum_1_3_collinear_plane_points_give_none() {
-    // PLANE(p0, p1, p2) normalised a zero vector for collinear points: NaN. Now `None`.
+    // The listing's PLANE(p0, p1, p2) normalises a zero vector for collinear points: NaN.
+    // `Plane::from_points` gives `None`.
     assert!(Plane::from_points(Vec3::ZERO, Vec3::X, Vec3::X * 2.0).is_none());
     // And a NaN plane reaching a sweep anyway gives no contact, not a NaN time.
     let nan = Plane::from_point_normal(Vec3::ZERO, Vec3::ZERO);

@@ -506,8 +506,8 @@ fn hits_beyond_f32_range_are_none() {
     );
     // Overlapping at rest with the huge sphere reaching to 6e38: the point is the middle of
     // the overlap along the centre line, which lies between the two (finite) centres, so it is
-    // representable: x = 3.2e38, in both spheres, in either order. (Before the sweep-fuzz fix
-    // the point was midway between the surface points, x = 4.6e38, and the answer was `None`.)
+    // representable: x = 3.2e38, in both spheres, in either order. (The midpoint of the two
+    // surface points, x = 4.6e38, would overflow and turn the answer into `None`.)
     let huge = Sphere::new(Vec3::new(big, 0.0, 0.0), big);
     let small = Sphere::new(Vec3::new(3.2e38, 0.0, 0.0), 1.0);
     // B moves 1 toward A's centre (deeper: a hit at 0 by the starting-touch rule).
@@ -553,11 +553,11 @@ fn box_casts_near_f32_limits_keep_their_hits() {
 
 #[test]
 fn epa_on_coincident_huge_boxes_does_not_break() {
-    // Two cubes of half-extent 2.5e17, one moved by ~200 (fuzz target `sweep`): rounding made
-    // EPA's horizon pass through a vertex twice, a fan face stayed unlinked and the next
-    // expansion indexed `usize::MAX`. EPA now stops at a fan it cannot close and answers along
-    // the face it was expanding: finite, a unit normal, and a depth equal to the overlap of
-    // the boxes along that normal (never short of the true minimum, 2 · 2.48e17 − 195).
+    // Two cubes of half-extent 2.5e17, one moved by ~200 (a saved `sweep` fuzz input): rounding
+    // makes EPA's horizon pass through a vertex twice, and a fan face left unlinked there would
+    // send the next expansion to index `usize::MAX`. So EPA stops at a fan it cannot close and
+    // answers along the face it was expanding: finite, a unit normal, and a depth equal to the
+    // boxes' overlap along that normal (never short of the true minimum, 2 · 2.48e17 − 195).
     use collide::convex::contact::contact;
     use collide::convex::{Posed, SupportMap};
     let c = Vec3::splat(2.481_041_8e17);
@@ -603,13 +603,14 @@ include!("../data/epa_coincident_corner.rs");
 #[test]
 fn epa_gjk_simplex_with_coincident_vertices() {
     // A hull 200 across whose corner is a cluster of points 1e-29 apart, and a cloud of that
-    // size sitting in the corner (fuzz target `gjk_epa`): GJK ended on a triangle two of whose
-    // vertices were 2.5e-29 apart. EPA kept them both; the two tetrahedron faces on that edge
-    // had no normal f64 could resolve and were never removed, the polytope went non-convex and
-    // EPA cycled until its face budget ran out, answering depth 0 along a normal the shapes
-    // overlap by 0.088. GJK's vertices now pass EPA's own spanning tests (closer than the
-    // touching tolerance is the same point), and the answer is the corner's contact: depth 0
-    // (within the touching tolerance) along a normal the shapes overlap by no more than that.
+    // size sitting in the corner (a saved `gjk_epa` fuzz input): GJK ends on a triangle two of
+    // whose vertices are 2.5e-29 apart. Were EPA to keep them both, the two tetrahedron faces
+    // on that edge would have no normal f64 could resolve and never be removed, the polytope
+    // would go non-convex and EPA would cycle until its face budget ran out, answering depth 0
+    // along a normal the shapes overlap by 0.088. So GJK's vertices pass EPA's own spanning
+    // tests (closer than the touching tolerance is the same point), and the answer is the
+    // corner's contact: depth 0 (within the touching tolerance) along a normal the shapes
+    // overlap by no more than that.
     use collide::convex::{epa, SupportMap};
     let (a, b) = (CORNER_HULL.to_vec(), CORNER_CLOUD.to_vec());
     let p = epa::penetration(&a, &b).expect("B sits in A's corner");

@@ -1,6 +1,6 @@
 //! Replays every input saved under `tests/data/fuzz/<target>/` through the same checks the
-//! cargo-fuzz target `<target>` runs (the crate `collide-fuzz-checks`), so each crash
-//! the fuzzers found stays fixed without cargo-fuzz or a nightly toolchain. A new crash: copy
+//! cargo-fuzz target `<target>` runs (the crate `collide-fuzz-checks`), so every saved crash
+//! input keeps passing without cargo-fuzz or a nightly toolchain. A new crash: copy
 //! the minimised input (`cargo fuzz tmin`) into `tests/data/fuzz/<target>/` and name it after
 //! what it exposed; the test below then replays it.
 use collide_fuzz_checks as fuzz_checks;
@@ -95,12 +95,12 @@ fn mesh_checks_on_random_bytes() {
 
 /// The checks themselves must be able to fail: a NaN sphere input that a (hypothetically) broken
 /// `sphere_sphere` would report as touching is caught by the overlap check's NaN rule; here we
-/// feed the check a crafted input and make sure it runs (and passes on the fixed library).
+/// feed the check a crafted input and make sure it runs (and passes on this library).
 #[test]
 fn checks_run_on_crafted_inputs() {
-    // Spheres of radius 1e20 whose centres are 5e20 apart: before the hardening pass,
-    // `sphere_sphere` said `true` (both squares overflowed to inf). The overlap target does not
-    // assert geometry, so this goes straight to the library.
+    // Spheres of radius 1e20 whose centres are 5e20 apart: in f32 both squares overflow to
+    // inf, and `inf <= inf` would call them touching; `sphere_sphere` must say `false`. The
+    // overlap target does not assert geometry, so this goes straight to the library.
     use collide::shapes::Sphere;
     use collide::Vec3;
     let a = Sphere::new(Vec3::ZERO, 1e20);
@@ -202,17 +202,18 @@ fn sweep_oracle_can_fail() {
     assert!(!check(Some(early)), "an enter while 3 apart passes");
 }
 
-/// Inputs the fuzzers found that are NOT fixed yet (`tests/data/fuzz_open/<target>/`), replayed
+/// Inputs that still fail their target's check (`tests/data/fuzz_open/<target>/`), replayed
 /// through the same checks; `#[ignore]`d so the suite stays green, run with `--ignored` to see
-/// them fail. Move a file to `tests/data/fuzz/<target>/` once its bug is fixed. None is open.
+/// them fail. Move a file to `tests/data/fuzz/<target>/` once it passes. None is open.
 ///
-/// Fixed and moved to `tests/data/fuzz/`: `sat/tiny_hull_plane_not_unit_*` (the edge axis of
-/// tiny hulls is normalised in f64), `raycast/needle_triangle_*` (a
-/// grazing ray on a needle: Möller–Trumbore's determinant was rounding), `hull/point_outside_hull_*` (needle clouds at
-/// 1e20..1e27: Quickhull's convexity repair swallowed a vertex, and the mid-edge vertex removal
-/// cut a needle's tip off), `raycast/hit_point_overflows_*` and `sweep/contact_point_overflows_*`
-/// (a hit whose point lies beyond `f32::MAX` is now `None`), `sat/sat_cached_disagrees_*` (the
-/// cached check evaluates each feature with the full search's expressions).
+/// What some inputs under `tests/data/fuzz/` exercise: `sat/tiny_hull_plane_not_unit_*` (the
+/// edge axis of tiny hulls, normalised in f64), `raycast/needle_triangle_*` (a grazing ray on
+/// a needle, where Möller–Trumbore's determinant is rounding), `hull/point_outside_hull_*`
+/// (needle clouds at 1e20..1e27, where Quickhull's convexity repair can swallow a vertex and
+/// the mid-edge vertex removal can cut a needle's tip off), `raycast/hit_point_overflows_*` and
+/// `sweep/contact_point_overflows_*` (a hit whose point lies beyond `f32::MAX` is `None`),
+/// `sat/sat_cached_disagrees_*` (the cached check must evaluate each feature with the full
+/// search's expressions).
 #[test]
 #[ignore = "open fuzz findings, see docs/degenerate-input.md"]
 fn open_fuzz_findings() {

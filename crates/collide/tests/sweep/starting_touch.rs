@@ -188,10 +188,10 @@ fn rotating_boxes_decide_by_the_rate_of_the_gap_with_rotation() {
     assert_eq!(w, None, "lifting off while tilting");
 }
 
-// Regression: a capsule 1 cm above a floor box 2,000 m wide, moving up, hit it at 0: the
-// touching gap was 1e-5 of the sum of both shapes' extents (2 cm here), so 1 cm was "touching"
-// — and touching was a hit whatever the motion. Now the gap is 1e-5 of the smaller shape, or
-// a few ulps of the coordinates; 1 cm at 1,000 m is a gap.
+// Guards: a capsule 1 cm above a floor box 2,000 m wide is not touching it. The touching gap
+// is 1e-5 of the smaller shape, or a few ulps of the coordinates, so 1 cm at 1,000 m is a gap;
+// 1e-5 of the sum of both shapes' extents (2 cm here) would call it touching, and a capsule
+// moving down would hit the floor at 0 instead of when the 1 cm closes.
 #[test]
 fn capsule_one_centimetre_above_a_kilometre_floor_is_not_touching() {
     for half in [500.0f32, 1000.0] {

@@ -164,9 +164,9 @@ fn fast_spheres_never_tunnel_through_thin_plates() {
     }
 }
 
-// Regression: a fast pair that starts overlapping and moves apart, still overlapping at the
-// frame's end. The sweep reports no impact (starting-touch rule); the world used to report
-// such a swept pair as apart. It now falls back to the contact at the end pose (no toi).
+// Guards: a fast pair that starts overlapping and moves apart, still overlapping at the
+// frame's end, keeps its contact. The sweep reports no impact (starting-touch rule), so the
+// world falls back to the contact at the end pose (no toi) rather than calling the pair apart.
 #[test]
 fn fast_pair_moving_apart_keeps_its_end_contact() {
     for kind in [BroadPhaseKind::SweepAndPrune, BroadPhaseKind::DynamicBvh] {
@@ -213,7 +213,8 @@ fn fast_pair_moving_apart_keeps_its_end_contact() {
 }
 
 // The same against a half-space (the ground): a fast ball resting 0.1 deep and rolling along
-// the ground has no impact at 0 (it used to report one, with depth 0); its end contact holds.
+// the ground has no impact at 0 (it slides along the ground, not into it, so there is no
+// zero-depth impact); its end contact holds.
 #[test]
 fn fast_ball_sliding_on_the_ground_reports_its_end_contact() {
     let mut world = World::new(WorldConfig::default());

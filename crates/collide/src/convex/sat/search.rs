@@ -296,7 +296,7 @@ impl<'q> FullSearch<'q> {
     /// cross product of the face normals is only as long as the angle between them is far
     /// from 0 and 180°, and on the rim of a thin plate (normals 1e-6 from opposite) its
     /// direction is rounding, degrees off, and real pairs would be dropped (a missed
-    /// separating axis, a wrong depth: `tests/sat_oracle.rs`).
+    /// separating axis, a wrong depth: `tests/convex/sat_oracle.rs`).
     ///
     /// The three sign tests run four B edges at a time on vectors laid out lane by lane
     /// (`ArcLanes`, SIMD through glam's `Vec4`) with the same float operations as a
