@@ -1,4 +1,4 @@
-//! One narrow phase (issue 21): `check`, `render` and `view` give, for every scene in the
+//! One narrow phase: `check`, `render` and `view` give, for every scene in the
 //! repository and for seeded random scenes, exactly the verdicts of `collide::world::World`
 //! asked directly (the scene converted by `io::scene`, then `World::evaluate` over one
 //! frame): which pairs collide now or within the frame, contact normal and depth, time of

@@ -35,7 +35,6 @@ pub mod epa;
 pub mod gjk;
 pub mod support;
 
-mod compound;
 mod decompose;
 mod gauss_map;
 mod hull;
@@ -43,9 +42,6 @@ pub mod manifold;
 mod polyhedron;
 pub mod sat;
 
-pub use compound::{
-    compound_contacts, compound_intersects, Compound, CompoundCache, CompoundError, PartContact,
-};
 pub use contact::Contact;
 pub use decompose::{
     concavity_error, decompose, decompose_with_progress, DecomposeConfig, DecomposeError,

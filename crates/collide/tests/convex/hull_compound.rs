@@ -1,10 +1,11 @@
-//! Concave objects as convex pieces: compounds built from the V-HACD meshes' `o` groups,
-//! checked against brute force (every piece pair, GJK, no AABB pruning), and compared with the
-//! simpler alternative, the hull of the whole mesh.
+//! Concave objects as convex pieces: bodies of `Geometry::Pieces` built from the V-HACD
+//! meshes' `o` groups, the world's verdict checked against brute force (every piece pair, GJK,
+//! no box pruning), and compared with the simpler alternative, the hull of the whole mesh.
 
-use collide::convex::{
-    compound_contacts, compound_intersects, gjk, Compound, CompoundCache, ConvexHull,
-};
+use std::sync::Arc;
+
+use collide::convex::{gjk, ConvexHull, ConvexPolyhedron};
+use collide::world::{BodyDesc, BodyId, Geometry, World, WorldConfig};
 use collide::{io, Quat, Vec3};
 use collide_testkit::Gen;
 
@@ -18,29 +19,54 @@ fn load(name: &str) -> io::Model {
     .unwrap()
 }
 
+/// One hull per part of the model, in the model's frame.
+fn pieces(model: &io::Model) -> Vec<Arc<ConvexHull>> {
+    model
+        .parts
+        .iter()
+        .map(|p| Arc::new(ConvexHull::try_new(&p.mesh.vertices).unwrap()))
+        .collect()
+}
+
+/// Does the world find bodies `a` and `b` touching at their current poses?
+fn touching(world: &World, a: BodyId, b: BodyId) -> bool {
+    world.evaluate_pair(a, b, 0.0).unwrap().contact.is_some()
+}
+
 #[test]
 fn compounds_agree_with_brute_force_gjk() {
-    let duck = Compound::from_model(&load("duck_vhacd.obj")).unwrap();
-    let teddy = Compound::from_model(&load("teddy2_VHACD_CHs.obj")).unwrap();
-    let duck_hull = Compound::from_parts(&[&load("duck_vhacd.obj").merged().vertices]).unwrap();
-    assert_eq!((duck.parts.len(), teddy.parts.len()), (5, 15));
+    let duck = pieces(&load("duck_vhacd.obj"));
+    let teddy = pieces(&load("teddy2_VHACD_CHs.obj"));
+    let duck_hull =
+        Arc::new(ConvexHull::try_new(&load("duck_vhacd.obj").merged().vertices).unwrap());
+    assert_eq!((duck.len(), teddy.len()), (5, 15));
+    let mut world = World::new(WorldConfig::default());
+    let add = |world: &mut World, g: Geometry| world.add_body(BodyDesc::new(g)).unwrap();
+    let a = add(&mut world, Geometry::Pieces(duck.clone()));
+    let b = add(&mut world, Geometry::Pieces(teddy.clone()));
+    // The duck's whole hull, far away unless asked.
+    let whole = add(&mut world, Geometry::Hull(duck_hull));
+    let far = Vec3::splat(1e4);
     let mut g = Gen::new(40);
     let (mut hits, mut hull_only, mut banded) = (0, 0, 0);
     let n = common::cases(500, 5_000);
     for case in 0..n {
-        let a = duck.with_pose(g.quat(), Vec3::ZERO);
-        let b = teddy.with_pose(g.quat(), g.unit() * g.range(0.3, 1.6));
+        let (qa, qb, tb) = (g.quat(), g.quat(), g.unit() * g.range(0.3, 1.6));
+        world.teleport_body(a, Vec3::ZERO, qa).unwrap();
+        world.teleport_body(b, tb, qb).unwrap();
+        world.teleport_body(whole, far, qa).unwrap();
         // Brute force: the smallest GJK distance over all piece pairs.
+        let posed = |hull: &Arc<ConvexHull>, q: Quat, t: Vec3| {
+            ConvexPolyhedron::new(hull.clone()).with_pose(q, t)
+        };
         let mut min_d = f32::INFINITY;
-        for i in 0..a.parts.len() {
-            for j in 0..b.parts.len() {
-                min_d = min_d.min(gjk::distance(&a.part(i), &b.part(j)).distance);
+        for pa in &duck {
+            for pb in &teddy {
+                let d = gjk::distance(&posed(pa, qa, Vec3::ZERO), &posed(pb, qb, tb)).distance;
+                min_d = min_d.min(d);
             }
         }
-        let mut cache = CompoundCache::default();
-        let ours = compound_intersects(&a, &b, &mut cache);
-        let contacts = compound_contacts(&a, &b, &mut cache);
-        assert_eq!(ours, !contacts.is_empty(), "case {case}");
+        let ours = touching(&world, a, b);
         if min_d > 0.0 && min_d <= 1e-4 {
             banded += 1;
             continue;
@@ -51,8 +77,8 @@ fn compounds_agree_with_brute_force_gjk() {
             "case {case}: brute-force distance {min_d}"
         );
         hits += usize::from(ours);
-        let hull_pose = duck_hull.with_pose(Quat::from_mat3(&a.rotation), a.translation);
-        if compound_intersects(&hull_pose, &b, &mut CompoundCache::default()) && !ours {
+        world.teleport_body(whole, Vec3::ZERO, qa).unwrap();
+        if touching(&world, whole, b) && !ours {
             hull_only += 1;
         }
     }
@@ -67,19 +93,30 @@ fn compounds_agree_with_brute_force_gjk() {
 fn lego_pieces_and_whole_hull() {
     // 83 pieces; the whole-mesh hull contains every piece's vertices.
     let model = load("lego_vhacd.obj");
-    let lego = Compound::from_model(&model).unwrap();
-    assert_eq!(lego.parts.len(), 83);
+    let lego = pieces(&model);
+    assert_eq!(lego.len(), 83);
     let whole = ConvexHull::try_new(&model.merged().vertices).unwrap();
-    for part in &lego.parts {
+    for part in &lego {
         for v in part.vertices() {
             assert!(whole.contains_point(*v, 3.0 * whole.tolerance()));
         }
     }
-    // The world AABB of the posed compound contains every posed piece vertex.
-    let posed = lego.with_pose(Quat::from_rotation_x(0.7), Vec3::new(1.0, 2.0, 3.0));
-    let bb = posed.aabb();
-    for i in 0..posed.parts.len() {
-        for v in posed.part(i).world_vertices() {
+    // The world box of the posed body contains every posed piece vertex.
+    let (q, t) = (Quat::from_rotation_x(0.7), Vec3::new(1.0, 2.0, 3.0));
+    let mut world = World::new(WorldConfig::default());
+    let id = world
+        .add_body(
+            BodyDesc::new(Geometry::Pieces(lego.clone()))
+                .at(t)
+                .rotated(q),
+        )
+        .unwrap();
+    let bb = world.body_aabb(id).unwrap();
+    for part in &lego {
+        for v in ConvexPolyhedron::new(part.clone())
+            .with_pose(q, t)
+            .world_vertices()
+        {
             assert!(bb.expanded(1e-5).contains_point(v));
         }
     }
