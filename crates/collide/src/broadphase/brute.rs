@@ -1,8 +1,8 @@
 //! The reference broad phase: every pair, every frame.
 
 use super::{
-    boxes_touch, check_aabb, ray_box_entry, BroadPhase, BroadPhaseError, CollisionGroups, IdPool,
-    ProxyId,
+    boxes_touch, check_aabb, ray_box_entry, BroadPhase, BroadPhaseDefect, BroadPhaseError,
+    CollisionGroups, DefectSite, IdPool, ProxyId,
 };
 use crate::shapes::{Aabb, Ray};
 
@@ -106,23 +106,40 @@ impl BroadPhase for BruteForce {
         self.live
     }
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BroadPhaseDefect> {
         let live = self.slots.iter().filter(|s| s.is_some()).count();
         if live != self.live {
-            return Err(format!("live count {} but {live} live slots", self.live));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: live,
+                    recorded: self.live,
+                },
+                "live count {recorded} but {found} live slots",
+            ));
         }
         if self.slots.len() > self.ids.capacity() {
-            return Err("slot table longer than the ids handed out".into());
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Whole,
+                "slot table longer than the ids handed out",
+            ));
         }
         for id in self.ids.pending() {
             if self.slots[*id as usize].is_some() {
-                return Err(format!("removed id {id} still has a box"));
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Proxy { proxy: *id },
+                    "removed id {proxy} still has a box",
+                ));
             }
         }
         for (i, s) in self.slots.iter().enumerate() {
             if let Some((b, _)) = s {
                 if check_aabb(b).is_err() {
-                    return Err(format!("proxy {i} holds an invalid box"));
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Proxy {
+                            proxy: i as ProxyId,
+                        },
+                        "proxy {proxy} holds an invalid box",
+                    ));
                 }
             }
         }

@@ -153,6 +153,252 @@ impl fmt::Display for BroadPhaseError {
 
 impl std::error::Error for BroadPhaseError {}
 
+/// Where a broad phase's invariant is broken: the numbers of the place, the counts found
+/// and recorded, or the values that disagree. [`BroadPhaseDefect::what`] names these fields
+/// in braces.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DefectSite {
+    /// The structure as a whole; no number.
+    Whole,
+    /// A tree node (also the root, or a node on the free list).
+    Node {
+        /// The node's index.
+        node: u32,
+    },
+    /// A tree node with the wrong number of children.
+    Children {
+        /// The node's index.
+        node: u32,
+        /// How many children it has.
+        count: usize,
+    },
+    /// A child slot of a tree node.
+    Slot {
+        /// The node's index.
+        node: u32,
+        /// The slot's index within the node.
+        slot: usize,
+    },
+    /// A child in a slot of a tree node.
+    Child {
+        /// The parent node's index.
+        node: u32,
+        /// The slot's index within the parent.
+        slot: usize,
+        /// The child node's index, or the child bucket's index.
+        child: u32,
+    },
+    /// A leaf bucket of a tree (also one on the free list).
+    Bucket {
+        /// The bucket's index.
+        bucket: u32,
+    },
+    /// A leaf bucket with the wrong number of proxies.
+    Lanes {
+        /// The bucket's index.
+        bucket: u32,
+        /// How many proxies it has.
+        count: usize,
+    },
+    /// A lane of a leaf bucket.
+    Lane {
+        /// The bucket's index.
+        bucket: u32,
+        /// The lane's index within the bucket.
+        lane: u32,
+    },
+    /// The proxy in a lane of a leaf bucket.
+    LaneProxy {
+        /// The bucket's index.
+        bucket: u32,
+        /// The lane's index within the bucket.
+        lane: u32,
+        /// The proxy in the lane.
+        proxy: ProxyId,
+    },
+    /// A proxy.
+    Proxy {
+        /// The proxy's id.
+        proxy: ProxyId,
+    },
+    /// A reported pair of proxies.
+    Pair {
+        /// The first proxy of the pair.
+        a: ProxyId,
+        /// The second proxy of the pair.
+        b: ProxyId,
+    },
+    /// A sorted axis of endpoints.
+    Axis {
+        /// The axis (0, 1 or 2).
+        axis: usize,
+    },
+    /// An endpoint on a sorted axis.
+    Endpoint {
+        /// The axis (0, 1 or 2).
+        axis: usize,
+        /// The endpoint's position on the axis.
+        endpoint: usize,
+        /// The endpoint's tag (proxy id and min/max bit).
+        tag: u32,
+    },
+    /// Two neighbouring endpoints on a sorted axis.
+    Endpoints {
+        /// The axis (0, 1 or 2).
+        axis: usize,
+        /// The position of the first endpoint.
+        first: usize,
+        /// The position of the second endpoint.
+        second: usize,
+    },
+    /// An endpoint's value against its proxy's box.
+    Value {
+        /// The axis (0, 1 or 2).
+        axis: usize,
+        /// The endpoint's proxy.
+        proxy: ProxyId,
+        /// The endpoint's value.
+        value: f32,
+        /// The value the proxy's box gives.
+        expected: f32,
+    },
+    /// A count found by walking the structure against the one it records.
+    Count {
+        /// The count found.
+        found: usize,
+        /// The count recorded (or found another way).
+        recorded: usize,
+    },
+    /// A count found on a sorted axis against the one recorded.
+    AxisCount {
+        /// The axis (0, 1 or 2).
+        axis: usize,
+        /// The count found.
+        found: usize,
+        /// The count recorded.
+        recorded: usize,
+    },
+    /// Proxies in the tree and pending against the live ones.
+    Proxies {
+        /// Proxies found in the tree.
+        in_tree: usize,
+        /// Proxies waiting to enter the tree.
+        pending: usize,
+        /// Live proxies recorded.
+        live: usize,
+    },
+    /// A pool of tree nodes or buckets: used and free against the total.
+    Pool {
+        /// The pool's size.
+        total: usize,
+        /// Entries reached from the root.
+        used: usize,
+        /// Entries on the free list.
+        free: usize,
+    },
+}
+
+impl DefectSite {
+    /// Writes the field called `name`; `None` when this site has no such field.
+    fn write_field(&self, name: &str, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
+        use DefectSite::*;
+        Some(match (*self, name) {
+            (Node { node } | Children { node, .. } | Slot { node, .. }, "node")
+            | (Child { node, .. }, "node") => write!(f, "{node}"),
+            (Children { count, .. } | Lanes { count, .. }, "count") => write!(f, "{count}"),
+            (Slot { slot, .. } | Child { slot, .. }, "slot") => write!(f, "{slot}"),
+            (Child { child, .. }, "child") => write!(f, "{child}"),
+            (
+                Bucket { bucket }
+                | Lanes { bucket, .. }
+                | Lane { bucket, .. }
+                | LaneProxy { bucket, .. },
+                "bucket",
+            ) => write!(f, "{bucket}"),
+            (Lane { lane, .. } | LaneProxy { lane, .. }, "lane") => write!(f, "{lane}"),
+            (LaneProxy { proxy, .. } | Proxy { proxy } | Value { proxy, .. }, "proxy") => {
+                write!(f, "{proxy}")
+            }
+            (Pair { a, .. }, "a") => write!(f, "{a}"),
+            (Pair { b, .. }, "b") => write!(f, "{b}"),
+            (
+                Axis { axis }
+                | Endpoint { axis, .. }
+                | Endpoints { axis, .. }
+                | Value { axis, .. }
+                | AxisCount { axis, .. },
+                "axis",
+            ) => write!(f, "{axis}"),
+            (Endpoint { endpoint, .. }, "endpoint") => write!(f, "{endpoint}"),
+            (Endpoint { tag, .. }, "tag") => write!(f, "{tag}"),
+            (Endpoints { first, .. }, "first") => write!(f, "{first}"),
+            (Endpoints { second, .. }, "second") => write!(f, "{second}"),
+            (Value { value, .. }, "value") => write!(f, "{value}"),
+            (Value { expected, .. }, "expected") => write!(f, "{expected}"),
+            (Count { found, .. } | AxisCount { found, .. }, "found") => write!(f, "{found}"),
+            (Count { recorded, .. } | AxisCount { recorded, .. }, "recorded") => {
+                write!(f, "{recorded}")
+            }
+            (Proxies { in_tree, .. }, "in_tree") => write!(f, "{in_tree}"),
+            (Proxies { pending, .. }, "pending") => write!(f, "{pending}"),
+            (Proxies { live, .. }, "live") => write!(f, "{live}"),
+            (Pool { total, .. }, "total") => write!(f, "{total}"),
+            (Pool { used, .. }, "used") => write!(f, "{used}"),
+            (Pool { free, .. }, "free") => write!(f, "{free}"),
+            _ => return None,
+        })
+    }
+}
+
+/// The first broken invariant [`BroadPhase::validate`] finds: where, and what (a fixed
+/// text).
+///
+/// `what` names the fields of `site` in braces; [`Display`](fmt::Display) fills them in:
+///
+/// ```
+/// use collide::broadphase::{BroadPhaseDefect, DefectSite};
+/// let d = BroadPhaseDefect {
+///     site: DefectSite::Slot { node: 5, slot: 2 },
+///     what: "node {node}: empty slot {slot} is not empty",
+/// };
+/// assert_eq!(d.to_string(), "node 5: empty slot 2 is not empty");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BroadPhaseDefect {
+    /// Where the invariant is broken.
+    pub site: DefectSite,
+    /// What is wrong there, naming the fields of `site` in braces.
+    pub what: &'static str,
+}
+
+impl BroadPhaseDefect {
+    /// The defect `what` at `site`.
+    pub(crate) const fn new(site: DefectSite, what: &'static str) -> BroadPhaseDefect {
+        BroadPhaseDefect { site, what }
+    }
+}
+
+impl fmt::Display for BroadPhaseDefect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.what;
+        while let Some(open) = rest.find('{') {
+            let Some(len) = rest[open..].find('}') else {
+                break;
+            };
+            f.write_str(&rest[..open])?;
+            let field = &rest[open..=open + len];
+            match self.site.write_field(&field[1..len], f) {
+                Some(r) => r?,
+                None => f.write_str(field)?,
+            }
+            rest = &rest[open + len + 1..];
+        }
+        f.write_str(rest)
+    }
+}
+
+impl std::error::Error for BroadPhaseDefect {}
+
 /// The common interface of [`SweepAndPrune`], [`DynamicBvh`] and [`BruteForce`].
 ///
 /// Edits ([`insert`](Self::insert), [`remove`](Self::remove), [`update`](Self::update)) may
@@ -339,7 +585,7 @@ pub trait BroadPhase {
     }
 
     /// Checks every internal invariant; `Err` names the first one broken. For tests.
-    fn validate(&self) -> Result<(), String>;
+    fn validate(&self) -> Result<(), BroadPhaseDefect>;
 }
 
 /// `true` when the box is acceptable to a broad phase: finite corners, `min <= max`.
@@ -511,6 +757,41 @@ pub(crate) type PairSet = HashSet<u64, BuildHasherDefault<PairHasher>>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn defect_display_fills_in_the_site_fields() {
+        let text = |site, what| BroadPhaseDefect::new(site, what).to_string();
+        assert_eq!(
+            text(
+                DefectSite::Count {
+                    found: 3,
+                    recorded: 2
+                },
+                "{found} pending proxies, counted {recorded}"
+            ),
+            "3 pending proxies, counted 2"
+        );
+        assert_eq!(
+            text(
+                DefectSite::Value {
+                    axis: 1,
+                    proxy: 7,
+                    value: 0.5,
+                    expected: -2.0
+                },
+                "axis {axis}: endpoint of {proxy} is {value}, box says {expected}"
+            ),
+            "axis 1: endpoint of 7 is 0.5, box says -2"
+        );
+        assert_eq!(
+            text(DefectSite::Pair { a: 4, b: 9 }, "pair ({a}, {b}) is {c} {"),
+            "pair (4, 9) is {c} {"
+        );
+        assert_eq!(
+            text(DefectSite::Whole, "fat pair listed twice"),
+            "fat pair listed twice"
+        );
+    }
 
     #[test]
     fn groups_rule_is_symmetric_and_both_must_accept() {

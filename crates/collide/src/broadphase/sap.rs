@@ -1,8 +1,8 @@
 //! Sweep and prune with incremental re-sorting (Baraff 1992; I-COLLIDE, Cohen et al. 1995).
 
 use super::{
-    boxes_touch, check_aabb, key_pair, pair_key, ray_box_entry, BroadPhase, BroadPhaseError,
-    CollisionGroups, IdPool, PairSet, ProxyId,
+    boxes_touch, check_aabb, key_pair, pair_key, ray_box_entry, BroadPhase, BroadPhaseDefect,
+    BroadPhaseError, CollisionGroups, DefectSite, IdPool, PairSet, ProxyId,
 };
 use crate::shapes::{Aabb, Ray};
 use std::cmp::Ordering;
@@ -358,22 +358,36 @@ impl BroadPhase for SweepAndPrune {
         self.live
     }
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BroadPhaseDefect> {
         let alive = self.alive.iter().filter(|a| **a).count();
         if alive != self.live {
-            return Err(format!("live count {} but {alive} live ids", self.live));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: alive,
+                    recorded: self.live,
+                },
+                "live count {recorded} but {found} live ids",
+            ));
         }
         for k in 0..3 {
             let (values, tags, pos) = (&self.values[k], &self.tags[k], &self.pos[k]);
             if values.len() != tags.len() {
-                return Err(format!("axis {k}: values and tags differ in length"));
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Axis { axis: k },
+                    "axis {axis}: values and tags differ in length",
+                ));
             }
             let mut seen = 0usize;
             for (i, (&v, &t)) in values.iter().zip(tags).enumerate() {
                 let id = (t >> 1) as usize;
                 if pos[t as usize] as usize != i {
-                    return Err(format!(
-                        "axis {k}: endpoint {i} (tag {t}) not where pos says"
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Endpoint {
+                            axis: k,
+                            endpoint: i,
+                            tag: t,
+                        },
+                        "axis {axis}: endpoint {endpoint} (tag {tag}) not where pos says",
                     ));
                 }
                 if !self.alive[id] {
@@ -383,21 +397,35 @@ impl BroadPhase for SweepAndPrune {
                 let b = &self.boxes[id];
                 let want = if t & MAX_BIT == 0 { b.min[k] } else { b.max[k] };
                 if v != want {
-                    return Err(format!(
-                        "axis {k}: endpoint of {id} is {v}, box says {want}"
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Value {
+                            axis: k,
+                            proxy: id as ProxyId,
+                            value: v,
+                            expected: want,
+                        },
+                        "axis {axis}: endpoint of {proxy} is {value}, box says {expected}",
                     ));
                 }
                 if !self.edited && i > 0 && endpoint_after(values[i - 1], tags[i - 1], v, t) {
-                    return Err(format!(
-                        "axis {k}: endpoints {} and {i} out of order",
-                        i - 1
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Endpoints {
+                            axis: k,
+                            first: i - 1,
+                            second: i,
+                        },
+                        "axis {axis}: endpoints {first} and {second} out of order",
                     ));
                 }
             }
             if seen != 2 * self.live {
-                return Err(format!(
-                    "axis {k}: {seen} live endpoints for {} boxes",
-                    self.live
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::AxisCount {
+                        axis: k,
+                        found: seen,
+                        recorded: self.live,
+                    },
+                    "axis {axis}: {found} live endpoints for {recorded} boxes",
                 ));
             }
         }
@@ -410,12 +438,24 @@ impl BroadPhase for SweepAndPrune {
             let (a, b) = key_pair(key);
             let (a, b) = (a as usize, b as usize);
             if a == b || !self.alive[a] || !self.alive[b] {
-                return Err(format!("pair ({a}, {b}) names a dead or equal proxy"));
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Pair {
+                        a: a as ProxyId,
+                        b: b as ProxyId,
+                    },
+                    "pair ({a}, {b}) names a dead or equal proxy",
+                ));
             }
             if !boxes_touch(&self.boxes[a], &self.boxes[b])
                 || !self.groups[a].allows(self.groups[b])
             {
-                return Err(format!("pair ({a}, {b}) does not touch or is filtered out"));
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Pair {
+                        a: a as ProxyId,
+                        b: b as ProxyId,
+                    },
+                    "pair ({a}, {b}) does not touch or is filtered out",
+                ));
             }
         }
         let mut open: Vec<usize> = Vec::new();
@@ -436,9 +476,12 @@ impl BroadPhase for SweepAndPrune {
             }
         }
         if count != self.pairs.len() {
-            return Err(format!(
-                "pair set has {} pairs, a sweep finds {count}",
-                self.pairs.len()
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: count,
+                    recorded: self.pairs.len(),
+                },
+                "pair set has {recorded} pairs, a sweep finds {found}",
             ));
         }
         Ok(())

@@ -10,7 +10,10 @@ mod pairs;
 mod ray;
 mod validate;
 
-use super::{check_aabb, BroadPhase, BroadPhaseError, CollisionGroups, IdPool, ProxyId};
+use super::{
+    check_aabb, BroadPhase, BroadPhaseDefect, BroadPhaseError, CollisionGroups, DefectSite, IdPool,
+    ProxyId,
+};
 use crate::math::{Vec3, Vec3A};
 use crate::shapes::{Aabb, Ray};
 use node::{is_bucket, Bucket, Node, Query, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
@@ -798,22 +801,28 @@ impl BroadPhase for DynamicBvh {
         self.live
     }
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), BroadPhaseDefect> {
         self.validate_tree()?;
         let filtered = (0..self.loc.len())
             .filter(|&i| self.loc[i].is_live() && self.groups[i] != CollisionGroups::ALL)
             .count();
         if filtered != self.filtered {
-            return Err(format!(
-                "{filtered} live proxies with groups, counted {}",
-                self.filtered
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: filtered,
+                    recorded: self.filtered,
+                },
+                "{found} live proxies with groups, counted {recorded}",
             ));
         }
         let flagged = self.moved_flag.iter().filter(|&&m| m).count();
         if flagged != self.moved.len() {
-            return Err(format!(
-                "{flagged} proxies flagged moved, {} listed",
-                self.moved.len()
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: flagged,
+                    recorded: self.moved.len(),
+                },
+                "{found} proxies flagged moved, {recorded} listed",
             ));
         }
         if self.edited {
@@ -824,20 +833,27 @@ impl BroadPhase for DynamicBvh {
         let mut sorted = self.fat_pairs.clone();
         sorted.sort_unstable();
         if sorted.windows(2).any(|w| w[0] == w[1]) {
-            return Err("fat pair listed twice".into());
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Whole,
+                "fat pair listed twice",
+            ));
         }
         let live = |p: u32| self.loc.get(p as usize).is_some_and(|l| l.is_live());
         for &(a, b) in &sorted {
             if a >= b || !live(a) || !live(b) {
-                return Err(format!(
-                    "fat pair ({a}, {b}) unordered or names a dead proxy"
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Pair { a, b },
+                    "fat pair ({a}, {b}) unordered or names a dead proxy",
                 ));
             }
             let (ia, ib) = (a as usize, b as usize);
             if !self.boxes[ia].fat.touches(&self.boxes[ib].fat)
                 || !self.groups[ia].allows(self.groups[ib])
             {
-                return Err(format!("fat pair ({a}, {b}) does not touch or is filtered"));
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Pair { a, b },
+                    "fat pair ({a}, {b}) does not touch or is filtered",
+                ));
             }
         }
         let mut count = 0usize;
@@ -853,9 +869,12 @@ impl BroadPhase for DynamicBvh {
             });
         }
         if count != sorted.len() {
-            return Err(format!(
-                "fat pair list has {} pairs, the tree finds {count}",
-                sorted.len()
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: count,
+                    recorded: sorted.len(),
+                },
+                "fat pair list has {recorded} pairs, the tree finds {found}",
             ));
         }
         Ok(())

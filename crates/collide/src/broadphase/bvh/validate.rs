@@ -15,7 +15,7 @@ impl DynamicBvh {
     /// empty slots and lanes empty, every live proxy in exactly one lane (its recorded one)
     /// holding its fat box (unless flagged moved), nodes and buckets either reachable or
     /// free.
-    pub(super) fn validate_tree(&self) -> Result<(), String> {
+    pub(super) fn validate_tree(&self) -> Result<(), BroadPhaseDefect> {
         let mut seen = Seen {
             nodes: vec![false; self.nodes.len()],
             buckets: vec![false; self.buckets.len()],
@@ -33,13 +33,19 @@ impl DynamicBvh {
     }
 
     /// The root is a node without a parent (or the tree is empty).
-    fn validate_root(&self) -> Result<(), String> {
+    fn validate_root(&self) -> Result<(), BroadPhaseDefect> {
         if self.root != NULL {
             if is_bucket(self.root) || self.root as usize >= self.nodes.len() {
-                return Err(format!("root {} is not a node", self.root));
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Node { node: self.root },
+                    "root {node} is not a node",
+                ));
             }
             if self.nodes[self.root as usize].parent != NULL {
-                return Err("root has a parent".into());
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Node { node: self.root },
+                    "root has a parent",
+                ));
             }
         }
         Ok(())
@@ -47,34 +53,65 @@ impl DynamicBvh {
 
     /// Node `n`, met once, with 1 to `NODE_WIDTH` children: each child node is pushed on
     /// `stack`, each bucket checked here.
-    fn validate_node(&self, n: u32, seen: &mut Seen, stack: &mut Vec<u32>) -> Result<(), String> {
+    fn validate_node(
+        &self,
+        n: u32,
+        seen: &mut Seen,
+        stack: &mut Vec<u32>,
+    ) -> Result<(), BroadPhaseDefect> {
         let k = n as usize;
         if std::mem::replace(&mut seen.nodes[k], true) {
-            return Err(format!("node {n} is reached twice"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Node { node: n },
+                "node {node} is reached twice",
+            ));
         }
         let node = &self.nodes[k];
         let count = node.count as usize;
         if count == 0 || count > NODE_WIDTH {
-            return Err(format!("node {n} has {count} children"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Children { node: n, count },
+                "node {node} has {count} children",
+            ));
         }
         for s in 0..NODE_WIDTH {
             let (c, sb) = (node.child[s], node.slot_box(s));
             if s >= count {
                 if !node.slot_is_empty(s) {
-                    return Err(format!("node {n}: empty slot {s} is not empty"));
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Slot { node: n, slot: s },
+                        "node {node}: empty slot {slot} is not empty",
+                    ));
                 }
                 continue;
             }
             if c == NULL {
-                return Err(format!("node {n}: slot {s} is null"));
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Slot { node: n, slot: s },
+                    "node {node}: slot {slot} is null",
+                ));
             }
             if !is_bucket(c) {
                 let ci = c as usize;
                 if ci >= self.nodes.len() || self.nodes[ci].parent != n {
-                    return Err(format!("node {n}: child node {c} links back wrongly"));
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Child {
+                            node: n,
+                            slot: s,
+                            child: c,
+                        },
+                        "node {node}: child node {child} links back wrongly",
+                    ));
                 }
                 if !inside(&self.nodes[ci].bounds(), &sb) {
-                    return Err(format!("node {n}: slot {s} does not contain node {c}"));
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Child {
+                            node: n,
+                            slot: s,
+                            child: c,
+                        },
+                        "node {node}: slot {slot} does not contain node {child}",
+                    ));
                 }
                 stack.push(c);
                 continue;
@@ -93,26 +130,55 @@ impl DynamicBvh {
         c: u32,
         sb: &Aabb,
         seen: &mut Seen,
-    ) -> Result<(), String> {
+    ) -> Result<(), BroadPhaseDefect> {
         let bi = (c & !BUCKET) as usize;
         if bi >= self.buckets.len() || self.buckets[bi].parent != n {
-            return Err(format!("node {n}: bucket {bi} links back wrongly"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Child {
+                    node: n,
+                    slot: s,
+                    child: bi as u32,
+                },
+                "node {node}: bucket {child} links back wrongly",
+            ));
         }
         if std::mem::replace(&mut seen.buckets[bi], true) {
-            return Err(format!("bucket {bi} is reached twice"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Bucket { bucket: bi as u32 },
+                "bucket {bucket} is reached twice",
+            ));
         }
         let b = &self.buckets[bi];
         if !inside(&b.bounds, sb) {
-            return Err(format!("node {n}: slot {s} does not contain bucket {bi}"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Child {
+                    node: n,
+                    slot: s,
+                    child: bi as u32,
+                },
+                "node {node}: slot {slot} does not contain bucket {child}",
+            ));
         }
         let lanes = b.count as usize;
         if lanes == 0 || lanes > BUCKET_SIZE {
-            return Err(format!("bucket {bi} has {lanes} proxies"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Lanes {
+                    bucket: bi as u32,
+                    count: lanes,
+                },
+                "bucket {bucket} has {count} proxies",
+            ));
         }
         for l in 0..BUCKET_SIZE {
             if l >= lanes {
                 if !b.lane_is_empty(l) {
-                    return Err(format!("bucket {bi}: empty lane {l} is not empty"));
+                    return Err(BroadPhaseDefect::new(
+                        DefectSite::Lane {
+                            bucket: bi as u32,
+                            lane: l as u32,
+                        },
+                        "bucket {bucket}: empty lane {lane} is not empty",
+                    ));
                 }
                 continue;
             }
@@ -125,7 +191,7 @@ impl DynamicBvh {
     /// Lane `l` of bucket `bi`: its proxy is recorded there, the bucket's bounds contain the
     /// lane box, which is the proxy's fat box (unless flagged moved), which contains its tight
     /// box.
-    fn validate_lane(&self, bi: usize, l: usize) -> Result<(), String> {
+    fn validate_lane(&self, bi: usize, l: usize) -> Result<(), BroadPhaseDefect> {
         let b = &self.buckets[bi];
         let (p, lb) = (b.proxy[l], b.lane_box(l));
         let want = Loc {
@@ -133,71 +199,120 @@ impl DynamicBvh {
             lane: l as u32,
         };
         if self.loc.get(p as usize) != Some(&want) {
-            return Err(format!(
-                "bucket {bi} lane {l}: proxy {p} is recorded elsewhere"
+            return Err(BroadPhaseDefect::new(
+                DefectSite::LaneProxy {
+                    bucket: want.bucket,
+                    lane: want.lane,
+                    proxy: p,
+                },
+                "bucket {bucket} lane {lane}: proxy {proxy} is recorded elsewhere",
             ));
         }
         let pi = p as usize;
         if !inside(&lb, &b.bounds) {
-            return Err(format!("bucket {bi}: bounds do not contain lane {l}"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Lane {
+                    bucket: want.bucket,
+                    lane: want.lane,
+                },
+                "bucket {bucket}: bounds do not contain lane {lane}",
+            ));
         }
         let pb = &self.boxes[pi];
         if !self.moved_flag[pi] && lb != pb.fat.aabb() {
-            return Err(format!("proxy {p}: lane box is not its fat box"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Proxy { proxy: p },
+                "proxy {proxy}: lane box is not its fat box",
+            ));
         }
         if !pb.tight.inside(&pb.fat) {
-            return Err(format!("proxy {p}: tight box is outside its fat box"));
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Proxy { proxy: p },
+                "proxy {proxy}: tight box is outside its fat box",
+            ));
         }
         Ok(())
     }
 
     /// The `proxies` found in the tree plus the pending ones are the live ones, and pending
     /// proxies remain only while edits await `update_pairs`.
-    fn validate_counts(&self, proxies: usize) -> Result<(), String> {
+    fn validate_counts(&self, proxies: usize) -> Result<(), BroadPhaseDefect> {
         let pending = self.loc.iter().filter(|&&l| l == Loc::PENDING).count();
         if pending != self.pending {
-            return Err(format!(
-                "{pending} pending proxies, counted {}",
-                self.pending
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: pending,
+                    recorded: self.pending,
+                },
+                "{found} pending proxies, counted {recorded}",
             ));
         }
         if pending > 0 && !self.edited {
-            return Err("proxies still pending after update_pairs".into());
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: pending,
+                    recorded: self.pending,
+                },
+                "proxies still pending after update_pairs",
+            ));
         }
         if proxies + pending != self.live {
-            return Err(format!(
-                "{proxies} proxies in the tree and {pending} pending for {} live",
-                self.live
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Proxies {
+                    in_tree: proxies,
+                    pending,
+                    live: self.live,
+                },
+                "{in_tree} proxies in the tree and {pending} pending for {live} live",
             ));
         }
         let live_locs = self.loc.iter().filter(|l| l.is_live()).count();
         if live_locs != self.live {
-            return Err(format!(
-                "{live_locs} located proxies for {} live",
-                self.live
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Count {
+                    found: live_locs,
+                    recorded: self.live,
+                },
+                "{found} located proxies for {recorded} live",
             ));
         }
         Ok(())
     }
 
     /// Every node and bucket is either in the tree or on its free list, never both.
-    fn validate_free_lists(&self, seen: &Seen) -> Result<(), String> {
-        for (what, seen, free) in [
-            ("node", &seen.nodes, &self.free_nodes),
-            ("bucket", &seen.buckets, &self.free_buckets),
-        ] {
+    fn validate_free_lists(&self, seen: &Seen) -> Result<(), BroadPhaseDefect> {
+        let node: fn(u32) -> DefectSite = |f| DefectSite::Node { node: f };
+        let bucket: fn(u32) -> DefectSite = |f| DefectSite::Bucket { bucket: f };
+        let lists = [
+            (
+                &seen.nodes,
+                &self.free_nodes,
+                node,
+                "free node {node} is in use or out of range",
+                "{total} nodes: {used} in the tree and {free} free",
+            ),
+            (
+                &seen.buckets,
+                &self.free_buckets,
+                bucket,
+                "free bucket {bucket} is in use or out of range",
+                "{total} buckets: {used} in the tree and {free} free",
+            ),
+        ];
+        for (seen, free, site, in_use, miscounted) in lists {
             for &f in free.iter() {
                 if seen.get(f as usize) != Some(&false) {
-                    return Err(format!("free {what} {f} is in use or out of range"));
+                    return Err(BroadPhaseDefect::new(site(f), in_use));
                 }
             }
             let used = seen.iter().filter(|&&s| s).count();
             if used + free.len() != seen.len() {
-                return Err(format!(
-                    "{} {what}s: {used} in the tree and {} free",
-                    seen.len(),
-                    free.len()
-                ));
+                let site = DefectSite::Pool {
+                    total: seen.len(),
+                    used,
+                    free: free.len(),
+                };
+                return Err(BroadPhaseDefect::new(site, miscounted));
             }
         }
         Ok(())
