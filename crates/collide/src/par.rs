@@ -5,7 +5,8 @@
 //! the pieces finish (each task owns its data; reductions are exact `min`/`max`), so both
 //! builds give identical results.
 
-/// `f` applied to every element in place.
+/// `f` applied to every element in place (tasks of at least `MIN_TASK` elements: below that
+/// the split costs more than it saves).
 #[cfg(feature = "parallel")]
 pub(crate) fn for_each_mut<T, F>(items: &mut [T], f: F)
 where
@@ -13,8 +14,12 @@ where
     F: Fn(&mut T) + Sync + Send,
 {
     use rayon::prelude::*;
-    items.par_iter_mut().for_each(f);
+    items.par_iter_mut().with_min_len(MIN_TASK).for_each(f);
 }
+
+/// The fewest elements one parallel task of [`for_each_mut`] takes.
+#[cfg(feature = "parallel")]
+const MIN_TASK: usize = 32;
 
 /// `f` applied to every element in place, in order.
 #[cfg(not(feature = "parallel"))]

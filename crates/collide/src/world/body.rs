@@ -236,6 +236,21 @@ impl Body {
     pub(super) fn motion(&self) -> Vec3 {
         self.position - self.start_position
     }
+
+    /// This frame's boxes: `aabb` at the end pose; `fast` when the body moves more than
+    /// `ccd_fraction` of its thickness; `broad_box` the end box, grown over the start box for
+    /// a fast body (its sweep's reach).
+    pub(super) fn refresh_boxes(&mut self, ccd_fraction: f32) {
+        let end = self.world_box(self.position, self.rotation);
+        self.aabb = end;
+        let motion = self.motion();
+        self.fast = motion != Vec3::ZERO && motion.length() > ccd_fraction * self.thickness;
+        self.broad_box = if self.fast {
+            end.union(&self.world_box(self.start_position, self.start_rotation))
+        } else {
+            end
+        };
+    }
 }
 
 /// A geometry prepared once: its convex parts or surface in the rest frame and its rest box;

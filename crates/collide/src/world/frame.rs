@@ -4,7 +4,6 @@
 use super::narrow::QueryCounts;
 use super::pair::{pair_outcome, Outcome, PairCache};
 use super::{BodyId, ContactEvent, FrameStats, PairContact, SensorEvent, World};
-use crate::math::Vec3;
 use crate::shapes::Aabb;
 use std::time::Instant;
 
@@ -60,28 +59,24 @@ impl World {
     }
 
     /// Step 1, bounds: every moving body's world box at its end pose, swept over the frame for
-    /// a fast body, given to the broad phase; the fixed bodies' tree rebuilt if they changed.
+    /// a fast body (in parallel: a hull with tight bounds reads every vertex), then given to
+    /// the broad phase in id order; the fixed bodies' tree rebuilt if they changed.
     fn refresh_bounds(&mut self, stats: &mut FrameStats) {
         let ccd = self.config.ccd_fraction.max(0.0);
         self.fixed.rebuild_if_dirty(&self.bodies);
+        crate::par::for_each_mut(&mut self.bodies, |slot| {
+            if let Some(b) = slot.as_mut().filter(|b| !b.fixed) {
+                b.refresh_boxes(ccd);
+            }
+        });
         for &id in &self.moving {
             let Some(b) = self.bodies[id as usize].as_mut() else {
                 continue;
             };
-            let end = b.world_box(b.position, b.rotation);
-            b.aabb = end;
-            let motion = b.motion();
-            b.fast = motion != Vec3::ZERO && motion.length() > ccd * b.thickness;
-            let bx = if b.fast {
-                end.union(&b.world_box(b.start_position, b.start_rotation))
-            } else {
-                end
-            };
             stats.bodies += 1;
             stats.fast_bodies += usize::from(b.fast);
-            b.broad_box = bx;
             // Finite by construction: poses are checked on entry.
-            if self.broad.update(b.proxy, bx).is_err() {
+            if self.broad.update(b.proxy, b.broad_box).is_err() {
                 b.aabb = Aabb::EMPTY;
                 b.broad_box = Aabb::EMPTY;
             }
@@ -284,6 +279,7 @@ fn diff_sorted(old: &[(u32, u32)], new: &[(u32, u32)], mut f: impl FnMut(Change,
 mod tests {
     use super::super::{BodyDesc, Geometry, WorldConfig};
     use super::*;
+    use crate::math::Vec3;
 
     /// A small deterministic generator (xorshift), so the test needs no crate.
     struct Rng(u64);
