@@ -1,7 +1,7 @@
 //! `cargo run --release -p collide-bench --bin world_step [-- --quick]`
 //!
 //! `World::step` on scenes of 1,000, 10,000 and 100,000 moving bodies (spheres, boxes and
-//! capsules at the density of the demo, turned back at the walls of their cube), on a pool of
+//! capsules at the demo's density, turned back at the walls of their cube), on a pool of
 //! one thread and on a pool of two. Each row: the median over frames of the frame time, per
 //! body, and the share of each stage (`FrameStats`). collide only: parry3d has no world.
 //! `--quick`: 20 frames per row (100k: 6); default: 60 (100k: 20).
@@ -11,10 +11,11 @@ use collide::Vec3;
 use collide_bench::timing;
 use collide_testkit::Gen;
 
-/// A world of `n` moving bodies in a cube whose side grows as `n^(1/3)` (about 8 bodies per
-/// 10 m³): the world, each body's id and velocity, and the cube's half side.
+/// A world of `n` moving bodies in a cube of `10 n` m³ (the demo's density: one body of
+/// size 0.2 to 0.6 m per 10 m³): the world, each body's id and velocity, and the cube's half
+/// side.
 fn scene(n: usize) -> (World, Vec<(BodyId, Vec3)>, f32) {
-    let half = 2.5 * (n as f32).cbrt();
+    let half = 0.5 * (10.0 * n as f32).cbrt();
     let mut g = Gen::new(17);
     let mut world = World::new(WorldConfig::default());
     let ids = (0..n)
