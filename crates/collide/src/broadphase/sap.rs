@@ -370,70 +370,84 @@ impl BroadPhase for SweepAndPrune {
             ));
         }
         for k in 0..3 {
-            let (values, tags, pos) = (&self.values[k], &self.tags[k], &self.pos[k]);
-            if values.len() != tags.len() {
-                return Err(BroadPhaseDefect::new(
-                    DefectSite::Axis { axis: k },
-                    "axis {axis}: values and tags differ in length",
-                ));
-            }
-            let mut seen = 0usize;
-            for (i, (&v, &t)) in values.iter().zip(tags).enumerate() {
-                let id = (t >> 1) as usize;
-                if pos[t as usize] as usize != i {
-                    return Err(BroadPhaseDefect::new(
-                        DefectSite::Endpoint {
-                            axis: k,
-                            endpoint: i,
-                            tag: t,
-                        },
-                        "axis {axis}: endpoint {endpoint} (tag {tag}) not where pos says",
-                    ));
-                }
-                if !self.alive[id] {
-                    continue;
-                }
-                seen += 1;
-                let b = &self.boxes[id];
-                let want = if t & MAX_BIT == 0 { b.min[k] } else { b.max[k] };
-                if v != want {
-                    return Err(BroadPhaseDefect::new(
-                        DefectSite::Value {
-                            axis: k,
-                            proxy: id as ProxyId,
-                            value: v,
-                            expected: want,
-                        },
-                        "axis {axis}: endpoint of {proxy} is {value}, box says {expected}",
-                    ));
-                }
-                if !self.edited && i > 0 && endpoint_after(values[i - 1], tags[i - 1], v, t) {
-                    return Err(BroadPhaseDefect::new(
-                        DefectSite::Endpoints {
-                            axis: k,
-                            first: i - 1,
-                            second: i,
-                        },
-                        "axis {axis}: endpoints {first} and {second} out of order",
-                    ));
-                }
-            }
-            if seen != 2 * self.live {
-                return Err(BroadPhaseDefect::new(
-                    DefectSite::AxisCount {
-                        axis: k,
-                        found: seen,
-                        recorded: self.live,
-                    },
-                    "axis {axis}: {found} live endpoints for {recorded} boxes",
-                ));
-            }
+            self.validate_axis(k)?;
         }
         if self.edited || self.rebuild {
             return Ok(());
         }
-        // The pair set: each member touches and is allowed, and there are as many members as
-        // touching allowed pairs, counted by a sweep along sorted axis 0.
+        self.validate_pair_members()?;
+        self.validate_pair_count()
+    }
+}
+
+impl SweepAndPrune {
+    /// Axis `k`'s endpoint lists: positions recorded where they are, values equal to the
+    /// boxes', sorted (unless edited since the last update), two per live box.
+    fn validate_axis(&self, k: usize) -> Result<(), BroadPhaseDefect> {
+        let (values, tags, pos) = (&self.values[k], &self.tags[k], &self.pos[k]);
+        if values.len() != tags.len() {
+            return Err(BroadPhaseDefect::new(
+                DefectSite::Axis { axis: k },
+                "axis {axis}: values and tags differ in length",
+            ));
+        }
+        let mut seen = 0usize;
+        for (i, (&v, &t)) in values.iter().zip(tags).enumerate() {
+            let id = (t >> 1) as usize;
+            if pos[t as usize] as usize != i {
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Endpoint {
+                        axis: k,
+                        endpoint: i,
+                        tag: t,
+                    },
+                    "axis {axis}: endpoint {endpoint} (tag {tag}) not where pos says",
+                ));
+            }
+            if !self.alive[id] {
+                continue;
+            }
+            seen += 1;
+            let b = &self.boxes[id];
+            let want = if t & MAX_BIT == 0 { b.min[k] } else { b.max[k] };
+            if v != want {
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Value {
+                        axis: k,
+                        proxy: id as ProxyId,
+                        value: v,
+                        expected: want,
+                    },
+                    "axis {axis}: endpoint of {proxy} is {value}, box says {expected}",
+                ));
+            }
+            if !self.edited && i > 0 && endpoint_after(values[i - 1], tags[i - 1], v, t) {
+                return Err(BroadPhaseDefect::new(
+                    DefectSite::Endpoints {
+                        axis: k,
+                        first: i - 1,
+                        second: i,
+                    },
+                    "axis {axis}: endpoints {first} and {second} out of order",
+                ));
+            }
+        }
+        if seen != 2 * self.live {
+            return Err(BroadPhaseDefect::new(
+                DefectSite::AxisCount {
+                    axis: k,
+                    found: seen,
+                    recorded: self.live,
+                },
+                "axis {axis}: {found} live endpoints for {recorded} boxes",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Each member of the pair set: two distinct live proxies whose boxes touch and whose
+    /// groups allow the pair.
+    fn validate_pair_members(&self) -> Result<(), BroadPhaseDefect> {
         for &key in &self.pairs {
             let (a, b) = key_pair(key);
             let (a, b) = (a as usize, b as usize);
@@ -458,6 +472,11 @@ impl BroadPhase for SweepAndPrune {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// As many members as touching allowed pairs, counted by a sweep along sorted axis 0.
+    fn validate_pair_count(&self) -> Result<(), BroadPhaseDefect> {
         let mut open: Vec<usize> = Vec::new();
         let mut count = 0usize;
         for &t in &self.tags[0] {
