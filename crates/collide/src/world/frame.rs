@@ -7,7 +7,6 @@ use super::{BodyId, ContactEvent, FrameStats, PairContact, SensorEvent, World};
 use crate::shapes::Aabb;
 use std::time::Instant;
 
-/// One pair's narrow-phase work: the pair (smaller id first) and its cache.
 /// One pair's narrow-phase work: the pair (smaller id first), its cache (kept from frame to
 /// frame while the pair stays close) and this frame's outcome.
 #[derive(Default)]
@@ -110,7 +109,7 @@ impl World {
         pairs.sort_unstable();
     }
 
-    /// Step 3, the caches: this frame's work list from the last one, merged in pair order
+    /// Before step 3, the caches: this frame's work list from the last one, merged in pair order
     /// (both are sorted). A pair still close keeps its cache; a pair no longer close loses
     /// it, so the caches never outnumber the pairs.
     fn match_caches(&mut self) {
@@ -130,7 +129,7 @@ impl World {
         std::mem::swap(&mut f.work, &mut f.next_work);
     }
 
-    /// Steps 4–6, midphase, exact tests and sweeps: one task per pair (in parallel with the
+    /// Steps 3–5, midphase, exact tests and sweeps: one task per pair (in parallel with the
     /// `parallel` feature), each with its own cache; outcomes in the work list.
     fn narrow_phase(&mut self) {
         let bodies = &self.bodies;

@@ -15,6 +15,9 @@
 //! 5. **Sweeps** for pairs with a fast body: the first contact within the frame (exact sweeps
 //!    for spheres and boxes, conservative advancement otherwise) — no tunnelling.
 //!
+//! Each pair keeps its caches (separating feature, GJK simplex) from one frame to the next
+//! while the broad phase reports it; the first frame it does not, they are dropped.
+//!
 //! Output: [`World::contacts`] (normal, depth, points, and the time of impact for swept
 //! pairs), [`World::events`] (began, persisted, ended) and [`World::stats`]. Without running
 //! a frame, [`World::evaluate`] gives every close pair's verdict at the current poses
