@@ -225,11 +225,19 @@ impl<'s> Start<'s> {
         FB: Fn(Vec3) -> Vec3,
     {
         let mut verts = self.distinct_vertices(m);
-        if verts.len() == 1 {
-            self.off_the_point(m, &mut verts)?;
+        // 1 vertex → 2: the first axis direction whose support point differs from it.
+        if verts.len() == 1 && !push_spanning(m, &mut verts, AXES)? {
+            // M is a single point (both shapes are the same point).
+            return Err(Stop::Flat(self.hint.as_dvec3()));
         }
+        // 2 vertices → 3: directions ±p, ±q perpendicular to the segment; if M extends off
+        // the line at all, one of them finds a point off it.
         if verts.len() == 2 {
-            self.off_the_line(m, &mut verts)?;
+            let dir = verts[1].w - verts[0].w;
+            let (p, q) = perpendiculars(dir);
+            if !push_spanning(m, &mut verts, [p, -p, q, -q])? {
+                return Err(Stop::Flat(self.across_segment(dir, p)));
+            }
         }
         if verts.len() == 3 {
             off_the_plane(m, &mut verts)?;
@@ -259,74 +267,59 @@ impl<'s> Start<'s> {
         verts
     }
 
-    /// 1 vertex → 2: the first axis direction whose support point differs from it.
-    fn off_the_point<FA, FB>(
-        &self,
-        m: &mut Minkowski<FA, FB>,
-        verts: &mut Vec<Vertex>,
-    ) -> Result<(), Stop>
-    where
-        FA: Fn(Vec3) -> Vec3,
-        FB: Fn(Vec3) -> Vec3,
-    {
-        let w0 = verts[0].w;
-        for d in [
-            DVec3::X,
-            DVec3::NEG_X,
-            DVec3::Y,
-            DVec3::NEG_Y,
-            DVec3::Z,
-            DVec3::NEG_Z,
-        ] {
-            let v = m.support(d).ok_or(Stop::NonFinite)?;
-            if (v.w - w0).length() > m.eps() {
-                verts.push(v);
-                return Ok(());
-            }
-        }
-        // M is a single point (both shapes are the same point).
-        Err(Stop::Flat(self.hint.as_dvec3()))
-    }
-
-    /// 2 vertices → 3: directions ±p, ±q perpendicular to the segment; if M extends off the
-    /// line at all, one of them finds a point off it.
-    fn off_the_line<FA, FB>(
-        &self,
-        m: &mut Minkowski<FA, FB>,
-        verts: &mut Vec<Vertex>,
-    ) -> Result<(), Stop>
-    where
-        FA: Fn(Vec3) -> Vec3,
-        FB: Fn(Vec3) -> Vec3,
-    {
-        let dir = verts[1].w - verts[0].w;
-        // Normalised first: glam's `any_orthonormal_vector` needs a unit input (given a vector
-        // of length 0.044 it returns one 87° from the perpendicular, and the search misses
-        // off-line points).
-        let u = dir.normalize();
-        let p = u.any_orthonormal_vector();
-        let q = u.cross(p);
-        for d in [p, -p, q, -q] {
-            let v = m.support(d).ok_or(Stop::NonFinite)?;
-            // Distance of v from the line through verts[0] along dir.
-            let off = (v.w - verts[0].w).cross(dir).length() / dir.length();
-            if off > m.eps() {
-                verts.push(v);
-                return Ok(());
-            }
-        }
-        // M is a segment through the origin: any perpendicular separates at depth 0; the
-        // hint's component across the segment when it has one. A hint (nearly) along the
-        // segment leaves only rounding noise after the projection, whose direction is
-        // arbitrary: then the fixed perpendicular `p`.
+    /// The normal of a touching along the segment `dir` (M is a segment through the origin):
+    /// any perpendicular separates at depth 0; the hint's component across the segment when
+    /// it has one. A hint (nearly) along the segment leaves only rounding noise after the
+    /// projection, whose direction is arbitrary: then the fixed perpendicular `p`.
+    fn across_segment(&self, dir: DVec3, p: DVec3) -> DVec3 {
         let h = self.hint.as_dvec3();
         let perp = h - dir * (h.dot(dir) / dir.length_squared());
-        Err(Stop::Flat(if perp.length() > 1e-6 * h.length() {
+        if perp.length() > 1e-6 * h.length() {
             perp
         } else {
             p
-        }))
+        }
     }
+}
+
+/// The six axis directions, searched for a support point off a single vertex.
+const AXES: [DVec3; 6] = [
+    DVec3::X,
+    DVec3::NEG_X,
+    DVec3::Y,
+    DVec3::NEG_Y,
+    DVec3::Z,
+    DVec3::NEG_Z,
+];
+
+/// Two unit directions perpendicular to `dir` and to each other. `dir` is normalised first:
+/// glam's `any_orthonormal_vector` needs a unit input (given a vector of length 0.044 it
+/// returns one 87° from the perpendicular, and the search misses off-line points).
+fn perpendiculars(dir: DVec3) -> (DVec3, DVec3) {
+    let u = dir.normalize();
+    let p = u.any_orthonormal_vector();
+    (p, u.cross(p))
+}
+
+/// Pushes onto `verts` the support point along the first of `dirs` that spans a new
+/// dimension (more than `eps` off the point or the line of `verts`); `false` when none does.
+fn push_spanning<FA, FB>(
+    m: &mut Minkowski<FA, FB>,
+    verts: &mut Vec<Vertex>,
+    dirs: impl IntoIterator<Item = DVec3>,
+) -> Result<bool, Stop>
+where
+    FA: Fn(Vec3) -> Vec3,
+    FB: Fn(Vec3) -> Vec3,
+{
+    for d in dirs {
+        let v = m.support(d).ok_or(Stop::NonFinite)?;
+        if spans_new_dimension(verts, v.w, m.eps()) {
+            verts.push(v);
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// 3 vertices → 4: the support point farther from the triangle's plane, on either side.
