@@ -187,6 +187,34 @@ pub(super) fn full_search(
     detail
 }
 
+/// Records the gap `s` of a face (`feature`: `FaceA(i)` or `FaceB(j)`) as the best of its kind
+/// in `detail` when it is; a positive gap separates, and the search ends there with `feature`
+/// and `result`.
+#[inline]
+fn record_face(
+    detail: &mut SatDetail,
+    cache: &mut SepCache,
+    feature: SepFeature,
+    s: f32,
+    result: impl FnOnce() -> SatResult,
+) -> ControlFlow<()> {
+    let (best, i) = match feature {
+        SepFeature::FaceA(i) => (&mut detail.face_a, i),
+        SepFeature::FaceB(j) => (&mut detail.face_b, j),
+        _ => unreachable!("a face feature"),
+    };
+    if s > best.0 {
+        *best = (s, i);
+    }
+    if s > 0.0 {
+        cache.feature = feature;
+        detail.feature = feature;
+        detail.result = result();
+        return ControlFlow::Break(());
+    }
+    ControlFlow::Continue(())
+}
+
 /// What the steps of the full search share: both hulls, B's pose in A's frame, and the bounds
 /// that skip face planes that cannot beat the best of their kind. B contains the ball
 /// `(c_B, ρ_B)` (`ConvexHull::inner_ball`), so the gap of B over A's plane `(n, d)` is at most
@@ -244,15 +272,9 @@ impl<'q> FullSearch<'q> {
             let s = rel.face_a_gap(p.normal, p.d, |d| {
                 support_value(hb, d, &mut cache.support_b)
             });
-            if s > detail.face_a.0 {
-                detail.face_a = (s, i as u32);
-            }
-            if s > 0.0 {
-                cache.feature = SepFeature::FaceA(i as u32);
-                detail.feature = cache.feature;
-                detail.result = separated(self.a, p.normal, -p.d, s);
-                return ControlFlow::Break(());
-            }
+            record_face(detail, cache, SepFeature::FaceA(i as u32), s, || {
+                separated(self.a, p.normal, -p.d, s)
+            })?;
         }
         ControlFlow::Continue(())
     }
@@ -271,16 +293,10 @@ impl<'q> FullSearch<'q> {
             let (s, n, m) = rel.face_b_gap(p.normal, p.d, |d| {
                 support_value(ha, d, &mut cache.support_a)
             });
-            if s > detail.face_b.0 {
-                detail.face_b = (s, j as u32);
-            }
-            if s > 0.0 {
-                cache.feature = SepFeature::FaceB(j as u32);
-                detail.feature = cache.feature;
-                // Axis from A to B is −n; max over A of (−n) · x = −m.
-                detail.result = separated(self.a, -n, -m, s);
-                return ControlFlow::Break(());
-            }
+            // Axis from A to B is −n; max over A of (−n) · x = −m.
+            record_face(detail, cache, SepFeature::FaceB(j as u32), s, || {
+                separated(self.a, -n, -m, s)
+            })?;
         }
         ControlFlow::Continue(())
     }
