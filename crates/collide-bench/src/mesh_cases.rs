@@ -139,6 +139,49 @@ fn ray_case(
     }
 }
 
+/// The collide surfaces the ray rows cast at.
+trait Surface: 'static {
+    fn aabb(&self) -> collide::shapes::Aabb;
+    fn ray_cast(&self, ray: &Ray, max_t: f32) -> Option<collide::mesh::MeshRayHit>;
+}
+
+impl Surface for MeshCollider {
+    fn aabb(&self) -> collide::shapes::Aabb {
+        MeshCollider::aabb(self)
+    }
+    fn ray_cast(&self, ray: &Ray, max_t: f32) -> Option<collide::mesh::MeshRayHit> {
+        MeshCollider::ray_cast(self, ray, max_t)
+    }
+}
+
+impl Surface for Heightfield {
+    fn aabb(&self) -> collide::shapes::Aabb {
+        Heightfield::aabb(self)
+    }
+    fn ray_cast(&self, ray: &Ray, max_t: f32) -> Option<collide::mesh::MeshRayHit> {
+        Heightfield::ray_cast(self, ray, max_t)
+    }
+}
+
+/// `n` rays (seeded) at one surface in both libraries (`parry_type`, the parry3d type's name,
+/// for the notes): collide's `ray_cast` against parry3d's `cast_local_ray_and_get_normal`,
+/// both up to time 1.
+fn surface_ray_case<C: Surface, P: RayCast + 'static>(
+    name: &str,
+    (c, p): (Arc<C>, Arc<P>),
+    n: usize,
+    seed: u64,
+    parry_type: &str,
+) -> Case {
+    ray_case(
+        name,
+        rays_at(c.aabb(), n, seed),
+        move |r| c.ray_cast(r, 1.0).is_some(),
+        move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
+        &format!("{parry_type}::cast_local_ray_and_get_normal"),
+    )
+}
+
 /// One convex probe in both libraries: collide's shape and parry's shape with its pose.
 #[derive(Clone)]
 enum Probe {
@@ -270,13 +313,12 @@ impl Bunny {
 
     /// Rays on the bunny.
     fn ray_case(&self, n: usize) -> Case {
-        let (c, p) = (self.collider.clone(), self.parry.clone());
-        ray_case(
+        surface_ray_case(
             "mesh_ray_bunny",
-            rays_at(self.collider.aabb(), n, 1),
-            move |r| c.ray_cast(r, 1.0).is_some(),
-            move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
-            "TriMesh::cast_local_ray_and_get_normal",
+            (self.collider.clone(), self.parry.clone()),
+            n,
+            1,
+            "TriMesh",
         )
     }
 
@@ -388,16 +430,13 @@ fn terrain_cases(n: usize, cases: &mut Vec<Case>) {
     };
     let parry_field = Arc::new(parry_heightfield(&heights, TERRAIN));
     let field = Arc::new(field);
-    {
-        let (c, p) = (field.clone(), parry_field.clone());
-        cases.push(ray_case(
-            "heightfield_ray",
-            rays_at(field.aabb(), n, 3),
-            move |r| c.ray_cast(r, 1.0).is_some(),
-            move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
-            "HeightField::cast_local_ray_and_get_normal",
-        ));
-    }
+    cases.push(surface_ray_case(
+        "heightfield_ray",
+        (field.clone(), parry_field),
+        n,
+        3,
+        "HeightField",
+    ));
     let terrain_mesh = heightfield_mesh(&field);
     let Ok(terrain) = MeshCollider::try_new(terrain_mesh.clone()) else {
         return;
@@ -406,14 +445,12 @@ fn terrain_cases(n: usize, cases: &mut Vec<Case>) {
         ParryMesh::new(terrain_mesh.vertices, terrain_mesh.triangles)
             .unwrap_or_else(|e| panic!("parry terrain: {e:?}")),
     );
-    let terrain = Arc::new(terrain);
-    let (c, p) = (terrain.clone(), parry_terrain.clone());
-    cases.push(ray_case(
+    cases.push(surface_ray_case(
         "mesh_ray_terrain_1m",
-        rays_at(terrain.aabb(), n, 4),
-        move |r| c.ray_cast(r, 1.0).is_some(),
-        move |r| p.cast_local_ray_and_get_normal(r, 1.0, false).is_some(),
-        "TriMesh::cast_local_ray_and_get_normal",
+        (Arc::new(terrain), parry_terrain),
+        n,
+        4,
+        "TriMesh",
     ));
 }
 

@@ -20,7 +20,7 @@ use parry3d::bounding_volume::Aabb as ParryAabb;
 use parry3d::math::Pose;
 use parry3d::partitioning::{Bvh, BvhBuildStrategy};
 use parry3d::query::{self, Ray as ParryRay, RayCast, ShapeCastOptions};
-use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, SharedShape};
+use parry3d::shape::{Ball, Capsule, ConvexPolyhedron, Cuboid, Shape, SharedShape};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -158,14 +158,14 @@ pub fn all(bodies: usize, queries: usize) -> Vec<Case> {
         ),
     ];
     for (name, probe) in probes {
-        cases.push(cast_case(&s, &mut g, (name, probe), bodies, queries));
+        cases.push(cast_case(&s, &mut g, (name, probe), queries));
     }
     // Overlaps: a ball and a box of about a body's size.
     for (name, probe) in [
         ("sphere", Geometry::Sphere(0.6)),
         ("box", Geometry::Cuboid(Vec3::new(0.6, 0.4, 0.5))),
     ] {
-        cases.push(overlap_case(&s, &mut g, (name, probe), bodies, queries));
+        cases.push(overlap_case(&s, &mut g, (name, probe), queries));
     }
     cases
 }
@@ -223,68 +223,50 @@ fn ray_case(s: &Arc<Scene>, g: &mut Gen, bodies: usize, queries: usize) -> Case 
 }
 
 /// Casts of the named probe, turned at random, moving a quarter side.
-fn cast_case(
-    s: &Arc<Scene>,
-    g: &mut Gen,
-    (name, probe): (&str, Geometry),
-    bodies: usize,
-    queries: usize,
-) -> Case {
+fn cast_case(s: &Arc<Scene>, g: &mut Gen, probe: (&str, Geometry), queries: usize) -> Case {
     let reach = reach(s);
     let inputs: Vec<(Vec3, Quat, Vec3)> = (0..queries)
         .map(|_| (g.vec(s.half_side), g.quat(), g.unit() * reach))
         .collect();
-    let (sc, sp) = (s.clone(), s.clone());
-    let probe_parry = parry_shape(&probe);
-    let cast_inputs = inputs.clone();
-    Case {
-        name: format!("cast_shape {name} {bodies}"),
-        n: queries,
-        collide: Box::new(move || {
-            let filter = QueryFilter::default();
-            black_box(&cast_inputs)
+    probe_case(
+        s,
+        ("cast_shape", probe),
+        inputs,
+        |world, probe, inputs, filter| {
+            inputs
                 .iter()
-                .filter(|(p, q, m)| sc.world.cast_shape(&probe, *p, *q, *m, &filter).is_some())
+                .filter(|(p, q, m)| world.cast_shape(probe, *p, *q, *m, filter).is_some())
                 .count()
-        }),
-        parry: Box::new(move || {
-            black_box(&inputs)
+        },
+        |sp, probe_parry, inputs| {
+            inputs
                 .iter()
                 .filter(|(p, q, m)| {
-                    parry_cast(&sp, &Pose::from_parts(*p, *q), &*probe_parry, *m).is_some()
+                    parry_cast(sp, &Pose::from_parts(*p, *q), probe_parry, *m).is_some()
                 })
                 .count()
-        }),
-        parry_call: "Bvh::find_best (node: grown Aabb::cast_local_ray) + query::cast_shapes".into(),
-    }
+        },
+        "Bvh::find_best (node: grown Aabb::cast_local_ray) + query::cast_shapes",
+    )
 }
 
 /// Overlaps of the named probe, turned at random.
-fn overlap_case(
-    s: &Arc<Scene>,
-    g: &mut Gen,
-    (name, probe): (&str, Geometry),
-    bodies: usize,
-    queries: usize,
-) -> Case {
+fn overlap_case(s: &Arc<Scene>, g: &mut Gen, probe: (&str, Geometry), queries: usize) -> Case {
     let inputs: Vec<(Vec3, Quat)> = (0..queries)
         .map(|_| (g.vec(s.half_side), g.quat()))
         .collect();
-    let (sc, sp) = (s.clone(), s.clone());
-    let probe_parry = parry_shape(&probe);
-    let overlap_inputs = inputs.clone();
-    Case {
-        name: format!("overlap_shape {name} {bodies}"),
-        n: queries,
-        collide: Box::new(move || {
-            let filter = QueryFilter::default();
-            black_box(&overlap_inputs)
+    probe_case(
+        s,
+        ("overlap_shape", probe),
+        inputs,
+        |world, probe, inputs, filter| {
+            inputs
                 .iter()
-                .map(|(p, q)| sc.world.overlap_shape(&probe, *p, *q, &filter).len())
+                .map(|(p, q)| world.overlap_shape(probe, *p, *q, filter).len())
                 .sum()
-        }),
-        parry: Box::new(move || {
-            black_box(&inputs)
+        },
+        |sp, probe_parry, inputs| {
+            inputs
                 .iter()
                 .map(|(p, q)| {
                     let pose = Pose::from_parts(*p, *q);
@@ -294,7 +276,7 @@ fn overlap_case(
                         .intersect_aabb(&own)
                         .filter(|&leaf| {
                             let (body_pose, body) = &sp.bodies[leaf as usize];
-                            query::intersection_test(&pose, &*probe_parry, body_pose, &**body)
+                            query::intersection_test(&pose, probe_parry, body_pose, &**body)
                                 .is_ok_and(|r| r.intersecting)
                         })
                         .collect();
@@ -302,7 +284,33 @@ fn overlap_case(
                     found.len()
                 })
                 .sum()
+        },
+        "Bvh::intersect_aabb + query::intersection_test, sorted",
+    )
+}
+
+/// The row `query` (`cast_shape`, `overlap_shape`) of the named probe over `inputs`, in a scene
+/// of `s.bodies.len()` bodies: `collide` runs collide's world query on every input (default
+/// filter), `parry` parry3d's on the probe's parry shape; each counts its hits.
+fn probe_case<I: Clone + 'static>(
+    s: &Arc<Scene>,
+    (query, (name, probe)): (&str, (&str, Geometry)),
+    inputs: Vec<I>,
+    collide: impl Fn(&World, &Geometry, &[I], &QueryFilter) -> usize + 'static,
+    parry: impl Fn(&Scene, &dyn Shape, &[I]) -> usize + 'static,
+    parry_call: &str,
+) -> Case {
+    let (sc, sp) = (s.clone(), s.clone());
+    let probe_parry = parry_shape(&probe);
+    let collide_inputs = inputs.clone();
+    Case {
+        name: format!("{query} {name} {}", s.bodies.len()),
+        n: inputs.len(),
+        collide: Box::new(move || {
+            let filter = QueryFilter::default();
+            collide(&sc.world, &probe, black_box(&collide_inputs), &filter)
         }),
-        parry_call: "Bvh::intersect_aabb + query::intersection_test, sorted".into(),
+        parry: Box::new(move || parry(&sp, &*probe_parry, black_box(&inputs))),
+        parry_call: parry_call.into(),
     }
 }
