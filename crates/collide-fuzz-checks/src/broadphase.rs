@@ -113,16 +113,8 @@ fn update(b: &mut Bytes<'_>, phases: &mut Phases, live: &[ProxyId]) {
         // the full-traversal, refit and rebuild paths).
         let d = b.vec3();
         for &id in live {
-            let old = current(phases[0].1.as_ref(), id);
-            let aabb = Aabb {
-                min: old.min + d,
-                max: old.max + d,
-            };
-            let res: Vec<_> = phases.iter_mut().map(|(_, p)| p.update(id, aabb)).collect();
-            assert!(
-                res.windows(2).all(|w| w[0] == w[1]),
-                "update {id} {aabb:?} disagrees: {res:?}"
-            );
+            let aabb = moved(phases, id, d);
+            update_all(phases, id, aabb);
         }
         return;
     }
@@ -135,12 +127,22 @@ fn update(b: &mut Bytes<'_>, phases: &mut Phases, live: &[ProxyId]) {
     } else {
         // A small move of the current box (the common case).
         let d = Vec3::splat(f32::from(b.byte() as i8) / 16.0);
-        let old = current(phases[0].1.as_ref(), id);
-        Aabb {
-            min: old.min + d,
-            max: old.max + d,
-        }
+        moved(phases, id, d)
     };
+    update_all(phases, id, aabb);
+}
+
+/// `id`'s current box (in the first phase) moved by `d`.
+fn moved(phases: &Phases, id: ProxyId, d: Vec3) -> Aabb {
+    let old = current(phases[0].1.as_ref(), id);
+    Aabb {
+        min: old.min + d,
+        max: old.max + d,
+    }
+}
+
+/// Moves `id` to `aabb` in every phase; they all give the same answer.
+fn update_all(phases: &mut Phases, id: ProxyId, aabb: Aabb) {
     let res: Vec<_> = phases.iter_mut().map(|(_, p)| p.update(id, aabb)).collect();
     assert!(
         res.windows(2).all(|w| w[0] == w[1]),

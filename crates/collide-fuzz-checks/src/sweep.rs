@@ -52,24 +52,19 @@ type Convex = (&'static str, Option<Sweep>, Option<Sweep>, bool);
 /// Runs the target on one input; panics when a contract is broken.
 pub fn run(data: &[u8]) {
     let mut b = super::Bytes::new(data);
-    let (s1, s2) = (b.sphere(), b.sphere());
-    let (a1, a2) = (b.aabb(), b.aabb());
-    let (o1, o2) = (b.obb(), b.obb());
-    let (tri, pl) = (b.triangle(), b.plane());
-    let (m1, m2) = (b.vec3(), b.vec3());
-    let rot = (b.quat(), b.quat(), b.quat(), b.quat());
+    // Fields are decoded in the order written.
     let input = Input {
-        s1,
-        s2,
-        a1,
-        a2,
-        o1,
-        o2,
-        tri,
-        pl,
-        m1,
-        m2,
-        rot,
+        s1: b.sphere(),
+        s2: b.sphere(),
+        a1: b.aabb(),
+        a2: b.aabb(),
+        o1: b.obb(),
+        o2: b.obb(),
+        tri: b.triangle(),
+        pl: b.plane(),
+        m1: b.vec3(),
+        m2: b.vec3(),
+        rot: (b.quat(), b.quat(), b.quat(), b.quat()),
     };
     let all = exact_sweeps(&input);
     let convex = convex_sweeps(&input, &all);
@@ -169,13 +164,19 @@ fn exact_sweeps(input: &Input) -> [Exact; 9] {
         ),
         ("obb_obb_rotating", rotating, rot_fin),
     ];
-    for (name, hit, finite) in &all {
+    check_contract(all.iter().map(|(name, hit, finite)| (*name, hit, *finite)));
+    all
+}
+
+/// Every hit (name, answer, whether the input was finite) keeps the shared contract, and NaN
+/// or infinite input gives `None`.
+fn check_contract<'a>(sweeps: impl Iterator<Item = (&'a str, &'a Option<Sweep>, bool)>) {
+    for (name, hit, finite) in sweeps {
         check_sweep(name, hit);
         if !finite {
             assert!(hit.is_none(), "{name}: NaN/infinite input hit: {hit:?}");
         }
     }
-    all
 }
 
 /// The convex sweep (conservative advancement on GJK) on the pairs that have an exact sweep
@@ -199,12 +200,11 @@ fn convex_sweeps(input: &Input, all: &[Exact; 9]) -> [Convex; 2] {
             fin_s(&s1) && fin_b(&o1) && fm,
         ),
     ];
-    for (name, hit, _, finite) in &convex {
-        check_sweep(name, hit);
-        if !finite {
-            assert!(hit.is_none(), "{name}: NaN/infinite input hit: {hit:?}");
-        }
-    }
+    check_contract(
+        convex
+            .iter()
+            .map(|(name, hit, _, finite)| (*name, hit, *finite)),
+    );
     convex
 }
 
