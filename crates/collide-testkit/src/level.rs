@@ -34,3 +34,38 @@ pub fn floor(n: usize, mut split: impl FnMut(usize, usize) -> bool) -> TriMesh {
 pub fn random_diagonal_floor(n: usize, g: &mut Gen) -> TriMesh {
     floor(n, |_, _| g.range(0.0, 1.0) < 0.5)
 }
+
+/// The 8 corners (corner `i` takes `hi` on the axes of its set bits: x 1, y 2, z 4) and the 12
+/// outward triangles of the box `[lo, hi]`, as vertex and index lists.
+pub fn box_parts(lo: Vec3, hi: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let v: Vec<Vec3> = (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            )
+        })
+        .collect();
+    let t = vec![
+        [0, 2, 1],
+        [1, 2, 3],
+        [4, 5, 6],
+        [5, 7, 6],
+        [0, 1, 4],
+        [1, 5, 4],
+        [2, 6, 3],
+        [3, 6, 7],
+        [0, 4, 2],
+        [2, 4, 6],
+        [1, 3, 5],
+        [3, 7, 5],
+    ];
+    (v, t)
+}
+
+/// The 12 outward triangles of the box `[lo, hi]` ([`box_parts`]).
+pub fn box_mesh(lo: Vec3, hi: Vec3) -> TriMesh {
+    let (v, t) = box_parts(lo, hi);
+    TriMesh::new(v, t)
+}

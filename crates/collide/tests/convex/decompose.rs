@@ -10,34 +10,7 @@ use collide::convex::{
 use collide::mesh::MeshError;
 use collide::shapes::TriMesh;
 use collide::Vec3;
-
-/// The 12 outward triangles of the box `[lo, hi]`.
-fn box_mesh(lo: Vec3, hi: Vec3) -> TriMesh {
-    let v: Vec<Vec3> = (0..8)
-        .map(|i| {
-            Vec3::new(
-                if i & 1 == 0 { lo.x } else { hi.x },
-                if i & 2 == 0 { lo.y } else { hi.y },
-                if i & 4 == 0 { lo.z } else { hi.z },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    TriMesh::new(v, t)
-}
+use collide_testkit::level::box_mesh;
 
 /// A closed L: the boxes `[0,3]×[0,1]×[0,1]` and `[0,1]×[0,3]×[0,1]`, overlapping in the
 /// corner cube (two closed shells: the surface the metric sees includes the inner walls).

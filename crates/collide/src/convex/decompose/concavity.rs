@@ -325,33 +325,7 @@ fn distance_to_hull(h: &ConvexHull, p: Vec3) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cube(lo: Vec3, hi: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
-        let v: Vec<Vec3> = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 == 0 { lo.x } else { hi.x },
-                    if i & 2 == 0 { lo.y } else { hi.y },
-                    if i & 4 == 0 { lo.z } else { hi.z },
-                )
-            })
-            .collect();
-        let t = vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ];
-        (v, t)
-    }
+    use collide_testkit::level::box_parts as cube;
 
     #[test]
     fn a_cube_is_its_own_exact_decomposition() {
