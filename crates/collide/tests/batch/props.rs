@@ -8,19 +8,10 @@ use collide::overlap;
 use collide::shapes::{Aabb, Sphere};
 use collide::Vec3;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
+use proptest::test_runner::Config;
 
 fn config() -> Config {
-    let cases = std::env::var("COLLIDE_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2000);
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(0xba7c_0001),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    crate::common::proptest_config(0xba7c_0001)
 }
 
 /// Mostly ordinary coordinates, sometimes a special value.

@@ -9,19 +9,10 @@ use collide::shapes::{Aabb, Obb, Sphere};
 use collide::{Affine3A, Vec3, Vec3A};
 use collide_testkit::Gen;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngSeed};
+use proptest::test_runner::Config;
 
 fn config() -> Config {
-    let cases = std::env::var("COLLIDE_PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2000);
-    Config {
-        cases,
-        rng_seed: RngSeed::Fixed(0x5eed_0005),
-        failure_persistence: None,
-        ..Config::default()
-    }
+    crate::common::proptest_config(0x5eed_0005)
 }
 
 /// A random cloud of `n` points of one of six kinds.

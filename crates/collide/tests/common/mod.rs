@@ -63,3 +63,41 @@ pub fn runner(cases: usize, seed: u8) -> proptest::test_runner::TestRunner {
         TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
     )
 }
+
+/// The proptest config of the property files: `COLLIDE_PROPTEST_CASES` cases (default 2000),
+/// the fixed seed `seed`, no failure persistence.
+pub fn proptest_config(seed: u64) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, RngSeed};
+    let cases = std::env::var("COLLIDE_PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2000);
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..Config::default()
+    }
+}
+
+/// Asserts that every vertex of `hull` is one of `points`, bit for bit (`prefix` starts the
+/// failure message).
+pub fn assert_vertices_are_inputs(
+    hull: &collide::convex::ConvexHull,
+    points: &[collide::Vec3],
+    prefix: &str,
+) {
+    let mut sorted: Vec<[u32; 3]> = points
+        .iter()
+        .map(|p| p.to_array().map(f32::to_bits))
+        .collect();
+    sorted.sort_unstable();
+    for v in hull.vertices() {
+        assert!(
+            sorted
+                .binary_search(&v.to_array().map(f32::to_bits))
+                .is_ok(),
+            "{prefix}hull vertex {v} is not an input point"
+        );
+    }
+}

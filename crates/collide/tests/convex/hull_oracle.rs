@@ -27,19 +27,7 @@ fn assert_oracle(hull: &ConvexHull, points: &[Vec3], g: &mut Gen, what: &str) {
             );
         }
     }
-    let mut sorted: Vec<[u32; 3]> = points
-        .iter()
-        .map(|p| p.to_array().map(f32::to_bits))
-        .collect();
-    sorted.sort_unstable();
-    for v in hull.vertices() {
-        assert!(
-            sorted
-                .binary_search(&v.to_array().map(f32::to_bits))
-                .is_ok(),
-            "{what}: hull vertex {v} is not an input point"
-        );
-    }
+    crate::common::assert_vertices_are_inputs(hull, points, &format!("{what}: "));
     for _ in 0..200 {
         let d = g.unit().as_dvec3();
         let best = points

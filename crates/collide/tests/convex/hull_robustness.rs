@@ -26,19 +26,7 @@ fn assert_hull_fits(hull: &ConvexHull, points: &[Vec3]) {
         let d = hull.signed_distance_bound(*p);
         assert!(d <= tol, "point {i} {p} is {d} outside (tol {tol})");
     }
-    let mut sorted: Vec<[u32; 3]> = points
-        .iter()
-        .map(|p| p.to_array().map(f32::to_bits))
-        .collect();
-    sorted.sort_unstable();
-    for v in hull.vertices() {
-        assert!(
-            sorted
-                .binary_search(&v.to_array().map(f32::to_bits))
-                .is_ok(),
-            "hull vertex {v} is not an input point"
-        );
-    }
+    crate::common::assert_vertices_are_inputs(hull, points, "");
 }
 
 fn sphere_points(g: &mut Gen, n: usize, r: f32) -> Vec<Vec3> {
