@@ -166,6 +166,17 @@ pub const REAL_MESHES: [&str; 9] = [
     "racecar_chassis.stl",
 ];
 
+/// The real meshes the hull comparisons and round trips take: the curved and the V-HACD ones,
+/// the STL, then `jenga.obj` last (a box, left out where only curved surfaces matter).
+pub const HULL_MESHES: [&str; 6] = [
+    "bunny.obj",
+    "torus.obj",
+    "duck_vhacd.obj",
+    "teddy2_VHACD_CHs.obj",
+    "racecar_chassis.stl",
+    "jenga.obj",
+];
+
 /// The path of `assets/meshes/<name>` in the repository.
 pub fn mesh_path(name: &str) -> String {
     format!("{}/../../assets/meshes/{name}", env!("CARGO_MANIFEST_DIR"))

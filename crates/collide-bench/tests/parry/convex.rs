@@ -19,7 +19,7 @@ use std::sync::Arc;
 use collide::convex::{gjk, sat, ConvexHull, ConvexPolyhedron, SatResult, SupportMap};
 use collide::Vec3;
 use collide_bench::{convert, inputs};
-use collide_testkit::Gen;
+use collide_testkit::{Gen, HULL_MESHES};
 use parry3d::math::Pose;
 use parry3d::query;
 use parry3d::shape::ConvexPolyhedron as ParryPoly;
@@ -34,21 +34,14 @@ fn cases(default: usize, long: usize) -> usize {
 
 /// Our hull and parry's polyhedron of the same (recentred, unit-radius) mesh.
 fn shapes() -> Vec<(Arc<ConvexHull>, ParryPoly)> {
-    [
-        "bunny.obj",
-        "torus.obj",
-        "duck_vhacd.obj",
-        "teddy2_VHACD_CHs.obj",
-        "racecar_chassis.stl",
-        "jenga.obj",
-    ]
-    .iter()
-    .map(|name| {
-        let hull = inputs::mesh_hull(name, None).unwrap();
-        let parry = convert::hull(&hull).unwrap();
-        (Arc::new(hull), parry)
-    })
-    .collect()
+    HULL_MESHES
+        .iter()
+        .map(|name| {
+            let hull = inputs::mesh_hull(name, None).unwrap();
+            let parry = convert::hull(&hull).unwrap();
+            (Arc::new(hull), parry)
+        })
+        .collect()
 }
 
 // One piece: one pass over the pairs comparing each answer with parry's, the tallies checked at the

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use collide::convex::{gjk, sat, sat_cached, ConvexHull, ConvexPolyhedron, SatResult, SepCache};
 use collide::shapes::Obb;
 use collide::{io, overlap, Quat, Vec3};
-use collide_testkit::Gen;
+use collide_testkit::{Gen, HULL_MESHES};
 use glam::DVec3;
 
 use crate::common;
@@ -28,14 +28,7 @@ fn path(name: &str) -> String {
 /// a few V-HACD pieces.
 fn mesh_hulls() -> Vec<Arc<ConvexHull>> {
     let mut clouds: Vec<Vec<Vec3>> = Vec::new();
-    for name in [
-        "bunny.obj",
-        "torus.obj",
-        "duck_vhacd.obj",
-        "teddy2_VHACD_CHs.obj",
-        "racecar_chassis.stl",
-        "jenga.obj",
-    ] {
+    for name in HULL_MESHES {
         let model = io::load(path(name)).unwrap();
         clouds.push(model.merged().vertices);
         if model.parts.len() > 1 {
