@@ -11,28 +11,66 @@ use super::{dv, Box64};
 /// zero-length segment).
 pub use super::closest_on_segment as point_segment_closest;
 
-/// Minimum of a convex function of `s ∈ [0, 1]` by golden-section search (f64, 200 steps).
-pub fn golden_min(f: impl Fn(f64) -> f64) -> (f64, f64) {
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut lo, mut hi) = (0.0f64, 1.0f64);
-    let mut x1 = hi - g * (hi - lo);
-    let mut x2 = lo + g * (hi - lo);
-    let (mut f1, mut f2) = (f(x1), f(x2));
-    for _ in 0..200 {
-        if f1 <= f2 {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - g * (hi - lo);
-            f1 = f(x1);
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + g * (hi - lo);
-            f2 = f(x2);
+/// A golden-section bracket of a function of one `f64`: the interval `[lo, hi]` and its two
+/// inner probes `x1 < x2` with their values `f1`, `f2`.
+#[derive(Clone, Copy, Debug)]
+pub struct Golden {
+    pub lo: f64,
+    pub hi: f64,
+    pub x1: f64,
+    pub f1: f64,
+    pub x2: f64,
+    pub f2: f64,
+}
+
+impl Golden {
+    /// The bracket `[lo, hi]` of `f`, its probes evaluated (`x1` first).
+    pub fn new(f: impl Fn(f64) -> f64, lo: f64, hi: f64) -> Golden {
+        let g = Self::ratio();
+        let (x1, x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
+        let (f1, f2) = (f(x1), f(x2));
+        Golden {
+            lo,
+            hi,
+            x1,
+            f1,
+            x2,
+            f2,
         }
     }
+
+    /// The ratio the probes divide the interval by, `(√5 − 1) / 2`.
+    fn ratio() -> f64 {
+        (5f64.sqrt() - 1.0) / 2.0
+    }
+
+    /// One narrowing: to `[lo, x2]` when `low` (the minimum lies left of `x2`), else to
+    /// `[x1, hi]`; one new probe of `f`.
+    pub fn narrow(&mut self, f: impl Fn(f64) -> f64, low: bool) {
+        let g = Self::ratio();
+        if low {
+            self.hi = self.x2;
+            self.x2 = self.x1;
+            self.f2 = self.f1;
+            self.x1 = self.hi - g * (self.hi - self.lo);
+            self.f1 = f(self.x1);
+        } else {
+            self.lo = self.x1;
+            self.x1 = self.x2;
+            self.f1 = self.f2;
+            self.x2 = self.lo + g * (self.hi - self.lo);
+            self.f2 = f(self.x2);
+        }
+    }
+}
+
+/// Minimum of a convex function of `s ∈ [0, 1]` by golden-section search (f64, 200 steps).
+pub fn golden_min(f: impl Fn(f64) -> f64) -> (f64, f64) {
+    let mut b = Golden::new(&f, 0.0, 1.0);
+    for _ in 0..200 {
+        b.narrow(&f, b.f1 <= b.f2);
+    }
+    let (lo, hi) = (b.lo, b.hi);
     // The ends too: a monotone function has its minimum there.
     let mut best = (0.0, f(0.0));
     for (s, v) in [(1.0, f(1.0)), ((lo + hi) * 0.5, f((lo + hi) * 0.5))] {

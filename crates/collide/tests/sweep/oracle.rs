@@ -35,6 +35,7 @@ use crate::common::sat_gap;
 use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
 use collide::sweep::{self, Sweep};
 use collide::Vec3;
+use collide_testkit::oracle::brute::Golden;
 use collide_testkit::Gen;
 use glam::{DMat3, DVec3};
 
@@ -203,32 +204,22 @@ fn first_contact(sep: &dyn Fn(f64) -> f64) -> Option<Contact> {
     }
     // Golden-section search for the minimum around the smallest sample.
     let h = 1.0 / SAMPLES as f64;
-    let (mut a, mut b) = (
+    let mut g = Golden::new(
+        sep,
         (best.1 as f64 * h - h).max(0.0),
         (best.1 as f64 * h + h).min(1.0),
     );
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut x1, mut x2) = (b - g * (b - a), a + g * (b - a));
-    let (mut f1, mut f2) = (sep(x1), sep(x2));
     for _ in 0..80 {
-        if f1.min(f2) <= 0.0 {
+        if g.f1.min(g.f2) <= 0.0 {
             break;
         }
-        if f1 < f2 {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = b - g * (b - a);
-            f1 = sep(x1);
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = a + g * (b - a);
-            f2 = sep(x2);
-        }
+        g.narrow(sep, g.f1 < g.f2);
     }
-    let (fmin, xmin) = if f1 <= f2 { (f1, x1) } else { (f2, x2) };
+    let (fmin, xmin) = if g.f1 <= g.f2 {
+        (g.f1, g.x1)
+    } else {
+        (g.f2, g.x2)
+    };
     if fmin > 0.0 {
         return None;
     }
