@@ -211,19 +211,9 @@ fn convex_sweeps(input: &Input, all: &[Exact; 9]) -> [Convex; 2] {
 /// On moderate input, every exact sweep against frame sampling (see `oracle`), and the convex
 /// sweep against the exact one.
 fn against_oracles(input: &Input, all: &[Exact; 9], convex: &[Convex; 2]) {
-    let Input {
-        s1,
-        s2,
-        a1,
-        a2,
-        o1,
-        o2,
-        tri,
-        pl,
-        m1,
-        m2,
-        ..
-    } = *input;
+    let Input { s1, m1, m2, .. } = *input;
+    let (s2, a1, a2, tri, pl) = (input.s2, input.a1, input.a2, input.tri, input.pl);
+    let (o1, o2) = (input.o1, input.o2);
     // On moderate input, an oracle sampling the frame (see `oracle`).
     let mut pts = vec![s1.center, s2.center, m1, m2, a1.min, a1.max, a2.min, a2.max];
     pts.extend([o1.center, o1.half_extents, o2.center, o2.half_extents]);
