@@ -263,6 +263,17 @@ pub enum WorldError {
 }
 
 /// What is wrong with a body the world refuses ([`WorldError::InvalidBody`]).
+///
+/// ```
+/// use collide::world::{BodyDesc, BodyError, Geometry, World, WorldError};
+///
+/// let mut world = World::default();
+/// let flat = BodyDesc::new(Geometry::Cuboid(collide::Vec3::new(1.0, 0.0, 1.0)));
+/// assert!(matches!(
+///     world.add_body(flat),
+///     Err(WorldError::InvalidBody(BodyError::BoxHalfExtents(_)))
+/// ));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BodyError {
     /// The position or rotation is NaN or infinite (a rotation must also be non-zero).

@@ -177,6 +177,18 @@ impl ConvexHull {
     /// the winding, faces flat and every vertex below every face plane within
     /// `2 · tolerance + 1e-6 · scale`, the edge list matching the faces, and Euler's formula
     /// `V − E + F = 2`. Brute force: `O(V · F)`.
+    ///
+    /// ```
+    /// use collide::convex::ConvexHull;
+    /// use collide::Vec3;
+    ///
+    /// let corners: Vec<Vec3> = (0..8)
+    ///     .map(|i| Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2) as f32))
+    ///     .collect();
+    /// let cube = ConvexHull::try_new(&corners)?;
+    /// assert_eq!(cube.validate(), Ok(()));
+    /// # Ok::<(), collide::convex::HullError>(())
+    /// ```
     pub fn validate(&self) -> Result<(), HullDefect> {
         let nv = self.vertices.len();
         let nf = self.faces.len();
