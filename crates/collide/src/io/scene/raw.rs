@@ -169,8 +169,7 @@ impl TryFrom<RawShapeUnchecked> for RawShape {
                 heights,
                 scale,
             } => {
-                let (rows_ok, cols_ok) = (rows >= 2, cols >= 2);
-                if !(rows_ok && cols_ok) {
+                if rows < 2 || cols < 2 {
                     return Err(format!(
                         "heightfield rows and cols must be at least 2, found {rows} x {cols}"
                     ));
