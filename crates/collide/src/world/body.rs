@@ -62,6 +62,13 @@ pub(super) struct Body {
     pub(super) broad_box: Aabb,
 }
 
+/// A hull placed at a pose (one reference count taken, not two).
+fn posed(hull: &Arc<ConvexHull>, rotation: Quat, position: Vec3) -> ConvexPolyhedron {
+    let mut p = ConvexPolyhedron::new(hull.clone());
+    p.set_pose(rotation, position);
+    p
+}
+
 pub(super) fn finite_quat(q: Quat) -> bool {
     q.is_finite() && glam::Vec4::from(q).abs().max_element() > 0.0
 }
@@ -155,43 +162,39 @@ impl Body {
         }
     }
 
-    /// The body's convex parts placed at a pose.
+    /// The body's convex parts placed at a pose, each with its world box.
     pub(super) fn parts(&self, position: Vec3, rotation: Quat, out: &mut Vec<(Part, Aabb)>) {
         out.clear();
-        let m = Affine3A::from_rotation_translation(rotation, position);
-        match &self.shape {
-            Shape::Sphere(r) => {
-                let s = Sphere::new(position, *r);
-                out.push((Part::Sphere(s), self.aabb_of(position, rotation)));
+        if let Some(part) = self.single_part(position, rotation) {
+            out.push((part, self.aabb_of(position, rotation)));
+        } else if let Shape::Pieces(ps) = &self.shape {
+            let m = Affine3A::from_rotation_translation(rotation, position);
+            for (h, b) in ps {
+                let p = ConvexPolyhedron::new(h.clone()).with_pose(rotation, position);
+                out.push((Part::Hull(p), b.transformed(&m)));
             }
+        }
+        // A surface has no convex parts: pairs with it go through `narrow::surface_*`.
+    }
+
+    /// The body's one convex part placed at a pose, for a body of one part (sphere, capsule,
+    /// box, hull); `None` for pieces and surfaces. The scene queries' path: no list, no box.
+    pub(super) fn single_part(&self, position: Vec3, rotation: Quat) -> Option<Part> {
+        Some(match &self.shape {
+            Shape::Sphere(r) => Part::Sphere(Sphere::new(position, *r)),
             Shape::Capsule(h, r) => {
-                let c = Capsule::new(
-                    m.transform_point3(Vec3::new(0.0, -h, 0.0)),
-                    m.transform_point3(Vec3::new(0.0, *h, 0.0)),
-                    *r,
-                );
-                out.push((Part::Capsule(c), self.aabb_of(position, rotation)));
+                let m = Affine3A::from_rotation_translation(rotation, position);
+                let end = |y: f32| m.transform_point3(Vec3::new(0.0, y, 0.0));
+                Part::Capsule(Capsule::new(end(-h), end(*h), *r))
             }
             Shape::Cuboid(h, hull) => {
                 let o = Obb::new(position, rotation, *h);
-                let p = hull
-                    .as_ref()
-                    .map(|hull| ConvexPolyhedron::new(hull.clone()).with_pose(rotation, position));
-                out.push((Part::Cuboid(o, p), self.aabb_of(position, rotation)));
+                let p = hull.as_ref().map(|hull| posed(hull, rotation, position));
+                Part::Cuboid(o, p)
             }
-            Shape::Hull(hull) => {
-                let p = ConvexPolyhedron::new(hull.clone()).with_pose(rotation, position);
-                out.push((Part::Hull(p), self.aabb_of(position, rotation)));
-            }
-            Shape::Pieces(ps) => {
-                for (h, b) in ps {
-                    let p = ConvexPolyhedron::new(h.clone()).with_pose(rotation, position);
-                    out.push((Part::Hull(p), b.transformed(&m)));
-                }
-            }
-            // A surface has no convex parts: pairs with it go through `narrow::surface_*`.
-            Shape::Surface(_) => {}
-        }
+            Shape::Hull(hull) => Part::Hull(posed(hull, rotation, position)),
+            Shape::Pieces(_) | Shape::Surface(_) => return None,
+        })
     }
 
     /// `true` for a mesh, heightfield or half-space.

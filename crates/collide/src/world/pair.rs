@@ -72,6 +72,10 @@ impl<'a> QueryScratch<'a> {
                     .any(|(part, _)| surface::surface_contact(&s, part, contacts).is_some())
             }
             (None, None) => {
+                if let ([(shape_part, _)], Some(part)) = (&self.shape_parts[..], body.single_part())
+                {
+                    return narrow::intersects(shape_part, &part);
+                }
                 body.parts(&mut self.body_parts);
                 let several = self.shape_parts.len() * self.body_parts.len() > 1;
                 self.shape_parts.iter().any(|(pa, box_a)| {
@@ -99,6 +103,10 @@ impl<'a> QueryScratch<'a> {
         if let Some(s) = body.surface() {
             return surface_first_impact(&s, Vec3::ZERO, &self.shape_parts, motion)
                 .map(Impact::flipped);
+        }
+        if let ([(shape_part, _)], Some(part)) = (&self.shape_parts[..], body.single_part()) {
+            // One part each: the candidate's box already met the shape's swept box.
+            return narrow::impact(shape_part, motion, &part, Vec3::ZERO);
         }
         body.parts(&mut self.body_parts);
         first_impact(&self.shape_parts, motion, &self.body_parts, Vec3::ZERO)
@@ -150,6 +158,10 @@ impl<'a> Placed<'a> {
             position: body.start_position,
             rotation: body.start_rotation,
         }
+    }
+
+    fn single_part(self) -> Option<Part> {
+        self.body.single_part(self.position, self.rotation)
     }
 
     fn parts(self, out: &mut Vec<(Part, Aabb)>) {

@@ -552,6 +552,9 @@ fn world_hit(id: u32, hit: RayHit) -> WorldRayHit {
 
 /// The first hit of a ray on a body within `[0, max_t]`.
 fn ray_body(ray: &Ray, body: &Body, max_t: f32, parts: &mut Vec<(Part, Aabb)>) -> Option<RayHit> {
+    if let Some(part) = body.single_part(body.position, body.rotation) {
+        return narrow::ray_part(ray, &part, max_t);
+    }
     if let Some(surface) = body.surface(body.position, body.rotation) {
         return surface::ray_surface(ray, &surface, max_t);
     }
