@@ -173,7 +173,8 @@ fn clip_centroid(subject: &[DVec3], clip: &[DVec3; 4], n: DVec3, tol: f64) -> Op
     // Orientation of the clip polygon about n.
     let area = (clip[1] - clip[0]).cross(clip[2] - clip[0]).dot(n);
     let sign = if area >= 0.0 { 1.0 } else { -1.0 };
-    let mut poly: Vec<DVec3> = subject.to_vec();
+    let mut poly = ClipPolygon::default();
+    subject.iter().for_each(|&p| poly.push(p));
     for k in 0..4 {
         let (c0, c1) = (clip[k], clip[(k + 1) % 4]);
         let edge = c1 - c0;
@@ -183,9 +184,10 @@ fn clip_centroid(subject: &[DVec3], clip: &[DVec3; 4], n: DVec3, tol: f64) -> Op
         }
         // Signed distance inside the edge (positive inside), grown by tol.
         let inside = |p: DVec3| sign * edge.cross(p - c0).dot(n) / len + tol;
-        let mut out = Vec::with_capacity(poly.len() + 2);
-        for i in 0..poly.len() {
-            let (s, e) = (poly[i], poly[(i + 1) % poly.len()]);
+        let mut out = ClipPolygon::default();
+        let points = poly.points();
+        for i in 0..points.len() {
+            let (s, e) = (points[i], points[(i + 1) % points.len()]);
             let (ds, de) = (inside(s), inside(e));
             if de >= 0.0 {
                 if ds < 0.0 {
@@ -196,13 +198,39 @@ fn clip_centroid(subject: &[DVec3], clip: &[DVec3; 4], n: DVec3, tol: f64) -> Op
                 out.push(s + (e - s) * (ds / (ds - de)));
             }
         }
-        if out.is_empty() {
+        if out.len == 0 {
             return None;
         }
         poly = out;
     }
-    let sum: DVec3 = poly.iter().copied().sum();
-    Some(sum / poly.len() as f64)
+    let points = poly.points();
+    let sum: DVec3 = points.iter().copied().sum();
+    Some(sum / points.len() as f64)
+}
+
+/// The polygon [`clip_centroid`] clips, held inline: at most 4 points to start with, and each
+/// of the 4 clipping edges adds at most one (a convex polygon cut by a line gains at most one
+/// vertex), so 8 always suffice.
+#[derive(Clone, Copy, Default)]
+struct ClipPolygon {
+    points: [DVec3; 8],
+    len: usize,
+}
+
+impl ClipPolygon {
+    fn push(&mut self, p: DVec3) {
+        // Never full in exact arithmetic (see above). Should rounding make a nearly degenerate
+        // polygon cross an edge more than twice, points past the 8th are left out of the
+        // centroid rather than written out of bounds.
+        if let Some(slot) = self.points.get_mut(self.len) {
+            *slot = p;
+            self.len += 1;
+        }
+    }
+
+    fn points(&self) -> &[DVec3] {
+        &self.points[..self.len]
+    }
 }
 
 /// A contact point of two touching (or barely overlapping) boxes with contact normal `n`

@@ -10,13 +10,31 @@ use super::{Impact, Manifold};
 use crate::convex::{GjkCache, SepCache};
 use crate::math::{Quat, Vec3};
 use crate::shapes::Aabb;
+use std::cell::RefCell;
 
-/// Per-pair state kept between frames.
+/// Per-pair state kept between frames: a separating-plane cache and a GJK cache per part
+/// pair (index `i * parts_b + j`). The first part pair's, the only one of two single-part
+/// bodies, is held inline, so a pair of such bodies allocates nothing when it begins.
 #[derive(Clone, Debug, Default)]
 pub(super) struct PairCache {
-    /// Separating-plane caches, one per part pair (index `i * parts_b + j`).
-    sep: Vec<SepCache>,
-    gjk: Vec<GjkCache>,
+    first: (SepCache, GjkCache),
+    /// Part pairs 1 and on (bodies of pieces).
+    rest: Vec<(SepCache, GjkCache)>,
+}
+
+impl PairCache {
+    /// Room for `n` part pairs.
+    fn fit(&mut self, n: usize) {
+        self.rest.resize(n.saturating_sub(1), Default::default());
+    }
+
+    /// Part pair `k`'s caches (after [`PairCache::fit`] for more than `k`).
+    fn part_pair(&mut self, k: usize) -> &mut (SepCache, GjkCache) {
+        match k.checked_sub(1) {
+            None => &mut self.first,
+            Some(r) => &mut self.rest[r],
+        }
+    }
 }
 
 /// A scene query's shape placed once (its convex parts), and the buffers it reuses from one
@@ -241,7 +259,7 @@ fn end_volumes_touch(a: &Body, b: &Body) -> bool {
 ///
 /// Convex bodies: with several pieces, the deepest piece contact is the pair's (pieces whose
 /// boxes are apart are skipped); `cache` holds one entry per part pair (index `i * pb.len() +
-/// j`), resized here. A surface against a convex body: the deepest of its parts' surface
+/// j`), fitted here. A surface against a convex body: the deepest of its parts' surface
 /// contacts ([`surface::surface_contact`]). Two surfaces: `None`.
 pub(super) fn contact(
     a: Placed<'_>,
@@ -249,23 +267,22 @@ pub(super) fn contact(
     cache: &mut PairCache,
     counts: &mut QueryCounts,
 ) -> Option<Manifold> {
-    let (mut pa, mut pb) = (Vec::new(), Vec::new());
-    match (a.surface(), b.surface()) {
+    with_part_lists(|pa, pb| match (a.surface(), b.surface()) {
         (Some(_), Some(_)) => None,
         (Some(s), None) => {
-            b.parts(&mut pb);
-            surface_contact(&s, &pb)
+            b.parts(pb);
+            surface_contact(&s, pb)
         }
         (None, Some(s)) => {
-            a.parts(&mut pa);
-            surface_contact(&s, &pa).map(Manifold::flipped)
+            a.parts(pa);
+            surface_contact(&s, pa).map(Manifold::flipped)
         }
         (None, None) => {
-            a.parts(&mut pa);
-            b.parts(&mut pb);
-            deepest_contact(&pa, &pb, cache, counts)
+            a.parts(pa);
+            b.parts(pb);
+            deepest_contact(pa, pb, cache, counts)
         }
-    }
+    })
 }
 
 /// The first impact of two placed bodies translating by `ma` and `mb`, normal from `a` toward
@@ -273,23 +290,46 @@ pub(super) fn contact(
 /// still and the body moves by the relative motion, the contact point then carried along with
 /// the surface to the time of impact. Two surfaces: `None`.
 pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option<Impact> {
-    let (mut pa, mut pb) = (Vec::new(), Vec::new());
-    match (a.surface(), b.surface()) {
+    with_part_lists(|pa, pb| match (a.surface(), b.surface()) {
         (Some(_), Some(_)) => None,
         (Some(s), None) => {
-            b.parts(&mut pb);
-            surface_first_impact(&s, ma, &pb, mb)
+            b.parts(pb);
+            surface_first_impact(&s, ma, pb, mb)
         }
         (None, Some(s)) => {
-            a.parts(&mut pa);
-            surface_first_impact(&s, mb, &pa, ma).map(Impact::flipped)
+            a.parts(pa);
+            surface_first_impact(&s, mb, pa, ma).map(Impact::flipped)
         }
         (None, None) => {
-            a.parts(&mut pa);
-            b.parts(&mut pb);
-            first_impact(&pa, ma, &pb, mb)
+            a.parts(pa);
+            b.parts(pb);
+            first_impact(pa, ma, pb, mb)
         }
-    }
+    })
+}
+
+/// A body's convex parts with their world boxes.
+type PartList = Vec<(Part, Aabb)>;
+
+thread_local! {
+    /// Each thread's two part lists, reused from pair to pair: a frame builds its pairs' parts
+    /// without allocating once the lists have grown to the bodies with the most pieces.
+    static PART_LISTS: RefCell<(PartList, PartList)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// `f` with two empty part lists: this thread's, or new ones when they are in use (a call
+/// from inside `f`). The lists are emptied afterwards, so they hold no hull alive.
+fn with_part_lists<R>(f: impl FnOnce(&mut PartList, &mut PartList) -> R) -> R {
+    PART_LISTS.with(|lists| match lists.try_borrow_mut() {
+        Ok(mut lists) => {
+            let (pa, pb) = &mut *lists;
+            let r = f(pa, pb);
+            pa.clear();
+            pb.clear();
+            r
+        }
+        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
+    })
 }
 
 /// The first impact of a surface translating by `m_surface` and convex parts translating by
@@ -333,7 +373,7 @@ fn surface_contact(s: &surface::PlacedSurface<'_>, parts: &[(Part, Aabb)]) -> Op
 
 /// The contact of two bodies' parts (placed at their poses), or `None` when apart: with
 /// several pieces, the deepest piece contact is the pair's (pieces whose boxes are apart are
-/// skipped). `cache` holds one entry per part pair (index `i * pb.len() + j`), resized here.
+/// skipped). `cache` holds one entry per part pair (index `i * pb.len() + j`), fitted here.
 pub(super) fn deepest_contact(
     pa: &[(Part, Aabb)],
     pb: &[(Part, Aabb)],
@@ -341,8 +381,7 @@ pub(super) fn deepest_contact(
     counts: &mut QueryCounts,
 ) -> Option<Manifold> {
     let n = pa.len() * pb.len();
-    cache.sep.resize(n, SepCache::default());
-    cache.gjk.resize(n, GjkCache::default());
+    cache.fit(n);
     let mut best: Option<Manifold> = None;
     for (i, (part_a, box_a)) in pa.iter().enumerate() {
         for (j, (part_b, box_b)) in pb.iter().enumerate() {
@@ -350,7 +389,7 @@ pub(super) fn deepest_contact(
                 continue;
             }
             let k = i * pb.len() + j;
-            let (sep, gjk) = (&mut cache.sep[k], &mut cache.gjk[k]);
+            let (sep, gjk) = cache.part_pair(k);
             if let Some(m) = narrow::contact(part_a, part_b, sep, gjk, counts) {
                 if best.is_none_or(|bm| m.depth > bm.depth) {
                     best = Some(m);
