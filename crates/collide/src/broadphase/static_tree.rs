@@ -126,6 +126,99 @@ impl SlabRay {
 /// `1 + 2γ₃`, `γₙ = nε/(1 − nε)`, `ε = 2⁻²⁴`.
 const WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f32::EPSILON * 0.5);
 
+/// A ray's walk through a [`StaticTree`], nearer child first, that can stop and go on: the
+/// nodes still to visit, each with the parameter at which the ray enters it.
+#[derive(Clone, Debug)]
+pub(crate) struct RayWalk {
+    ray: SlabRay,
+    stack: [(u32, f32); STACK],
+    top: usize,
+}
+
+impl RayWalk {
+    /// A walk that visits nothing.
+    fn done(ray: SlabRay) -> RayWalk {
+        RayWalk {
+            ray,
+            stack: [(0, 0.0); STACK],
+            top: 0,
+        }
+    }
+
+    /// The walk before its first step: the root, if the ray enters it within `max_t`.
+    fn start(tree: &StaticTree, ray: SlabRay, max_t: f32) -> RayWalk {
+        let mut walk = RayWalk::done(ray);
+        if let Some(t) = tree.nodes.first().and_then(|root| ray.enter(root, max_t)) {
+            walk.stack[0] = (0, t);
+            walk.top = 1;
+        }
+        walk
+    }
+
+    /// Walks on until the next node to visit is entered beyond `until` (to the end for
+    /// `INFINITY`), calling `hit(item, bound)` for every item of the leaves reached, each
+    /// returning the new bound (nodes entered beyond it are skipped); returns the bound. A
+    /// NaN or negative bound ends the walk.
+    pub fn advance(
+        &mut self,
+        tree: &StaticTree,
+        until: f32,
+        mut bound: f32,
+        mut hit: impl FnMut(u32, f32) -> f32,
+    ) -> f32 {
+        while self.top > 0 {
+            let (index, near) = self.stack[self.top - 1];
+            if near > until && near <= bound {
+                // Later: the other tree's nearer candidates go first.
+                return bound;
+            }
+            self.top -= 1;
+            if near > bound {
+                continue;
+            }
+            let node = &tree.nodes[index as usize];
+            if node.is_leaf() {
+                for item in node.first..node.first + node.count {
+                    bound = hit(item, bound);
+                    if bound.is_nan() || bound < 0.0 {
+                        self.top = 0;
+                        return bound;
+                    }
+                }
+                continue;
+            }
+            self.push_children(tree, node, bound);
+        }
+        bound
+    }
+
+    /// Pushes the children of `node` that the ray enters within `bound`, the farther first so
+    /// that the nearer one is walked next.
+    #[inline(always)]
+    fn push_children(&mut self, tree: &StaticTree, node: &Node, bound: f32) {
+        let (a, b) = (node.first, node.first + 1);
+        let ta = self.ray.enter(&tree.nodes[a as usize], bound);
+        let tb = self.ray.enter(&tree.nodes[b as usize], bound);
+        let mut push = |entry: (u32, f32)| {
+            self.stack[self.top] = entry;
+            self.top += 1;
+        };
+        match (ta, tb) {
+            (Some(ta), Some(tb)) if ta <= tb => {
+                push((b, tb));
+                push((a, ta));
+            }
+            (Some(ta), Some(tb)) => {
+                push((a, ta));
+                push((b, tb));
+            }
+            (Some(ta), None) => push((a, ta)),
+            (None, Some(tb)) => push((b, tb)),
+            (None, None) => {}
+        }
+    }
+}
+
 /// One bin of the SAH sweep: the box and count of the centroids that fell in it.
 #[derive(Clone, Copy)]
 struct Bin {
@@ -201,77 +294,25 @@ impl StaticTree {
         self.walk(SlabRay::new(origin, dir), max_t, hit);
     }
 
-    /// [`StaticTree::ray`] for a box moving by `motion`: the ray from its centre against every
-    /// node box grown by its half-extents; `t` in units of `motion`.
-    pub fn cast_box(
-        &self,
-        aabb: &Aabb,
-        motion: Vec3,
-        max_t: f32,
-        hit: impl FnMut(u32, f32) -> f32,
-    ) {
-        if aabb.is_finite() && !aabb.is_empty() {
-            self.walk(
-                SlabRay::grown(aabb.center(), motion, aabb.half_extents()),
-                max_t,
-                hit,
-            );
-        }
+    fn walk(&self, ray: SlabRay, max_t: f32, hit: impl FnMut(u32, f32) -> f32) {
+        RayWalk::start(self, ray, max_t).advance(self, f32::INFINITY, max_t, hit);
     }
 
-    fn walk(&self, ray: SlabRay, max_t: f32, mut hit: impl FnMut(u32, f32) -> f32) {
-        let Some(root) = self.nodes.first() else {
-            return;
-        };
-        let mut bound = max_t;
-        let Some(t) = ray.enter(root, bound) else {
-            return;
-        };
-        let mut stack = [(0u32, 0.0f32); STACK];
-        stack[0] = (0, t);
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let (index, near) = stack[top];
-            if near > bound {
-                continue;
-            }
-            let node = &self.nodes[index as usize];
-            if node.is_leaf() {
-                for item in node.first..node.first + node.count {
-                    bound = hit(item, bound);
-                    if bound.is_nan() || bound < 0.0 {
-                        return;
-                    }
-                }
-                continue;
-            }
-            let (a, b) = (node.first, node.first + 1);
-            let ta = ray.enter(&self.nodes[a as usize], bound);
-            let tb = ray.enter(&self.nodes[b as usize], bound);
-            // Push the farther child first so the nearer one is walked next.
-            match (ta, tb) {
-                (Some(ta), Some(tb)) => {
-                    let (near_child, far_child) = if ta <= tb {
-                        ((a, ta), (b, tb))
-                    } else {
-                        ((b, tb), (a, ta))
-                    };
-                    stack[top] = far_child;
-                    stack[top + 1] = near_child;
-                    top += 2;
-                }
-                (Some(ta), None) => {
-                    stack[top] = (a, ta);
-                    top += 1;
-                }
-                (None, Some(tb)) => {
-                    stack[top] = (b, tb);
-                    top += 1;
-                }
-                (None, None) => {}
-            }
+    /// [`StaticTree::ray`] as a walk that can stop and go on ([`RayWalk::advance`]), for
+    /// walking this tree in step with another.
+    pub fn ray_walk(&self, origin: Vec3, dir: Vec3, max_t: f32) -> RayWalk {
+        RayWalk::start(self, SlabRay::new(origin, dir), max_t)
+    }
+
+    /// The walk of a box moving by `motion` from `aabb`: the ray from its centre against every
+    /// node box grown by its half-extents, `t` in units of `motion`; it can stop and go on
+    /// ([`RayWalk::advance`]).
+    pub fn cast_box_walk(&self, aabb: &Aabb, motion: Vec3, max_t: f32) -> RayWalk {
+        if !aabb.is_finite() || aabb.is_empty() {
+            return RayWalk::done(SlabRay::new(Vec3::ZERO, motion));
         }
+        let ray = SlabRay::grown(aabb.center(), motion, aabb.half_extents());
+        RayWalk::start(self, ray, max_t)
     }
 
     /// Visits the items whose leaf boxes touch `query`; `visit` returns `false` to stop.

@@ -2,7 +2,7 @@
 //! after one is added, moved or removed, and scanned directly until then.
 
 use super::body::Body;
-use crate::broadphase::static_tree::StaticTree;
+use crate::broadphase::static_tree::{RayWalk, StaticTree};
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Ray};
 
@@ -72,76 +72,118 @@ impl FixedBodies {
         });
     }
 
-    /// Calls `f(id, bound)` with every fixed body whose box the ray enters within the bound;
-    /// `f` returns the new bound.
-    pub(super) fn ray(
-        &self,
-        bodies: &[Option<Body>],
-        ray: &Ray,
-        max_t: f32,
-        f: &mut dyn FnMut(u32, f32) -> f32,
-    ) {
-        let inv = crate::raycast::RayInv::new(ray);
-        let mut bound = max_t;
-        if self.dirty {
-            for &id in &self.ids {
-                if let Some(b) = bodies[id as usize].as_ref() {
-                    if crate::raycast::aabb_inv(&inv, &b.aabb, bound).is_some() {
-                        bound = f(id, bound);
-                    }
-                }
-            }
-            return;
+    /// The fixed bodies along a ray within `max_t`, walked by [`FixedWalk::advance`].
+    pub(super) fn ray_walk(&self, ray: &Ray, max_t: f32) -> FixedWalk {
+        FixedWalk {
+            tree: (!self.dirty).then(|| self.tree.ray_walk(ray.origin, ray.dir, max_t)),
+            path: Path::Ray(crate::raycast::RayInv::new(ray)),
         }
-        self.tree.ray(ray.origin, ray.dir, max_t, |item, bound| {
-            let (id, b) = self.items[item as usize];
-            if crate::raycast::aabb_inv(&inv, &b, bound).is_some() {
-                f(id, bound)
-            } else {
-                bound
-            }
-        });
     }
 
-    /// Calls `f(id, toi)` with every fixed body whose box a box moving by `motion` from
-    /// `aabb` meets at `toi` within the bound, nearer first (through the tree); `f` returns the new
-    /// bound.
-    pub(super) fn cast_box(
-        &self,
-        bodies: &[Option<Body>],
-        aabb: &Aabb,
-        motion: Vec3,
-        max_t: f32,
-        f: &mut dyn FnMut(u32, f32) -> f32,
-    ) {
-        let (center, half) = (aabb.center(), aabb.half_extents());
-        let inv = motion.recip();
-        let entry = |b: &Aabb, bound: f32| {
-            let grown = Aabb::new(b.min - half, b.max + half);
-            crate::broadphase::ray_box_entry(center, motion, inv, &grown, bound)
-        };
-        if self.dirty {
-            let mut met: Vec<(f32, u32)> = self
-                .ids
-                .iter()
-                .filter_map(|&id| Some((entry(&bodies[id as usize].as_ref()?.aabb, max_t)?, id)))
-                .collect();
-            met.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let mut bound = max_t;
-            for (t, id) in met {
-                if t > bound {
-                    break;
-                }
-                bound = f(id, t);
-            }
-            return;
+    /// The fixed bodies whose boxes a box moving by `motion` from `aabb` meets within `max_t`
+    /// (in units of `motion`), walked by [`FixedWalk::advance`].
+    pub(super) fn cast_box_walk(&self, aabb: &Aabb, motion: Vec3, max_t: f32) -> FixedWalk {
+        FixedWalk {
+            tree: (!self.dirty).then(|| self.tree.cast_box_walk(aabb, motion, max_t)),
+            path: Path::Box {
+                center: aabb.center(),
+                half: aabb.half_extents(),
+                motion,
+                inv: motion.recip(),
+            },
         }
-        self.tree.cast_box(aabb, motion, max_t, |item, bound| {
-            let (id, b) = self.items[item as usize];
-            match entry(&b, bound) {
-                Some(t) => f(id, t),
-                None => bound,
-            }
-        });
     }
+}
+
+/// What a [`FixedWalk`] follows: a ray, or a box moving along a path.
+#[derive(Clone, Copy, Debug)]
+enum Path {
+    Ray(crate::raycast::RayInv),
+    Box {
+        center: Vec3,
+        half: Vec3,
+        motion: Vec3,
+        inv: Vec3,
+    },
+}
+
+impl Path {
+    /// Where the path enters `b` within `bound`, or `None`.
+    fn entry(&self, b: &Aabb, bound: f32) -> Option<f32> {
+        match self {
+            Path::Ray(inv) => crate::raycast::aabb_inv(inv, b, bound).map(|hit| hit.t),
+            Path::Box {
+                center,
+                half,
+                motion,
+                inv,
+            } => {
+                let grown = Aabb::new(b.min - *half, b.max + *half);
+                crate::broadphase::ray_box_entry(*center, *motion, *inv, &grown, bound)
+            }
+        }
+    }
+}
+
+/// A walk over the fixed bodies along a ray or a moving box that can stop and go on, so that
+/// the world walks it in step with the moving bodies' broad phase: each side's nearest hit so
+/// far prunes the other's walk.
+#[derive(Clone, Debug)]
+pub(super) struct FixedWalk {
+    /// The tree's walk; `None` while the tree is out of date (the bodies are then scanned at
+    /// the end).
+    tree: Option<RayWalk>,
+    path: Path,
+}
+
+impl FixedWalk {
+    /// Walks on to the bodies whose tree nodes the path enters at or before `until` (all of
+    /// them for `INFINITY`), calling `f(id, bound)` with each body whose box it enters within
+    /// the bound; `f` returns the new bound, and so does this.
+    pub(super) fn advance(
+        &mut self,
+        fixed: &FixedBodies,
+        bodies: &[Option<Body>],
+        until: f32,
+        bound: f32,
+        f: &mut dyn FnMut(u32, f32) -> f32,
+    ) -> f32 {
+        let path = self.path;
+        match &mut self.tree {
+            Some(walk) => walk.advance(&fixed.tree, until, bound, |item, bound| {
+                let (id, b) = fixed.items[item as usize];
+                match path.entry(&b, bound) {
+                    Some(_) => f(id, bound),
+                    None => bound,
+                }
+            }),
+            None if until == f32::INFINITY => scan(fixed, bodies, &path, bound, f),
+            None => bound,
+        }
+    }
+}
+
+/// Every fixed body whose box `path` enters within the bound, nearer first, by a scan (while
+/// the tree is out of date).
+fn scan(
+    fixed: &FixedBodies,
+    bodies: &[Option<Body>],
+    path: &Path,
+    max_t: f32,
+    f: &mut dyn FnMut(u32, f32) -> f32,
+) -> f32 {
+    let mut met: Vec<(f32, u32)> = fixed
+        .ids
+        .iter()
+        .filter_map(|&id| Some((path.entry(&bodies[id as usize].as_ref()?.aabb, max_t)?, id)))
+        .collect();
+    met.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut bound = max_t;
+    for (t, id) in met {
+        if t > bound {
+            break;
+        }
+        bound = f(id, bound);
+    }
+    bound
 }

@@ -7,6 +7,7 @@
 //! phase the pipeline uses ([`super::pair`]: a query shape is placed like a body).
 
 use super::body::Body;
+use super::fixed::FixedWalk;
 use super::narrow::{self, Part};
 use super::pair::{self, Placed};
 use super::surface;
@@ -231,14 +232,29 @@ impl World {
             Some(Some(body)) if filter.passes(BodyId(id), body) => test(id, body),
             _ => bound,
         };
-        // The broad phase's second argument is the box's entry time, not the bound.
+        let mut fixed = self.fixed.ray_walk(ray, max_t);
         let mut bound = max_t;
-        self.broad.ray_cast(ray, max_t, &mut |proxy, _| {
-            bound = visit(self.proxy_body[proxy as usize], bound);
+        self.broad.ray_cast(ray, max_t, &mut |proxy, entry| {
+            bound = self.step_fixed(&mut fixed, entry, bound, &mut visit);
+            if entry <= bound {
+                bound = visit(self.proxy_body[proxy as usize], bound);
+            }
             bound
         });
-        // The fixed bodies' walk starts at the bound the moving ones left.
-        self.fixed.ray(&self.bodies, ray, bound, &mut visit);
+        fixed.advance(&self.fixed, &self.bodies, f32::INFINITY, bound, &mut visit);
+    }
+
+    /// The fixed bodies' walk taken on to the moving body the broad phase offers next, whose
+    /// box the path enters at `entry`: the fixed bodies met first are tested first, so the
+    /// nearer hit of either kind prunes both walks.
+    fn step_fixed(
+        &self,
+        fixed: &mut FixedWalk,
+        entry: f32,
+        bound: f32,
+        visit: &mut dyn FnMut(u32, f32) -> f32,
+    ) -> f32 {
+        fixed.advance(&self.fixed, &self.bodies, entry, bound, visit)
     }
 
     /// The first body the filter lets through that a ray hits within `[0, max_t]` (exact
@@ -362,14 +378,18 @@ impl World {
             }
             best.map_or(1.0, |b| b.toi)
         };
+        let mut fixed = self.fixed.cast_box_walk(&reach, motion, 1.0);
+        let mut visit = |id: u32, _bound: f32| test(id);
         let mut bound = 1.0;
-        self.broad.cast_aabb(&reach, motion, 1.0, &mut |proxy, _| {
-            bound = test(self.proxy_body[proxy as usize]);
-            bound
-        });
-        // The fixed bodies' walk starts at the bound the moving ones left.
-        self.fixed
-            .cast_box(&self.bodies, &reach, motion, bound, &mut |id, _| test(id));
+        self.broad
+            .cast_aabb(&reach, motion, 1.0, &mut |proxy, entry| {
+                bound = self.step_fixed(&mut fixed, entry, bound, &mut visit);
+                if entry <= bound {
+                    bound = visit(self.proxy_body[proxy as usize], bound);
+                }
+                bound
+            });
+        fixed.advance(&self.fixed, &self.bodies, f32::INFINITY, bound, &mut visit);
         best
     }
 

@@ -852,3 +852,43 @@ fn casts_to_a_target_distance_match_f64_advancement() {
         }
     }
 }
+
+/// Rays and shape casts give the same answers while the fixed bodies' tree is out of date (a
+/// fixed body added since the last update: the fixed bodies are then scanned) as through the
+/// tree.
+#[test]
+fn casts_agree_before_and_after_the_fixed_tree_is_rebuilt() {
+    let mut g = Gen::new(23);
+    let (mut world, _) = scene(4, CONVEX);
+    let rays: Vec<Ray> = (0..200)
+        .map(|_| Ray::new(g.vec(9.0), g.unit() * 2.0))
+        .collect();
+    let probe = Geometry::Cuboid(Vec3::new(0.3, 0.2, 0.4));
+    let casts: Vec<(Vec3, Quat, Vec3)> = (0..200)
+        .map(|_| (g.vec(9.0), g.quat(), g.unit() * 6.0))
+        .collect();
+    let answers = |world: &World| {
+        let filter = QueryFilter::default();
+        let hits: Vec<_> = rays
+            .iter()
+            .map(|r| world.cast_ray(r, 12.0, &filter))
+            .collect();
+        let impacts: Vec<_> = casts
+            .iter()
+            .map(|&(p, q, m)| world.cast_shape(&probe, p, q, m, &filter))
+            .collect();
+        (hits, impacts)
+    };
+    let through_tree = answers(&world);
+    // Far from every ray and cast: it changes no answer, only the tree's state.
+    let far = BodyDesc::new(Geometry::Sphere(1.0))
+        .at(Vec3::splat(1.0e4))
+        .fixed();
+    world.add_body(far).unwrap();
+    let by_scan = answers(&world);
+    assert_eq!(through_tree, by_scan);
+    let found = through_tree.0.iter().flatten().count() + through_tree.1.iter().flatten().count();
+    assert!(found > 100, "the casts hit something: {found}");
+    world.update();
+    assert_eq!(answers(&world), through_tree);
+}
