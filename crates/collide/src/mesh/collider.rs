@@ -182,6 +182,19 @@ impl MeshCollider {
         self.tree
             .nearest(p, max_distance * max_distance, |i, bound| {
                 let [a, b, c] = self.corners[i as usize];
+                // The distances to the triangle's box and to its plane are lower bounds of
+                // the distance to the triangle: a triangle beyond the bound by either (by more
+                // than their rounding) cannot be nearer, and its exact closest point is not
+                // worth computing.
+                let gap = (a.min(b).min(c) - p)
+                    .max(p - a.max(b).max(c))
+                    .max(Vec3::ZERO);
+                let rounding = 4.0 * f32::EPSILON * (p - a).abs().element_sum();
+                let height = (self.normals[i as usize].dot(p - a).abs() - rounding).max(0.0);
+                let lower = gap.length_squared().max(height * height);
+                if lower > bound * (1.0 + 1e-5) {
+                    return best.map_or(bound, |(_, d2)| d2);
+                }
                 let q = crate::closest::point_triangle(p, &Triangle::new(a, b, c));
                 let d2 = (q - p).length_squared();
                 if d2 <= bound && best.is_none_or(|(_, bd)| d2 < bd) {

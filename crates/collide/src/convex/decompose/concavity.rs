@@ -165,14 +165,13 @@ pub(super) fn part_concavity(
     let on_cut = scale.plane_eps + 4.0 * h.tolerance();
     let cover_tolerance = 1e-5 * scale.diagonal;
     let (mut worst, mut deepest, mut sum, mut count) = (0.0f32, h.vertex_centroid(), 0.0f64, 0u32);
+    let mut to_mesh = StepDistance::new(collider, scale);
     for_each_hull_sample(h, spacing, max_steps, |q| {
         let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
         if on_a_cut && others.cover(q, cover_tolerance) {
             return;
         }
-        let d = collider
-            .closest_point(q, f32::MAX)
-            .map_or(0.0, |m| m.distance);
+        let d = to_mesh.distance(q);
         sum += f64::from(d);
         count += 1;
         if d > worst {
@@ -188,6 +187,44 @@ pub(super) fn part_concavity(
             (sum / f64::from(count)) as f32
         },
         deepest,
+    }
+}
+
+/// Distances to the mesh surface from a walk of nearby points (the samples of a hull, in
+/// order). The distance to a set changes no faster than the point moves, so each query is
+/// bounded by the last distance plus the step: the tree search starts with a tight bound and
+/// prunes most of the mesh, and finds the same nearest point an unbounded search would.
+struct StepDistance<'a> {
+    collider: &'a MeshCollider,
+    /// The last point and its distance.
+    last: Option<(Vec3, f32)>,
+    /// Added to every bound, for the rounding of the distances it is made of (`1e-5` of the
+    /// diagonal: far above `f32` rounding at the mesh's scale).
+    slack: f32,
+}
+
+impl<'a> StepDistance<'a> {
+    fn new(collider: &'a MeshCollider, scale: &Scale) -> StepDistance<'a> {
+        StepDistance {
+            collider,
+            last: None,
+            slack: 1e-5 * scale.diagonal,
+        }
+    }
+
+    /// The distance from `q` to the mesh surface (0 when the mesh has no triangle).
+    fn distance(&mut self, q: Vec3) -> f32 {
+        let bound = self.last.map_or(f32::MAX, |(p, d)| {
+            (d + (q - p).length() + self.slack).min(f32::MAX)
+        });
+        // A bound the rounding made too tight finds nothing: then the unbounded search.
+        let found = self
+            .collider
+            .closest_point(q, bound)
+            .or_else(|| self.collider.closest_point(q, f32::MAX));
+        let d = found.map_or(0.0, |m| m.distance);
+        self.last = found.map(|m| (q, m.distance));
+        d
     }
 }
 
@@ -236,6 +273,7 @@ pub fn concavity_error(mesh: &TriMesh, pieces: &[ConvexHull]) -> Result<f32, Dec
     let indices: Vec<usize> = (0..pieces.len()).collect();
     let overfill = crate::par::filter_map(&indices, |&i| {
         let mut worst = 0.0f32;
+        let mut to_mesh = StepDistance::new(&collider, &scale);
         for_each_hull_sample(&pieces[i], spacing, METRIC_MAX_STEPS, |q| {
             let inside_other = pieces.iter().enumerate().any(|(j, other)| {
                 j != i
@@ -243,9 +281,7 @@ pub fn concavity_error(mesh: &TriMesh, pieces: &[ConvexHull]) -> Result<f32, Dec
                     && other.contains_point(q, on_boundary_tol + other.tolerance())
             });
             if !inside_other {
-                if let Some(m) = collider.closest_point(q, f32::MAX) {
-                    worst = worst.max(m.distance);
-                }
+                worst = worst.max(to_mesh.distance(q));
             }
         });
         Some(worst)

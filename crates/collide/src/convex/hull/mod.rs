@@ -357,7 +357,11 @@ impl ConvexHull {
     #[inline]
     #[must_use]
     pub fn contains_point(&self, p: Vec3, tolerance: f32) -> bool {
-        self.signed_distance_bound(p) <= tolerance
+        // `signed_distance_bound(p) <= tolerance`, stopping at the first face beyond it (or
+        // NaN): a point outside is usually outside the first faces tried.
+        self.faces
+            .iter()
+            .all(|f| f.plane.signed_distance(p) <= tolerance)
     }
 
     /// Mean of the vertices (strictly inside the hull, which has volume).
