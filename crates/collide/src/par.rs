@@ -17,6 +17,27 @@ where
     items.par_iter_mut().with_min_len(MIN_TASK).for_each(f);
 }
 
+/// `f` applied to every element in place, each element a task of its own: for a few coarse
+/// tasks of uneven size.
+#[cfg(feature = "parallel")]
+pub(crate) fn for_each_task_mut<T, F>(items: &mut [T], f: F)
+where
+    T: Send,
+    F: Fn(&mut T) + Sync + Send,
+{
+    use rayon::prelude::*;
+    items.par_iter_mut().for_each(f);
+}
+
+/// `f` applied to every element in place, in order.
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn for_each_task_mut<T, F>(items: &mut [T], f: F)
+where
+    F: Fn(&mut T),
+{
+    items.iter_mut().for_each(f);
+}
+
 /// The fewest elements one parallel task of [`for_each_mut`] takes.
 #[cfg(feature = "parallel")]
 const MIN_TASK: usize = 32;

@@ -262,8 +262,10 @@ pub struct DynamicBvh {
     fat_pairs: Vec<(u32, u32)>,
     /// Scratch: the nodes of the moved proxies' queries and of the refit's order.
     node_stack: Vec<u32>,
-    /// Scratch: the reference pairs of the self-traversal.
+    /// Scratch: the reference pairs the self-traversal starts its tasks from.
     pair_stack: Vec<(u32, u32)>,
+    /// Scratch: the self-traversal's tasks.
+    traversal_tasks: Vec<pairs::TraversalTask>,
     /// Scratch: (Morton code, proxy) for the rebuild, (location, proxy) for the moved queries.
     items: Vec<(u64, u32)>,
     /// Scratch of the radix sorts (the rebuild's Morton codes, the moved proxies' order).
@@ -347,6 +349,7 @@ impl DynamicBvh {
             fat_pairs: Vec::new(),
             node_stack: Vec::new(),
             pair_stack: Vec::new(),
+            traversal_tasks: Vec::new(),
             items: Vec::new(),
             sort_scratch: build::RadixScratch::default(),
             build_stack: Vec::new(),

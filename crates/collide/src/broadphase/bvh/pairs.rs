@@ -6,6 +6,22 @@ use super::node::{first_lanes, is_bucket, Bucket, Query, BUCKET, NULL};
 use super::{DynamicBvh, Loc};
 use crate::broadphase::{CollisionGroups, ProxyId};
 
+/// Proxies from which the self-traversal runs in parallel tasks: below this, one task (the
+/// split costs more than it saves).
+const PARALLEL_TRAVERSAL: usize = 4096;
+
+/// Reference pairs the self-traversal is split into when it runs in parallel: enough for two
+/// to eight threads to share the uneven tasks.
+const TRAVERSAL_TASKS: usize = 64;
+
+/// One task of the self-traversal: its stack of reference pairs and the pairs it found,
+/// kept by the tree from frame to frame (no allocation once grown).
+#[derive(Clone, Debug, Default)]
+pub(super) struct TraversalTask {
+    stack: Vec<(u32, u32)>,
+    pairs: Vec<(u32, u32)>,
+}
+
 /// Records fat pairs: ordered `(smaller, larger)`, dropped when the groups forbid them.
 struct Emit<'a> {
     groups: &'a [CollisionGroups],
@@ -78,24 +94,74 @@ impl DynamicBvh {
     /// four (one packed test per child of the first), a node and a bucket pair the node's
     /// children with the bucket, two buckets pair their lanes (Ericson, RTCD §6.3.3, with
     /// both sides descended at once as in parry's `traverse_bvtt_single_tree`).
+    ///
+    /// A large tree is walked in parallel: the reference pairs are expanded breadth first
+    /// until there are [`TRAVERSAL_TASKS`] of them, then each is walked to the end as a task
+    /// of its own (with the `parallel` feature) and their pairs appended in task order, so
+    /// the pairs do not depend on the number of threads.
     #[inline(never)]
     pub(super) fn self_traverse(&mut self) {
-        let mut stack = std::mem::take(&mut self.pair_stack);
         let mut pairs = std::mem::take(&mut self.fat_pairs);
-        stack.clear();
+        let mut tasks = std::mem::take(&mut self.traversal_tasks);
+        let mut seeds = std::mem::take(&mut self.pair_stack);
+        seeds.clear();
         if self.root != NULL {
-            stack.push((self.root, self.root));
+            seeds.push((self.root, self.root));
         }
-        let mut emit = Emit {
+        let filtered = self.filtered > 0;
+        // Breadth first: each round expands the seeds `first..` in order and appends theirs.
+        let mut first = 0;
+        while self.live >= PARALLEL_TRAVERSAL
+            && first < seeds.len()
+            && seeds.len() - first < TRAVERSAL_TASKS
+        {
+            let mut emit = self.emit(filtered, &mut pairs);
+            let end = seeds.len();
+            for k in first..end {
+                let seed = seeds[k];
+                self.expand(seed, &mut seeds, &mut emit);
+            }
+            first = end;
+        }
+        let seeds_now = &seeds[first..];
+        tasks.resize_with(seeds_now.len(), TraversalTask::default);
+        for (task, &seed) in tasks.iter_mut().zip(seeds_now) {
+            task.pairs.clear();
+            task.stack.clear();
+            task.stack.push(seed);
+        }
+        let this = &*self;
+        crate::par::for_each_task_mut(&mut tasks, |task| {
+            let mut emit = this.emit(filtered, &mut task.pairs);
+            while let Some(pair) = task.stack.pop() {
+                this.expand(pair, &mut task.stack, &mut emit);
+            }
+        });
+        for task in &tasks {
+            pairs.extend_from_slice(&task.pairs);
+        }
+        self.pair_stack = seeds;
+        self.traversal_tasks = tasks;
+        self.fat_pairs = pairs;
+    }
+
+    /// An [`Emit`] into `pairs`.
+    fn emit<'a>(&'a self, filtered: bool, pairs: &'a mut Vec<(u32, u32)>) -> Emit<'a> {
+        Emit {
             groups: &self.groups,
-            filtered: self.filtered > 0,
-            pairs: &mut pairs,
-        };
+            filtered,
+            pairs,
+        }
+    }
+
+    /// One step of the self-traversal: the pairs of children of the reference pair `(a, b)`
+    /// whose boxes touch, two buckets paired at once (most pairs of a traversal are),
+    /// anything else pushed on `stack` for later.
+    #[inline(always)]
+    fn expand(&self, (a, b): (u32, u32), stack: &mut Vec<(u32, u32)>, emit: &mut Emit<'_>) {
         let (nodes, buckets) = (&self.nodes, &self.buckets);
         let bucket = |c: u32| &buckets[(c & !BUCKET) as usize];
-        // Two children found touching: two buckets are paired at once (most pairs of a
-        // traversal are), anything else waits on the stack.
-        let meet = |stack: &mut Vec<(u32, u32)>, emit: &mut Emit<'_>, a: u32, b: u32| {
+        let mut meet = |emit: &mut Emit<'_>, a: u32, b: u32| {
             if !(is_bucket(a) && is_bucket(b)) {
                 stack.push((a, b));
             } else if a == b {
@@ -104,39 +170,33 @@ impl DynamicBvh {
                 bucket_pair(bucket(a), bucket(b), emit);
             }
         };
-        while let Some((a, b)) = stack.pop() {
-            match (is_bucket(a), is_bucket(b)) {
-                (false, false) => {
-                    let na = &nodes[a as usize];
-                    if a == b {
-                        for s in 0..na.count as usize {
-                            let cs = na.child[s];
-                            meet(&mut stack, &mut emit, cs, cs);
-                            let later = na.touching(&na.slot_query(s)) & !first_lanes(s as u32 + 1);
-                            for_bits(later, |t| meet(&mut stack, &mut emit, cs, na.child[t]));
-                        }
-                    } else {
-                        let nb = &nodes[b as usize];
-                        for s in 0..na.count as usize {
-                            let hits = nb.touching(&na.slot_query(s));
-                            let cs = na.child[s];
-                            for_bits(hits, |t| meet(&mut stack, &mut emit, cs, nb.child[t]));
-                        }
+        match (is_bucket(a), is_bucket(b)) {
+            (false, false) => {
+                let na = &nodes[a as usize];
+                if a == b {
+                    for s in 0..na.count as usize {
+                        let cs = na.child[s];
+                        meet(emit, cs, cs);
+                        let later = na.touching(&na.slot_query(s)) & !first_lanes(s as u32 + 1);
+                        for_bits(later, |t| meet(emit, cs, na.child[t]));
+                    }
+                } else {
+                    let nb = &nodes[b as usize];
+                    for s in 0..na.count as usize {
+                        let hits = nb.touching(&na.slot_query(s));
+                        let cs = na.child[s];
+                        for_bits(hits, |t| meet(emit, cs, nb.child[t]));
                     }
                 }
-                (false, true) | (true, false) => {
-                    let (n, k) = if is_bucket(b) { (a, b) } else { (b, a) };
-                    let node = &nodes[n as usize];
-                    let q = Query::new(&bucket(k).bounds);
-                    for_bits(node.touching(&q), |s| {
-                        meet(&mut stack, &mut emit, node.child[s], k);
-                    });
-                }
-                (true, true) => meet(&mut stack, &mut emit, a, b),
             }
+            (false, true) | (true, false) => {
+                let (n, k) = if is_bucket(b) { (a, b) } else { (b, a) };
+                let node = &nodes[n as usize];
+                let q = Query::new(&bucket(k).bounds);
+                for_bits(node.touching(&q), |s| meet(emit, node.child[s], k));
+            }
+            (true, true) => meet(emit, a, b),
         }
-        self.pair_stack = stack;
-        self.fat_pairs = pairs;
     }
 
     /// For every moved live proxy in bucket order (neighbouring buckets share cached
