@@ -31,6 +31,20 @@ pub(super) struct FrameBuffers {
     /// world's lists of the last frame's).
     touching: Vec<(u32, u32)>,
     sensing: Vec<(u32, u32)>,
+    /// The moving bodies' queries of the fixed bodies' tree, a chunk of bodies per task.
+    fixed_tasks: Vec<FixedTask>,
+}
+
+/// Moving bodies per task of the fixed-tree queries: enough work for a task to outweigh its
+/// cost.
+const FIXED_CHUNK: usize = 256;
+
+/// One task of the fixed-tree queries: its first moving body (an index into the world's
+/// moving list) and the pairs it found.
+#[derive(Default)]
+struct FixedTask {
+    first: usize,
+    pairs: Vec<(u32, u32)>,
 }
 
 impl World {
@@ -87,26 +101,54 @@ impl World {
     /// fixed bodies' tree (groups filtered), no pair of two sensors; sorted, smaller id first.
     fn find_pairs(&mut self) {
         self.broad.update_pairs(&mut self.broad_pairs);
-        let pairs = &mut self.frame.pairs;
+        self.fixed_pairs();
+        let f = &mut self.frame;
+        let pairs = &mut f.pairs;
         pairs.clear();
         pairs.extend(self.broad_pairs.iter().map(|&(p, q)| {
             let (a, b) = (self.proxy_body[p as usize], self.proxy_body[q as usize]);
             (a.min(b), a.max(b))
         }));
-        for &id in &self.moving {
-            if let Some(b) = self.bodies[id as usize].as_ref() {
-                self.fixed.query(&self.bodies, &b.broad_box, &mut |f| {
-                    let fixed_groups = self.bodies[f as usize].as_ref().map(|x| x.groups);
-                    if fixed_groups.is_some_and(|g| g.allows(b.groups)) {
-                        pairs.push((id.min(f), id.max(f)));
-                    }
-                    true
-                });
-            }
+        for task in &f.fixed_tasks {
+            pairs.extend_from_slice(&task.pairs);
         }
         let sensor = |id: u32| self.bodies[id as usize].as_ref().is_some_and(|b| b.sensor);
         pairs.retain(|&(a, b)| !(sensor(a) && sensor(b)));
         pairs.sort_unstable();
+    }
+
+    /// Each moving body against the fixed bodies' tree (groups filtered), into the fixed
+    /// tasks' lists: the moving bodies in chunks of [`FIXED_CHUNK`], one task each (in
+    /// parallel with the `parallel` feature), so the pairs come in the same order on any
+    /// number of threads.
+    fn fixed_pairs(&mut self) {
+        let tasks = &mut self.frame.fixed_tasks;
+        let chunks = if self.fixed.ids.is_empty() {
+            0
+        } else {
+            self.moving.len().div_ceil(FIXED_CHUNK)
+        };
+        tasks.resize_with(chunks, FixedTask::default);
+        for (k, task) in tasks.iter_mut().enumerate() {
+            task.first = k * FIXED_CHUNK;
+            task.pairs.clear();
+        }
+        let (bodies, fixed, moving) = (&self.bodies, &self.fixed, &self.moving);
+        crate::par::for_each_task_mut(tasks, |task| {
+            let end = (task.first + FIXED_CHUNK).min(moving.len());
+            for &id in &moving[task.first..end] {
+                let Some(b) = bodies[id as usize].as_ref() else {
+                    continue;
+                };
+                fixed.query(bodies, &b.broad_box, &mut |f| {
+                    let fixed_groups = bodies[f as usize].as_ref().map(|x| x.groups);
+                    if fixed_groups.is_some_and(|g| g.allows(b.groups)) {
+                        task.pairs.push((id.min(f), id.max(f)));
+                    }
+                    true
+                });
+            }
+        });
     }
 
     /// Before step 3, the caches: this frame's work list from the last one, merged in pair order
