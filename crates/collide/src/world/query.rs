@@ -12,7 +12,7 @@ use super::narrow::{self, Part};
 use super::pair::{self, Placed};
 use super::surface;
 use super::{BodyId, Geometry, World, WorldError, WorldRayHit};
-use crate::broadphase::CollisionGroups;
+use crate::broadphase::{CollisionGroups, ProxyId};
 use crate::convex::gjk;
 use crate::math::{Quat, Vec3};
 use crate::raycast::RayHit;
@@ -232,29 +232,35 @@ impl World {
             Some(Some(body)) if filter.passes(BodyId(id), body) => test(id, body),
             _ => bound,
         };
-        let mut fixed = self.fixed.ray_walk(ray, max_t);
+        let fixed = self.fixed.ray_walk(ray, max_t);
+        self.walk_in_step(
+            fixed,
+            max_t,
+            |f| self.broad.ray_cast(ray, max_t, f),
+            &mut visit,
+        );
+    }
+
+    /// Walks the moving bodies (`moving`: the broad phase's ray or box cast, given the
+    /// callback) and the fixed bodies in step: before each moving body, whose box the path
+    /// enters at `entry`, the fixed bodies met first are visited, so the nearer hit of either
+    /// kind prunes both walks. `visit(id, bound)` returns the new bound (`max_t` at first).
+    fn walk_in_step(
+        &self,
+        mut fixed: FixedWalk,
+        max_t: f32,
+        moving: impl FnOnce(&mut dyn FnMut(ProxyId, f32) -> f32),
+        visit: &mut dyn FnMut(u32, f32) -> f32,
+    ) {
         let mut bound = max_t;
-        self.broad.ray_cast(ray, max_t, &mut |proxy, entry| {
-            bound = self.step_fixed(&mut fixed, entry, bound, &mut visit);
+        moving(&mut |proxy, entry| {
+            bound = fixed.advance(&self.fixed, &self.bodies, entry, bound, visit);
             if entry <= bound {
                 bound = visit(self.proxy_body[proxy as usize], bound);
             }
             bound
         });
-        fixed.advance(&self.fixed, &self.bodies, f32::INFINITY, bound, &mut visit);
-    }
-
-    /// The fixed bodies' walk taken on to the moving body the broad phase offers next, whose
-    /// box the path enters at `entry`: the fixed bodies met first are tested first, so the
-    /// nearer hit of either kind prunes both walks.
-    fn step_fixed(
-        &self,
-        fixed: &mut FixedWalk,
-        entry: f32,
-        bound: f32,
-        visit: &mut dyn FnMut(u32, f32) -> f32,
-    ) -> f32 {
-        fixed.advance(&self.fixed, &self.bodies, entry, bound, visit)
+        fixed.advance(&self.fixed, &self.bodies, f32::INFINITY, bound, visit);
     }
 
     /// The first body the filter lets through that a ray hits within `[0, max_t]` (exact
@@ -378,18 +384,11 @@ impl World {
             }
             best.map_or(1.0, |b| b.toi)
         };
-        let mut fixed = self.fixed.cast_box_walk(&reach, motion, 1.0);
-        let mut visit = |id: u32, _bound: f32| test(id);
-        let mut bound = 1.0;
-        self.broad
-            .cast_aabb(&reach, motion, 1.0, &mut |proxy, entry| {
-                bound = self.step_fixed(&mut fixed, entry, bound, &mut visit);
-                if entry <= bound {
-                    bound = visit(self.proxy_body[proxy as usize], bound);
-                }
-                bound
-            });
-        fixed.advance(&self.fixed, &self.bodies, f32::INFINITY, bound, &mut visit);
+        let fixed = self.fixed.cast_box_walk(&reach, motion, 1.0);
+        let moving = |f: &mut dyn FnMut(ProxyId, f32) -> f32| {
+            self.broad.cast_aabb(&reach, motion, 1.0, f);
+        };
+        self.walk_in_step(fixed, 1.0, moving, &mut |id, _| test(id));
         best
     }
 
