@@ -146,14 +146,11 @@ pub(crate) fn hit(ray: &Ray, t: f64, normal: Vec3) -> Option<RayHit> {
     finite_hit(t as f32, point, normal)
 }
 
-/// `Some(RayHit)` when `t`, `point` and `normal` are all finite.
+/// `Some(RayHit)` when `t`, `point` and `normal` are all finite (one test for all seven
+/// numbers, as in [`all_finite`]).
 #[inline]
 fn finite_hit(t: f32, point: Vec3, normal: Vec3) -> Option<RayHit> {
-    (t.is_finite() && point.is_finite() && normal.is_finite()).then_some(RayHit {
-        t,
-        point,
-        normal,
-    })
+    all_finite(Vec3::splat(t), point, normal).then_some(RayHit { t, point, normal })
 }
 
 /// Ray against a two-sided plane: the first `t` with `signed_distance(origin + t dir) = 0`.
@@ -193,6 +190,7 @@ pub fn plane(ray: &Ray, plane: &Plane, max_t: f32) -> Option<RayHit> {
 /// early-outs (RTCD §5.3.2), the cancellation-free discriminant `r²|d|² - |f × d|²` and the
 /// stable entry root `c / q` (Gomez 1999, listing 2; ERRATA 2.3): the same answer as the
 /// sweep kernel's `sphere_interval`, with one division instead of two.
+#[inline]
 #[must_use]
 pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     let r = f64::from(sphere.radius.abs());
@@ -405,6 +403,7 @@ fn slab_hit(o: DVec3, d: DVec3, t: f64, axis: usize, max_t: f32) -> Option<RayHi
 /// AABB `[-e, e]` (the same slab test and `1 + 2γ₃` widening as [`aabb_inv`], all in `f32`),
 /// and the normal rotated back. Touching counts; starting inside gives `t = 0` (module rule);
 /// a flat box works; NaN (also a NaN rotation) → `None`.
+#[inline]
 #[must_use]
 pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     let rt = obb.axes.transpose();
@@ -502,6 +501,7 @@ fn obb_general(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
 /// zero is a segment (hit only by rays that cross it exactly). NaN → `None`. The earliest of the
 /// cylinder wall (inside the segment's span) and the two end spheres, in `f64`
 /// (Ericson, RTCD §5.3.7). Normal: from the closest point of the core segment to the hit.
+#[inline]
 #[must_use]
 pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
     if !(ray.is_finite() && capsule.is_finite() && valid_max_t(max_t)) {
@@ -548,6 +548,7 @@ pub const TRIANGLE_EDGE_TOLERANCE: f64 = 1e-12;
 /// not parallel to it) gives `t = 0`. A ray parallel to the triangle's plane misses (even one
 /// lying in it: seen edge-on, a triangle has no area). A degenerate triangle (collinear or
 /// coincident corners, relative to `DEGENERATE_EPSILON`) and NaN give `None`.
+#[inline]
 #[must_use]
 pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     if !(ray.is_finite() && tri.is_finite() && valid_max_t(max_t)) {
