@@ -559,16 +559,20 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     let e1 = b - a;
     let e2 = c - a;
     let n = e1.cross(e2);
+    // The size tests below compare squares (`|n|² <= ε² |e1|² |e2|²` for `|n| <= ε |e1| |e2|`,
+    // and so on), which keeps the square roots off the path of every cast; no square
+    // overflows or underflows `f64` for `f32` input (all lie within 1e-300..1e240).
     let eps = f64::from(crate::math::DEGENERATE_EPSILON);
-    let nlen = n.length();
-    if nlen == 0.0 || nlen <= eps * e1.length() * e2.length() {
+    let (nn, l1, l2) = (n.length_squared(), e1.length_squared(), e2.length_squared());
+    if nn == 0.0 || nn <= eps * eps * l1 * l2 {
         return None;
     }
     // Solve o + t d = a + u e1 + v e2 by Cramer's rule: det = -d·(e1 × e2) = (d × e2)·e1.
     let pvec = d.cross(e2);
     let det = e1.dot(pvec);
     // Parallel to the plane: |d·n| tiny relative to |d||n|.
-    if det.abs() <= 1e-12 * d.length() * nlen {
+    let dd = d.length_squared();
+    if det * det <= 1e-24 * dd * nn {
         return None;
     }
     let inv = 1.0 / det;
@@ -590,7 +594,7 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     // mostly rounding, and u, v, t are then noise (a hit 2.25 from a needle of aspect 1e6). When
     // `det` is that small, keep the hit only if its point really lies on the triangle (the
     // f64 closest-point walk, within 1e-9 of the triangle's and the point's scale).
-    if det.abs() <= 1e-9 * d.length() * e1.length() * e2.length() {
+    if det * det <= 1e-18 * dd * l1 * l2 {
         let p = o + t * d;
         let q = kernel::closest_point_triangle(p, a, b, c);
         let scale = e1.length().max(e2.length()).max((p - a).length());
@@ -599,6 +603,7 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
         }
     }
     // Facing the origin; the dot product in f64 (in f32 it can overflow for huge `dir`).
+    let nlen = nn.sqrt();
     let normal = if n.dot(d) > 0.0 { -n / nlen } else { n / nlen };
     hit(ray, t.min(f64::from(max_t)), normal.as_vec3())
 }
