@@ -509,7 +509,7 @@ pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
     }
     let (p, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
     let (a, b) = (capsule.a.as_dvec3(), capsule.b.as_dvec3());
-    let t = kernel::ray_capsule(
+    let t = kernel::ray_capsule_one_part(
         p,
         d,
         a,
