@@ -2,6 +2,9 @@
 //!
 //! Each benchmark cycles through 1024 seeded inputs (a mix of hits and misses, about half
 //! aimed at the other shape), one query per iteration, so the reported time is per query.
+//! `parry3d` is parry's dispatching call (a pose per shape); `parry3d_direct`, where there is
+//! one, is its per-shape function in the shape's own frame with the ray or motion moved there
+//! in the timed closure (`Ball::cast_local_ray_and_get_normal`, `cast_shapes_ball_ball`, …).
 //! Run: `cargo bench -p collide-bench --bench sweeps`.
 
 use collide::raycast::{self, RayInv};
@@ -10,10 +13,12 @@ use collide::sweep;
 use collide::{Quat, Vec3};
 use collide_testkit::Gen;
 use criterion::{criterion_group, criterion_main, Criterion};
+use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::math::Pose;
+use parry3d::query::details::{cast_shapes_ball_ball, cast_shapes_support_map_support_map};
 use parry3d::query::{
     cast_shapes, cast_shapes_nonlinear, NonlinearRigidMotion, Ray as PRay, RayCast,
-    ShapeCastOptions,
+    RayIntersection, ShapeCastOptions,
 };
 use parry3d::shape::{Ball, Capsule as PCapsule, Cuboid, HalfSpace, Triangle as PTriangle};
 use std::hint::black_box;
@@ -90,6 +95,21 @@ fn sweep_sphere_sphere(c: &mut Criterion, g: &mut Gen) {
             )
         },
     );
+    cycle(
+        c,
+        "sweep_sphere_sphere",
+        "parry3d_direct",
+        &balls,
+        |(a, ma, b, mb)| {
+            cast_shapes_ball_ball(
+                &Pose::from_translation(b.center - a.center),
+                *mb - *ma,
+                &Ball::new(a.radius),
+                &Ball::new(b.radius),
+                opts,
+            )
+        },
+    );
 }
 
 /// AABB–AABB (parry: two axis-aligned cuboids).
@@ -150,6 +170,25 @@ fn sweep_obb_obb(c: &mut Criterion, g: &mut Gen) {
                 &Cuboid::new(a.half_extents),
                 &Pose::from_parts(b.center, *qb),
                 *mb,
+                &Cuboid::new(b.half_extents),
+                opts,
+            )
+        },
+    );
+    cycle(
+        c,
+        "sweep_obb_obb",
+        "parry3d_direct",
+        &obbs,
+        |(a, qa, ma, b, qb, mb)| {
+            let (pa, pb) = (
+                Pose::from_parts(a.center, *qa),
+                Pose::from_parts(b.center, *qb),
+            );
+            cast_shapes_support_map_support_map(
+                &pa.inv_mul(&pb),
+                pa.rotation.inverse() * (*mb - *ma),
+                &Cuboid::new(a.half_extents),
                 &Cuboid::new(b.half_extents),
                 opts,
             )
@@ -383,6 +422,13 @@ fn ray_sphere(c: &mut Criterion, g: &mut Gen) {
             true,
         )
     });
+    cycle(c, "ray_sphere", "parry3d_direct", &spheres, |(r, s)| {
+        Ball::new(s.radius).cast_local_ray_and_get_normal(
+            &PRay::new(r.origin - s.center, r.dir),
+            1.0,
+            true,
+        )
+    });
 }
 
 /// Rays at an axis-aligned box (also with the ray's precomputed inverse).
@@ -409,6 +455,9 @@ fn ray_aabb(c: &mut Criterion, g: &mut Gen) {
             true,
         )
     });
+    cycle(c, "ray_aabb", "parry3d_direct", &aabbs, |(r, _, b)| {
+        PAabb::new(b.min, b.max).cast_local_ray_and_get_normal(&pr(r), 1.0, true)
+    });
 }
 
 /// Rays at an oriented box.
@@ -429,6 +478,15 @@ fn ray_obb(c: &mut Criterion, g: &mut Gen) {
             1.0,
             true,
         )
+    });
+    cycle(c, "ray_obb", "parry3d_direct", &obbs, |(r, b, q)| {
+        let pose = Pose::from_parts(b.center, *q);
+        Cuboid::new(b.half_extents)
+            .cast_local_ray_and_get_normal(&pr(r).inverse_transform_by(&pose), 1.0, true)
+            .map(|h| RayIntersection {
+                normal: pose.rotation * h.normal,
+                ..h
+            })
     });
 }
 
@@ -451,6 +509,10 @@ fn ray_capsule(c: &mut Criterion, g: &mut Gen) {
             true,
         )
     });
+    cycle(c, "ray_capsule", "parry3d_direct", &caps, |(r, cp)| {
+        // The capsule in world coordinates: its frame is the world's, nothing to move.
+        PCapsule::new(cp.a, cp.b, cp.radius).cast_local_ray_and_get_normal(&pr(r), 1.0, true)
+    });
 }
 
 /// Rays at a triangle.
@@ -466,6 +528,9 @@ fn ray_triangle(c: &mut Criterion, g: &mut Gen) {
     });
     cycle(c, "ray_triangle", "parry3d", &tris, |(r, t)| {
         PTriangle::new(t.a, t.b, t.c).cast_ray_and_get_normal(&Pose::IDENTITY, &pr(r), 1.0, true)
+    });
+    cycle(c, "ray_triangle", "parry3d_direct", &tris, |(r, t)| {
+        PTriangle::new(t.a, t.b, t.c).cast_local_ray_and_get_normal(&pr(r), 1.0, true)
     });
 }
 

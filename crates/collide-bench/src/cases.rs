@@ -5,19 +5,26 @@
 //! The parry3d side is what a parry user writes for the same question: shapes built once in
 //! parry's form (conversion not timed), then the generic `query::intersection_test`,
 //! `RayCast::cast_ray_and_get_normal` or `query::cast_shapes`, which dispatch on the shape
-//! types at run time as parry's pipeline does.
+//! types at run time as parry's pipeline does. Ray and sweep rows time, beside it, parry's
+//! fastest way to do the same work ([`Direct`]): its per-shape function in the shape's own
+//! frame (`Ball::cast_local_ray_and_get_normal`, `query::details::cast_shapes_ball_ball`, …),
+//! with the ray or the motion moved into that frame inside the timed loop, as a user of that
+//! path pays for it. The batch rows already loop over parry's per-volume tests (parry3d 0.31
+//! has no public SIMD bounding volume: its `SimdAabb` is compiled out).
 
 use crate::convert::{self, Posed};
 use crate::inputs;
-use crate::timing::Case;
+use crate::timing::{Case, Direct};
 use collide::batch::{AabbSoa, SphereSoa};
 use collide::raycast;
-use collide::shapes::{Aabb, Obb, Sphere};
+use collide::shapes::{Aabb, Capsule, Obb, Sphere, Triangle};
 use collide::{overlap, sweep, Vec3};
 use collide_testkit::Gen;
-use parry3d::bounding_volume::{BoundingSphere, BoundingVolume};
-use parry3d::query::{self, RayCast, ShapeCastOptions};
-use parry3d::shape::Shape;
+use parry3d::bounding_volume::{Aabb as ParryAabb, BoundingSphere, BoundingVolume};
+use parry3d::math::Pose;
+use parry3d::query::details::{cast_shapes_ball_ball, cast_shapes_support_map_support_map};
+use parry3d::query::{self, Ray as ParryRay, RayCast, RayIntersection, ShapeCastOptions};
+use parry3d::shape::{Ball, Shape};
 use std::hint::black_box;
 
 /// Seed of the fixed input sets (the same configurations on every run and machine).
@@ -61,6 +68,7 @@ where
             hits
         }),
         parry_call: "query::intersection_test".into(),
+        direct: None,
     }
 }
 
@@ -104,6 +112,7 @@ where
             hits
         }),
         parry_call: "2 × query::intersection_test (HalfSpace n, -n)".into(),
+        direct: None,
     }
 }
 
@@ -198,13 +207,35 @@ pub fn static_cases(n: usize) -> Vec<Case> {
     ]
 }
 
+/// parry3d's direct path of a row: `items` prepared (untimed) from the row's inputs, and one
+/// call of `f` per item in the timed pass (moving the ray or motion into the shape's frame is
+/// part of `f`).
+fn direct<X: 'static, R>(
+    items: Vec<X>,
+    call: &str,
+    f: impl Fn(&X) -> Option<R> + 'static,
+) -> Option<Direct> {
+    Some(Direct {
+        pass: Box::new(move || {
+            let mut hits = 0;
+            for x in black_box(items.as_slice()) {
+                hits += usize::from(black_box(f(x)).is_some());
+            }
+            hits
+        }),
+        call: call.into(),
+    })
+}
+
 /// A ray cast with hit point and normal: collide's `cast(ray, shape, max_t)` against parry's
-/// `cast_ray_and_get_normal` (solid) on the converted shape, `max_t = 1`.
+/// `cast_ray_and_get_normal` (solid) on the converted shape, `max_t = 1`, and against the
+/// given direct path.
 fn ray_case<S, PS, F>(
     name: &str,
     pairs: Vec<(collide::shapes::Ray, S)>,
     cast: F,
     conv: impl Fn(&S) -> Posed<PS>,
+    direct: Option<Direct>,
 ) -> Case
 where
     F: Fn(&collide::shapes::Ray, &S, f32) -> Option<raycast::RayHit> + 'static,
@@ -235,10 +266,21 @@ where
             hits
         }),
         parry_call: "RayCast::cast_ray_and_get_normal (solid)".into(),
+        direct,
     }
 }
 
-/// Ray casts against a sphere, an AABB and an OBB.
+/// A world ray moved into the frame of a shape placed by a translation only.
+#[inline(always)]
+fn shifted(r: &ParryRay, by: Vec3) -> ParryRay {
+    ParryRay::new(r.origin - by, r.dir)
+}
+
+/// Ray casts against a sphere, an AABB, an OBB, a capsule and a triangle, all built from the
+/// same rays and boxes (`inputs::ray_aabb`): the sphere of the box's largest half-extent, the
+/// box turned by a random rotation, the capsule along the turned box's longest axis and the
+/// triangle spanning the turned box's three half-axes. A fifth (triangles) to a half (spheres)
+/// of each row hits.
 pub fn ray_cases(n: usize) -> Vec<Case> {
     let rays = |seed| {
         inputs::draw(seed, n, |g: &mut Gen| {
@@ -257,28 +299,132 @@ pub fn ray_cases(n: usize) -> Vec<Case> {
         .iter()
         .map(|(r, b, q)| (*r, Obb::new(b.center(), *q, b.half_extents())))
         .collect();
+    let capsules: Vec<_> = set
+        .iter()
+        .map(|(r, b, q)| {
+            let (c, e) = (b.center(), b.half_extents());
+            let axis = *q * Vec3::new(e.max_element(), 0.0, 0.0);
+            (*r, Capsule::new(c - axis, c + axis, e.min_element()))
+        })
+        .collect();
+    let triangles: Vec<_> = set
+        .iter()
+        .map(|(r, b, q)| {
+            let (c, e) = (b.center(), b.half_extents() * 2.0);
+            let t = Triangle::new(
+                c + *q * Vec3::new(e.x, 0.0, 0.0),
+                c + *q * Vec3::new(-e.x, e.y, 0.0),
+                c + *q * Vec3::new(-e.x, -e.y, e.z),
+            );
+            (*r, t)
+        })
+        .collect();
+
+    let ball_direct = direct(
+        spheres
+            .iter()
+            .map(|(r, s)| (convert::ray(r), s.center, Ball::new(s.radius)))
+            .collect(),
+        "Ball::cast_local_ray_and_get_normal (ray moved by -centre)",
+        |(r, c, b): &(ParryRay, Vec3, Ball)| {
+            b.cast_local_ray_and_get_normal(&shifted(r, *c), 1.0, true)
+        },
+    );
+    let aabb_direct = direct(
+        boxes
+            .iter()
+            .map(|(r, b)| (convert::ray(r), convert::bounding_aabb(b)))
+            .collect(),
+        "bounding_volume::Aabb::cast_local_ray_and_get_normal (world frame, no move)",
+        |(r, b): &(ParryRay, ParryAabb)| b.cast_local_ray_and_get_normal(r, 1.0, true),
+    );
+    let obb_direct = direct(
+        obbs.iter()
+            .map(|(r, o)| (convert::ray(r), convert::obb(o)))
+            .collect(),
+        "Cuboid::cast_local_ray_and_get_normal (ray by the inverse pose, normal rotated back)",
+        |(r, o): &(ParryRay, Posed<parry3d::shape::Cuboid>)| {
+            let local = r.inverse_transform_by(&o.pose);
+            o.shape
+                .cast_local_ray_and_get_normal(&local, 1.0, true)
+                .map(|h| RayIntersection {
+                    normal: o.pose.rotation * h.normal,
+                    ..h
+                })
+        },
+    );
+    let capsule_direct = direct(
+        capsules
+            .iter()
+            .map(|(r, c)| {
+                let p = convert::capsule(c);
+                (convert::ray(r), p.pose.translation, p.shape)
+            })
+            .collect(),
+        "Capsule::cast_local_ray_and_get_normal (ray moved by -midpoint)",
+        |(r, m, c): &(ParryRay, Vec3, parry3d::shape::Capsule)| {
+            c.cast_local_ray_and_get_normal(&shifted(r, *m), 1.0, true)
+        },
+    );
+    let triangle_direct = direct(
+        triangles
+            .iter()
+            .map(|(r, t)| {
+                let pt = parry3d::shape::Triangle::new(t.a, t.b, t.c);
+                (convert::ray(r), pt)
+            })
+            .collect(),
+        "Triangle::cast_local_ray_and_get_normal (triangle in world coordinates, no move)",
+        |(r, t): &(ParryRay, parry3d::shape::Triangle)| {
+            t.cast_local_ray_and_get_normal(r, 1.0, true)
+        },
+    );
     vec![
-        ray_case("ray_sphere", spheres, raycast::sphere, convert::sphere),
-        ray_case("ray_aabb", boxes, raycast::aabb, convert::aabb),
-        ray_case("ray_obb", obbs, raycast::obb, convert::obb),
+        ray_case(
+            "ray_sphere",
+            spheres,
+            raycast::sphere,
+            convert::sphere,
+            ball_direct,
+        ),
+        ray_case("ray_aabb", boxes, raycast::aabb, convert::aabb, aabb_direct),
+        ray_case("ray_obb", obbs, raycast::obb, convert::obb, obb_direct),
+        ray_case(
+            "ray_capsule",
+            capsules,
+            raycast::capsule,
+            convert::capsule,
+            capsule_direct,
+        ),
+        ray_case(
+            "ray_triangle",
+            triangles,
+            raycast::triangle,
+            convert::triangle,
+            triangle_direct,
+        ),
     ]
 }
 
 /// A sweep over one frame: collide's `sweep::*(a, motion_a, b, motion_b)` against parry's
 /// `cast_shapes` with `max_time_of_impact = 1` and `stop_at_penetration: false` (shapes that
-/// start in contact hit at 0 only when not separating, as collide's starting-touch rule).
-fn sweep_case<A, B, PA, PB, F>(
+/// start in contact hit at 0 only when not separating, as collide's starting-touch rule),
+/// and against parry's direct path given by `direct` (called with the converted pair, the
+/// motions and the same options).
+fn sweep_case<A, B, PA, PB, F, D, R>(
     name: &str,
     items: Vec<(A, Vec3, B, Vec3)>,
     sweep: F,
     conv: impl Fn(&A, &B) -> (Posed<PA>, Posed<PB>),
+    (direct_call, direct_f): (&str, D),
 ) -> Case
 where
     F: Fn(&A, Vec3, &B, Vec3) -> Option<sweep::Sweep> + 'static,
     A: 'static,
     B: 'static,
-    PA: Shape + 'static,
-    PB: Shape + 'static,
+    PA: Shape + Clone + 'static,
+    PB: Shape + Clone + 'static,
+    D: Fn(&Posed<PA>, Vec3, &Posed<PB>, Vec3, ShapeCastOptions) -> Option<R> + 'static,
 {
     let n = items.len();
     let parry: Vec<_> = items
@@ -293,6 +439,13 @@ where
         stop_at_penetration: false,
         ..ShapeCastOptions::default()
     };
+    let direct = direct(
+        parry.clone(),
+        direct_call,
+        move |(a, ma, b, mb): &(Posed<PA>, Vec3, Posed<PB>, Vec3)| {
+            direct_f(a, *ma, b, *mb, options)
+        },
+    );
     Case {
         name: name.into(),
         n,
@@ -312,6 +465,7 @@ where
             hits
         }),
         parry_call: "query::cast_shapes (max toi 1)".into(),
+        direct,
     }
 }
 
@@ -334,10 +488,29 @@ pub fn sweep_cases(n: usize) -> Vec<Case> {
             spheres,
             sweep::sphere_sphere,
             |a, b| (convert::sphere(a), convert::sphere(b)),
+            (
+                "query::details::cast_shapes_ball_ball (B's offset and motion relative to A)",
+                |a, ma, b, mb, options| {
+                    // Balls have no rotation: A's frame differs from the world's by A's centre.
+                    let pos12 = Pose::from_translation(b.pose.translation - a.pose.translation);
+                    cast_shapes_ball_ball(&pos12, mb - ma, &a.shape, &b.shape, options)
+                },
+            ),
         ),
-        sweep_case("sweep_obb_obb", boxes, sweep::obb_obb, |a, b| {
-            (convert::obb(a), convert::obb(b))
-        }),
+        sweep_case(
+            "sweep_obb_obb",
+            boxes,
+            sweep::obb_obb,
+            |a, b| (convert::obb(a), convert::obb(b)),
+            (
+                "query::details::cast_shapes_support_map_support_map (in A's frame)",
+                |a, ma, b, mb, options| {
+                    let pos12 = a.pose.inv_mul(&b.pose);
+                    let vel12 = a.pose.rotation.inverse() * (mb - ma);
+                    cast_shapes_support_map_support_map(&pos12, vel12, &a.shape, &b.shape, options)
+                },
+            ),
+        ),
     ]
 }
 
@@ -378,6 +551,7 @@ pub fn batch_cases(queries: usize) -> Vec<Case> {
                 .sum()
         }),
         parry_call: "loop of bounding_volume::Aabb::intersects".into(),
+        direct: None,
     };
 
     let soa = AabbSoa::from_aabbs(&boxes);
@@ -407,6 +581,7 @@ pub fn batch_cases(queries: usize) -> Vec<Case> {
                 .sum()
         }),
         parry_call: "loop of Aabb::intersects_local_ray".into(),
+        direct: None,
     };
 
     let ssoa = SphereSoa::from_spheres(&spheres);
@@ -431,6 +606,7 @@ pub fn batch_cases(queries: usize) -> Vec<Case> {
                 .sum()
         }),
         parry_call: "loop of BoundingSphere::intersects".into(),
+        direct: None,
     };
     vec![aabb_case, ray_case, sphere_case]
 }

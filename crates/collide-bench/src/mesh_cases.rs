@@ -136,6 +136,7 @@ fn ray_case(
                 .count()
         }),
         parry_call: parry_call.into(),
+        direct: None,
     }
 }
 
@@ -308,6 +309,7 @@ impl Bunny {
                 )
             }),
             parry_call: "TriMesh::with_flags(FIX_INTERNAL_EDGES_TWO_SIDED)".into(),
+            direct: None,
         }
     }
 
@@ -367,6 +369,7 @@ impl Bunny {
             }),
             parry_call: "DefaultQueryDispatcher::contact_manifolds (one-shot: fresh workspace)"
                 .into(),
+            direct: None,
         }
     }
 
@@ -416,6 +419,7 @@ impl Bunny {
                     .count()
             }),
             parry_call: "query::cast_shapes (max toi 1)".into(),
+            direct: None,
         }
     }
 }

@@ -219,6 +219,7 @@ fn ray_case(s: &Arc<Scene>, g: &mut Gen, bodies: usize, queries: usize) -> Case 
         }),
         parry_call: "Bvh::find_best (node: Aabb::cast_local_ray) + Shape::cast_ray_and_get_normal"
             .into(),
+        direct: None,
     }
 }
 
@@ -312,5 +313,6 @@ fn probe_case<I: Clone + 'static>(
         }),
         parry: Box::new(move || parry(&sp, &*probe_parry, black_box(&inputs))),
         parry_call: parry_call.into(),
+        direct: None,
     }
 }

@@ -6,6 +6,11 @@
 //! pass and parry3d pass back to back, alternating which goes first, so that a burst of load
 //! on a shared machine lands on both columns alike; each row reports the median over rounds of
 //! the time per query.
+//!
+//! A case may carry a second parry3d pass, [`Direct`]: parry's fastest way to do the same work
+//! (its per-shape function in the shape's own frame, the ray or motion moved there by the
+//! caller), beside the dispatching call a pipeline makes. The ratio is then taken against the
+//! faster of the two.
 
 use serde::Serialize;
 use std::hint::black_box;
@@ -26,6 +31,16 @@ pub struct Case {
     pub parry: Pass,
     /// What the parry3d column calls, for the table's notes.
     pub parry_call: String,
+    /// parry3d's direct path for the same work, where it has one.
+    pub direct: Option<Direct>,
+}
+
+/// parry3d's direct, non-dispatching way to answer a case: one pass and what it calls.
+pub struct Direct {
+    /// One pass through parry3d's direct path.
+    pub pass: Pass,
+    /// What the pass calls, for the table's notes.
+    pub call: String,
 }
 
 /// One measured row.
@@ -35,18 +50,25 @@ pub struct Row {
     pub query: String,
     /// Median ns per query, collide.
     pub collide_ns: f64,
-    /// Median ns per query, parry3d.
+    /// Median ns per query, parry3d's dispatching call.
     pub parry_ns: f64,
-    /// `parry_ns / collide_ns`: how many times faster collide is.
+    /// Median ns per query, parry3d's direct path (`None` where the row has none).
+    pub parry_direct_ns: Option<f64>,
+    /// The faster parry3d time over collide's, `min(parry_ns, parry_direct_ns) / collide_ns`:
+    /// how many times faster collide is than parry's fastest way.
     pub ratio: f64,
     /// Queries per pass.
     pub n: usize,
     /// Hits per pass, collide.
     pub collide_hits: usize,
-    /// Hits per pass, parry3d.
+    /// Hits per pass, parry3d's dispatching call.
     pub parry_hits: usize,
+    /// Hits per pass, parry3d's direct path.
+    pub parry_direct_hits: Option<usize>,
     /// What the parry3d column calls.
     pub parry_call: String,
+    /// What the direct parry3d column calls.
+    pub parry_direct_call: Option<String>,
 }
 
 fn time_pass(pass: &mut Pass, n: usize) -> (f64, usize) {
@@ -68,28 +90,43 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Times every case for `rounds` rounds (after one warm-up pass each) and returns one row per
-/// case, in order. `progress` is called after each round with the round number.
+/// case, in order. `progress` is called after each round with the round number. Within a
+/// round a case's passes run back to back, in the order collide, parry3d, direct on even
+/// rounds and reversed on odd ones.
 pub fn measure(cases: &mut [Case], rounds: usize, mut progress: impl FnMut(usize)) -> Vec<Row> {
     let mut c_ns = vec![Vec::with_capacity(rounds); cases.len()];
     let mut p_ns = vec![Vec::with_capacity(rounds); cases.len()];
-    let mut hits = vec![(0, 0); cases.len()];
+    let mut d_ns = vec![Vec::with_capacity(rounds); cases.len()];
+    let mut hits = vec![(0, 0, None); cases.len()];
     for case in cases.iter_mut() {
         black_box((case.collide)());
         black_box((case.parry)());
+        if let Some(d) = case.direct.as_mut() {
+            black_box((d.pass)());
+        }
     }
     for round in 0..rounds {
         for (k, case) in cases.iter_mut().enumerate() {
             let n = case.n;
-            let (c, p) = if round % 2 == 0 {
+            let (c, p, d) = if round % 2 == 0 {
                 let c = time_pass(&mut case.collide, n);
-                (c, time_pass(&mut case.parry, n))
-            } else {
                 let p = time_pass(&mut case.parry, n);
-                (time_pass(&mut case.collide, n), p)
+                (
+                    c,
+                    p,
+                    case.direct.as_mut().map(|d| time_pass(&mut d.pass, n)),
+                )
+            } else {
+                let d = case.direct.as_mut().map(|d| time_pass(&mut d.pass, n));
+                let p = time_pass(&mut case.parry, n);
+                (time_pass(&mut case.collide, n), p, d)
             };
             c_ns[k].push(c.0);
             p_ns[k].push(p.0);
-            hits[k] = (c.1, p.1);
+            if let Some(d) = d {
+                d_ns[k].push(d.0);
+            }
+            hits[k] = (c.1, p.1, d.map(|d| d.1));
         }
         progress(round);
     }
@@ -99,15 +136,20 @@ pub fn measure(cases: &mut [Case], rounds: usize, mut progress: impl FnMut(usize
         .map(|(k, case)| {
             let collide_ns = median(&mut c_ns[k]);
             let parry_ns = median(&mut p_ns[k]);
+            let parry_direct_ns = case.direct.as_ref().map(|_| median(&mut d_ns[k]));
+            let fastest = parry_direct_ns.map_or(parry_ns, |d| d.min(parry_ns));
             Row {
                 query: case.name.clone(),
                 collide_ns,
                 parry_ns,
-                ratio: parry_ns / collide_ns,
+                parry_direct_ns,
+                ratio: fastest / collide_ns,
                 n: case.n,
                 collide_hits: hits[k].0,
                 parry_hits: hits[k].1,
+                parry_direct_hits: hits[k].2,
                 parry_call: case.parry_call.clone(),
+                parry_direct_call: case.direct.as_ref().map(|d| d.call.clone()),
             }
         })
         .collect()
@@ -125,21 +167,45 @@ fn ns(x: f64) -> String {
 }
 
 /// The markdown table: `query | collide ns | parry3d ns | ratio (parry/collide)`, plus the hit
-/// counts so a reader can see both libraries answered the same inputs.
+/// counts so a reader can see both libraries answered the same inputs. When some row has a
+/// direct parry3d path the table gets its column (`—` where a row has none), and the ratio is
+/// against the faster parry3d column.
 pub fn markdown(rows: &[Row]) -> String {
+    if !rows.iter().any(|r| r.parry_direct_ns.is_some()) {
+        let mut s = String::from(
+            "| query | collide ns | parry3d ns | ratio (parry/collide) | hits collide / parry3d (of n) |\n\
+             |---|---:|---:|---:|---|\n",
+        );
+        for r in rows {
+            s.push_str(&format!(
+                "| {} | {} | {} | {:.2}x | {} / {} ({}) |\n",
+                r.query,
+                ns(r.collide_ns),
+                ns(r.parry_ns),
+                r.ratio,
+                r.collide_hits,
+                r.parry_hits,
+                r.n
+            ));
+        }
+        return s;
+    }
     let mut s = String::from(
-        "| query | collide ns | parry3d ns | ratio (parry/collide) | hits collide / parry3d (of n) |\n\
-         |---|---:|---:|---:|---|\n",
+        "| query | collide ns | parry3d ns (dispatch) | parry3d ns (direct) | ratio (fastest parry/collide) \
+         | hits collide / dispatch / direct (of n) |\n\
+         |---|---:|---:|---:|---:|---|\n",
     );
     for r in rows {
         s.push_str(&format!(
-            "| {} | {} | {} | {:.2}x | {} / {} ({}) |\n",
+            "| {} | {} | {} | {} | {:.2}x | {} / {} / {} ({}) |\n",
             r.query,
             ns(r.collide_ns),
             ns(r.parry_ns),
+            r.parry_direct_ns.map_or("—".into(), ns),
             r.ratio,
             r.collide_hits,
             r.parry_hits,
+            r.parry_direct_hits.map_or("—".into(), |h| h.to_string()),
             r.n
         ));
     }
@@ -222,11 +288,37 @@ mod tests {
             collide: Box::new(|| (0..1000).filter(|i| black_box(*i) % 2 == 0).count()),
             parry: Box::new(|| (0..1000).filter(|i| black_box(*i) % 3 == 0).count()),
             parry_call: "toy".into(),
+            direct: None,
         }];
         let rows = measure(&mut cases, 3, |_| {});
         assert_eq!(rows[0].collide_hits, 500);
         assert_eq!(rows[0].parry_hits, 334);
         assert!(rows[0].collide_ns > 0.0 && rows[0].parry_ns > 0.0);
         assert!(markdown(&rows).contains("| toy |"));
+    }
+
+    #[test]
+    fn a_direct_pass_gets_its_column_and_the_ratio_takes_the_faster_parry() {
+        // The direct pass does a third of the dispatching pass's work: it is the faster
+        // parry3d column, and the ratio is taken against it.
+        let work = |k: usize| move || (0..1000 * k).filter(|i| black_box(*i) % 7 == 0).count();
+        let mut cases = vec![Case {
+            name: "toy".into(),
+            n: 1000,
+            collide: Box::new(work(1)),
+            parry: Box::new(work(30)),
+            parry_call: "toy".into(),
+            direct: Some(Direct {
+                pass: Box::new(work(10)),
+                call: "toy direct".into(),
+            }),
+        }];
+        let rows = measure(&mut cases, 3, |_| {});
+        let r = &rows[0];
+        assert_eq!(r.parry_direct_hits, Some(1429));
+        let d = r.parry_direct_ns.unwrap();
+        assert_eq!(r.ratio, d.min(r.parry_ns) / r.collide_ns);
+        let md = markdown(&rows);
+        assert!(md.contains("(direct)") && md.contains("143 / 4286 / 1429 (1000)"));
     }
 }

@@ -3,7 +3,9 @@
 //! Times every query collide and parry3d 0.31 share, on the same fixed inputs, in one run:
 //! every round runs each row's collide pass and parry3d pass back to back (alternating which
 //! goes first), and each row reports the median over rounds of ns per query. Prints a markdown
-//! table and writes the same rows as JSON to `target/compare.json`.
+//! table and writes the same rows as JSON to `target/compare.json`. Ray and sweep rows also
+//! time parry3d's direct per-shape path (a second parry3d column); their ratio is against the
+//! faster parry3d column.
 //!
 //! A round visits every row before the next round repeats one. This matters: timing one row's
 //! 4096 configurations over and over lets the branch predictor learn their outcomes, and a
@@ -11,7 +13,8 @@
 //! than it is on fresh inputs; with the other rows in between it cannot.
 //!
 //! `--quick`: 2048 configurations per row and 15 rounds (seconds, well under a minute on 2
-//! cores); default: 4096 configurations and 31 rounds. `--out PATH` writes the JSON elsewhere.
+//! cores); default: 4096 configurations and 31 rounds. `--out PATH` writes the JSON elsewhere;
+//! `--only TEXT` keeps the rows whose name contains `TEXT`.
 
 use collide_bench::{cases, timing};
 use std::path::PathBuf;
@@ -31,13 +34,21 @@ fn main() -> ExitCode {
                 "/../../target/compare.json"
             ))
         });
+    let only = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .cloned();
+    let takes_value = |a: &str| a == "--out" || a == "--only";
     if let Some(bad) = args
         .iter()
         .enumerate()
-        .find(|(i, a)| *a != "--quick" && *a != "--out" && !(*i > 0 && args[*i - 1] == "--out"))
+        .find(|(i, a)| {
+            *a != "--quick" && !takes_value(a) && !(*i > 0 && takes_value(&args[*i - 1]))
+        })
         .map(|(_, a)| a)
     {
-        eprintln!("compare: unknown argument `{bad}` (use --quick, --out PATH)");
+        eprintln!("compare: unknown argument `{bad}` (use --quick, --out PATH, --only TEXT)");
         return ExitCode::from(2);
     }
     if cfg!(debug_assertions) {
@@ -52,6 +63,9 @@ fn main() -> ExitCode {
     let loadavg_start = timing::loadavg();
     let start = std::time::Instant::now();
     let mut table = cases::all(n, batch_queries);
+    if let Some(only) = &only {
+        table.retain(|c| c.name.contains(only.as_str()));
+    }
     eprintln!(
         "compare: {} rows, {n} configurations each, {rounds} rounds{}",
         table.len(),
@@ -73,7 +87,10 @@ fn main() -> ExitCode {
     print!("{}", timing::markdown(&rows));
     println!("\nparry3d calls:");
     for r in &rows {
-        println!("- {}: {}", r.query, r.parry_call);
+        match &r.parry_direct_call {
+            Some(d) => println!("- {}: {}; direct: {d}", r.query, r.parry_call),
+            None => println!("- {}: {}", r.query, r.parry_call),
+        }
     }
     eprintln!("compare: {:.1} s", start.elapsed().as_secs_f64());
 

@@ -2,6 +2,7 @@
 //! judged by the f64 oracles of `collide_testkit::oracle`.
 
 mod broadphase;
+mod compare_rows;
 mod convex;
 mod gjk;
 mod queries;

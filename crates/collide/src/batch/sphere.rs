@@ -56,12 +56,16 @@ impl Chunk {
     /// as touching that are not; the lanes where a square is not finite or both are below
     /// 1e-30 (and NaN lanes) are therefore decided by the scalar [`overlap::sphere_sphere`]
     /// (in f64), so every lane gets the scalar's verdict. Ordinary scenes never take that
-    /// path; the check is one compare and a `movmskps` per four lanes.
+    /// path. The check is on the sum `s = |c - q|² + (r + r_q)²` of the two non-negative
+    /// squares, one add and two compares per four lanes: `s` is inf or NaN when either square
+    /// is, and `s < 2e-30` whenever both are below 1e-30; the few more lanes it sends to the
+    /// scalar test (a finite sum that overflows, both squares below 2e-30) get the same
+    /// verdict there.
     #[inline(always)]
     fn overlap_bits(&self, qs: &[Vec4; 4], q: &Sphere) -> u32 {
         let mut bits = 0u32;
         let mut slow = 0u32;
-        let (inf, tiny) = (Vec4::splat(f32::INFINITY), Vec4::splat(1e-30));
+        let (inf, tiny2) = (Vec4::splat(f32::INFINITY), Vec4::splat(2e-30));
         for h in 0..2 {
             let dx = self.x[h] - qs[0];
             let dy = self.y[h] - qs[1];
@@ -70,8 +74,9 @@ impl Chunk {
             let d2 = dx * dx + dy * dy + dz * dz;
             let rs2 = rs * rs;
             bits |= d2.cmple(rs2).bitmask() << (4 * h);
-            // `!(x < inf)` is true for inf and NaN.
-            let odd = !(d2.cmplt(inf) & rs2.cmplt(inf)) | (d2.cmplt(tiny) & rs2.cmplt(tiny));
+            // Fast when `2e-30 <= s < inf`, false for NaN.
+            let sum = d2 + rs2;
+            let odd = !(sum.cmpge(tiny2) & sum.cmplt(inf));
             slow |= odd.bitmask() << (4 * h);
         }
         while slow != 0 {

@@ -146,14 +146,11 @@ pub(crate) fn hit(ray: &Ray, t: f64, normal: Vec3) -> Option<RayHit> {
     finite_hit(t as f32, point, normal)
 }
 
-/// `Some(RayHit)` when `t`, `point` and `normal` are all finite.
+/// `Some(RayHit)` when `t`, `point` and `normal` are all finite (one test for all seven
+/// numbers, as in [`all_finite`]).
 #[inline]
 fn finite_hit(t: f32, point: Vec3, normal: Vec3) -> Option<RayHit> {
-    (t.is_finite() && point.is_finite() && normal.is_finite()).then_some(RayHit {
-        t,
-        point,
-        normal,
-    })
+    all_finite(Vec3::splat(t), point, normal).then_some(RayHit { t, point, normal })
 }
 
 /// Ray against a two-sided plane: the first `t` with `signed_distance(origin + t dir) = 0`.
@@ -193,6 +190,7 @@ pub fn plane(ray: &Ray, plane: &Plane, max_t: f32) -> Option<RayHit> {
 /// early-outs (RTCD §5.3.2), the cancellation-free discriminant `r²|d|² - |f × d|²` and the
 /// stable entry root `c / q` (Gomez 1999, listing 2; ERRATA 2.3): the same answer as the
 /// sweep kernel's `sphere_interval`, with one division instead of two.
+#[inline]
 #[must_use]
 pub fn sphere(ray: &Ray, sphere: &Sphere, max_t: f32) -> Option<RayHit> {
     let r = f64::from(sphere.radius.abs());
@@ -405,6 +403,7 @@ fn slab_hit(o: DVec3, d: DVec3, t: f64, axis: usize, max_t: f32) -> Option<RayHi
 /// AABB `[-e, e]` (the same slab test and `1 + 2γ₃` widening as [`aabb_inv`], all in `f32`),
 /// and the normal rotated back. Touching counts; starting inside gives `t = 0` (module rule);
 /// a flat box works; NaN (also a NaN rotation) → `None`.
+#[inline]
 #[must_use]
 pub fn obb(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
     let rt = obb.axes.transpose();
@@ -502,6 +501,7 @@ fn obb_general(ray: &Ray, obb: &Obb, max_t: f32) -> Option<RayHit> {
 /// zero is a segment (hit only by rays that cross it exactly). NaN → `None`. The earliest of the
 /// cylinder wall (inside the segment's span) and the two end spheres, in `f64`
 /// (Ericson, RTCD §5.3.7). Normal: from the closest point of the core segment to the hit.
+#[inline]
 #[must_use]
 pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
     if !(ray.is_finite() && capsule.is_finite() && valid_max_t(max_t)) {
@@ -509,7 +509,7 @@ pub fn capsule(ray: &Ray, capsule: &Capsule, max_t: f32) -> Option<RayHit> {
     }
     let (p, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
     let (a, b) = (capsule.a.as_dvec3(), capsule.b.as_dvec3());
-    let t = kernel::ray_capsule(
+    let t = kernel::ray_capsule_one_part(
         p,
         d,
         a,
@@ -548,6 +548,7 @@ pub const TRIANGLE_EDGE_TOLERANCE: f64 = 1e-12;
 /// not parallel to it) gives `t = 0`. A ray parallel to the triangle's plane misses (even one
 /// lying in it: seen edge-on, a triangle has no area). A degenerate triangle (collinear or
 /// coincident corners, relative to `DEGENERATE_EPSILON`) and NaN give `None`.
+#[inline]
 #[must_use]
 pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     if !(ray.is_finite() && tri.is_finite() && valid_max_t(max_t)) {
@@ -558,16 +559,20 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     let e1 = b - a;
     let e2 = c - a;
     let n = e1.cross(e2);
+    // The size tests below compare squares (`|n|² <= ε² |e1|² |e2|²` for `|n| <= ε |e1| |e2|`,
+    // and so on), which keeps the square roots off the path of every cast; no square
+    // overflows or underflows `f64` for `f32` input (all lie within 1e-300..1e240).
     let eps = f64::from(crate::math::DEGENERATE_EPSILON);
-    let nlen = n.length();
-    if nlen == 0.0 || nlen <= eps * e1.length() * e2.length() {
+    let (nn, l1, l2) = (n.length_squared(), e1.length_squared(), e2.length_squared());
+    if nn == 0.0 || nn <= eps * eps * l1 * l2 {
         return None;
     }
     // Solve o + t d = a + u e1 + v e2 by Cramer's rule: det = -d·(e1 × e2) = (d × e2)·e1.
     let pvec = d.cross(e2);
     let det = e1.dot(pvec);
     // Parallel to the plane: |d·n| tiny relative to |d||n|.
-    if det.abs() <= 1e-12 * d.length() * nlen {
+    let dd = d.length_squared();
+    if det * det <= 1e-24 * dd * nn {
         return None;
     }
     let inv = 1.0 / det;
@@ -589,7 +594,7 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
     // mostly rounding, and u, v, t are then noise (a hit 2.25 from a needle of aspect 1e6). When
     // `det` is that small, keep the hit only if its point really lies on the triangle (the
     // f64 closest-point walk, within 1e-9 of the triangle's and the point's scale).
-    if det.abs() <= 1e-9 * d.length() * e1.length() * e2.length() {
+    if det * det <= 1e-18 * dd * l1 * l2 {
         let p = o + t * d;
         let q = kernel::closest_point_triangle(p, a, b, c);
         let scale = e1.length().max(e2.length()).max((p - a).length());
@@ -598,6 +603,7 @@ pub fn triangle(ray: &Ray, tri: &Triangle, max_t: f32) -> Option<RayHit> {
         }
     }
     // Facing the origin; the dot product in f64 (in f32 it can overflow for huge `dir`).
+    let nlen = nn.sqrt();
     let normal = if n.dot(d) > 0.0 { -n / nlen } else { n / nlen };
     hit(ray, t.min(f64::from(max_t)), normal.as_vec3())
 }

@@ -109,6 +109,7 @@ impl PlaneTrack {
 /// (`-(motion_b - motion_a)`), else `+X`. Point: the middle of the spheres' overlap along the
 /// centre line (the contact point when touching, a point of both when overlapping; the same
 /// for A and B swapped). NaN → `None`. Gomez 1999, listing 2.
+#[inline]
 #[must_use]
 pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> Option<Sweep> {
     if !(a.is_finite() && b.is_finite() && motion_a.is_finite() && motion_b.is_finite()) {
@@ -119,8 +120,58 @@ pub fn sphere_sphere(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> 
     let (ra, rb) = (f64::from(a.radius.abs()), f64::from(b.radius.abs()));
     let f = cb - ca;
     let v = mb - ma;
-    let (lo, hi) = kernel::sphere_interval(f, v, ra + rb)?;
-    let (enter, exit) = clip_to_frame(lo, hi)?;
+    let r = ra + rb;
+    // `kernel::sphere_interval` for its common case — relative motion (`qa > 0`), a clean
+    // discriminant (`disc >= 0`) and a non-zero `q` — computed without a branch, so that a
+    // miss (the line passing by, or contact outside the frame) and a hit are told apart by
+    // one branch: on fresh input each is a coin toss. The same formulas and the same roots;
+    // the other cases (no relative motion, a graze kept by the slack, a double root at 0)
+    // take `kernel::sphere_interval` itself.
+    let (qa, qb) = (v.length_squared(), f.dot(v));
+    let c = f.length_squared() - r * r;
+    let disc = r * r * qa - f.cross(v).length_squared();
+    let sq = disc.max(0.0).sqrt();
+    let q = if qb >= 0.0 { -(qb + sq) } else { -qb + sq };
+    let (r1, r2) = (q / qa, c / q);
+    let (enter, exit) = (r1.min(r2).max(0.0), r1.max(r2).min(1.0));
+    let clean = (qa > 0.0) & (disc >= 0.0) & (q != 0.0);
+    if !(clean & (enter <= exit)) {
+        // A clean root outside the frame, or a line passing beyond the slack: no hit. Only
+        // the rare cases go on to the general interval.
+        let passes = (qa > 0.0) & (disc < -kernel::DISC_SLACK * r * r * qa);
+        if clean | passes {
+            return None;
+        }
+        return sphere_sphere_rare(a, motion_a, b, motion_b);
+    }
+    sphere_sphere_at(a, motion_a, b, motion_b, (enter, exit))
+}
+
+/// [`sphere_sphere`] through `kernel::sphere_interval`, for the cases its branch-free path
+/// leaves out.
+#[cold]
+fn sphere_sphere_rare(a: &Sphere, motion_a: Vec3, b: &Sphere, motion_b: Vec3) -> Option<Sweep> {
+    let f = b.center.as_dvec3() - a.center.as_dvec3();
+    let v = motion_b.as_dvec3() - motion_a.as_dvec3();
+    let r = f64::from(a.radius.abs()) + f64::from(b.radius.abs());
+    let (lo, hi) = kernel::sphere_interval(f, v, r)?;
+    let frame = clip_to_frame(lo, hi)?;
+    sphere_sphere_at(a, motion_a, b, motion_b, frame)
+}
+
+/// The hit of [`sphere_sphere`] for the contact interval `(enter, exit)` within the frame.
+#[inline(always)]
+fn sphere_sphere_at(
+    a: &Sphere,
+    motion_a: Vec3,
+    b: &Sphere,
+    motion_b: Vec3,
+    (enter, exit): (f64, f64),
+) -> Option<Sweep> {
+    let (ca, cb) = (a.center.as_dvec3(), b.center.as_dvec3());
+    let (ma, mb) = (motion_a.as_dvec3(), motion_b.as_dvec3());
+    let (ra, rb) = (f64::from(a.radius.abs()), f64::from(b.radius.abs()));
+    let (f, v) = (cb - ca, mb - ma);
     let n = unit_or(f + v * enter, -v);
     // The spheres' overlap along the centre line at `enter`, in coordinates along `n` from A's
     // centre: A covers [-ra, ra], B [s - rb, s + rb]. Its midpoint is the contact point when

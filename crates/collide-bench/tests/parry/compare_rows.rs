@@ -1,0 +1,41 @@
+//! The `compare` rows that time two parry3d paths (the dispatching call and the direct
+//! per-shape function in the shape's frame): both answer the same inputs as collide, so the
+//! three hit counts of each row agree (to a few grazing configurations, which the row-by-row
+//! differential tests in `raycast` and `sweep` judge with the oracles).
+
+use collide_bench::cases;
+
+/// Runs every pass of each row once and compares the hit counts: the two parry3d paths
+/// exactly (the same parry code behind both), collide within `slack` of them.
+fn hits_agree(rows: Vec<collide_bench::timing::Case>, slack: usize) {
+    for mut case in rows {
+        let direct = case
+            .direct
+            .as_mut()
+            .map(|d| (d.pass)())
+            .unwrap_or_else(|| panic!("{}: no direct parry3d path", case.name));
+        let (ours, theirs) = ((case.collide)(), (case.parry)());
+        eprintln!("{}: {ours} / {theirs} / {direct} of {}", case.name, case.n);
+        assert_eq!(
+            theirs, direct,
+            "{}: dispatch and direct disagree",
+            case.name
+        );
+        assert!(
+            ours.abs_diff(theirs) <= slack,
+            "{}: collide {ours}, parry3d {theirs}",
+            case.name
+        );
+        assert!(ours > case.n / 10, "{}: only {ours} hits", case.name);
+    }
+}
+
+#[test]
+fn ray_rows_hit_alike_in_collide_and_both_parry_paths() {
+    hits_agree(cases::ray_cases(2048), 2);
+}
+
+#[test]
+fn sweep_rows_hit_alike_in_collide_and_both_parry_paths() {
+    hits_agree(cases::sweep_cases(2048), 2);
+}
