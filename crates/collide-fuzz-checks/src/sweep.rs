@@ -101,7 +101,7 @@ fn exact_sweeps(input: &Input) -> [Exact; 9] {
     assert_eq!(
         aa.is_some(),
         ar.is_some(),
-        "aabb_aabb not symmetric: {aa:?} / {ar:?}"
+        "aabb_aabb not symmetric: {aa:?} / {ar:?} (a1 {a1:?} moving {m1:?}, a2 {a2:?} moving {m2:?})"
     );
     if let (Some(x), Some(y)) = (aa, ar) {
         assert_eq!(

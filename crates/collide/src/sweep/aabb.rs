@@ -14,7 +14,8 @@ use glam::DVec3;
 /// that is separated and does not move relative to A separates the whole frame: no hit
 /// (ERRATA listing 4.1); contact that starts after the frame is no hit (ERRATA 4.2).
 ///
-/// Touching or overlapping at the start: normal along the axis of least penetration, and a hit
+/// Touching or overlapping at the start: normal along the axis of least penetration (out
+/// through the nearer face; with both faces equally near, out the side B came from), and a hit
 /// at `enter = 0` only when B moves toward A along it (`v · n < -ALONG_TOLERANCE · |v|`);
 /// moving away, along the contact or not at all: `None` (module docs, "Starting touch").
 /// Otherwise the
@@ -55,7 +56,17 @@ pub fn aabb_aabb(a: &Aabb, motion_a: Vec3, b: &Aabb, motion_b: Vec3) -> Option<S
         let mut sign = 1.0;
         for i in 0..3 {
             let (l, h) = (amin[i] - bmax[i], amax[i] - bmin[i]);
-            let (depth, sg) = if h <= -l { (h, 1.0) } else { (-l, -1.0) };
+            // Out through the nearer face; with the two equally near (B centred on A along
+            // the axis, or the difference lost to rounding), out the side B came from, as for
+            // concentric spheres. Swapping A and B swaps `l` and `-h` and negates `v`, so the
+            // normal flips with them.
+            let (depth, sg) = if h < -l {
+                (h, 1.0)
+            } else if -l < h {
+                (-l, -1.0)
+            } else {
+                (h, if v[i] > 0.0 { -1.0 } else { 1.0 })
+            };
             if depth < best {
                 best = depth;
                 k = i;

@@ -451,3 +451,40 @@ fn starting_contacts_hit_iff_the_motion_approaches_along_the_normal() {
     }
     assert!(hits > 1000 && misses > 1000, "hits {hits}, misses {misses}");
 }
+
+/// Boxes overlapping with B centred on A along the axis of least penetration (here: the same
+/// box), and boxes so large that rounding makes both faces of that axis equally near (the
+/// fuzzer's input: a box of 2.6e36 moving by 2.7e7): the two ways out tie. The tie goes out
+/// the side B came from, as for concentric spheres, so swapping A and B flips the normal and
+/// keeps the verdict. Before, both orders took the `+` side, and one order hit at 0 while the
+/// other did not.
+#[test]
+fn aabb_aabb_tied_penetration_is_symmetric() {
+    let cube = Aabb::new(Vec3::splat(-1.0), Vec3::splat(1.0));
+    let huge_a = Aabb::new(
+        Vec3::splat(-2.6167546e36),
+        Vec3::new(-26711958.0, -26711958.0, 0.0),
+    );
+    let huge_b = Aabb::new(Vec3::splat(-2.6167546e36), Vec3::new(-26712054.0, 0.0, 0.0));
+    let cases = [
+        (cube, cube, Vec3::X),
+        (cube, cube, Vec3::new(-2.0, 0.0, 0.5)),
+        (
+            huge_a,
+            huge_b,
+            Vec3::new(26711958.0, 6.838261e9, 26711958.0),
+        ),
+    ];
+    for (k, (a, b, v)) in cases.into_iter().enumerate() {
+        let ab = sweep::aabb_aabb(&a, Vec3::ZERO, &b, v);
+        let ba = sweep::aabb_aabb(&b, Vec3::ZERO, &a, -v);
+        assert_eq!(ab.is_some(), ba.is_some(), "case {k}: {ab:?} / {ba:?}");
+        if k < 2 {
+            // Along x, the tied axis taken first: out the side B came from, so a hit at 0.
+            let (ab, ba) = (ab.expect("a hit"), ba.expect("a hit"));
+            assert_eq!((ab.enter, ba.enter), (0.0, 0.0));
+            assert_eq!(ab.normal, -ba.normal, "case {k}: {ab:?} / {ba:?}");
+            assert!(ab.normal.dot(v) < 0.0, "case {k}: {ab:?}");
+        }
+    }
+}
