@@ -78,6 +78,15 @@ pub trait SupportMap {
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         None
     }
+
+    /// The shape as an oriented box when it is exactly one (boxes, posed boxes, references to
+    /// them), so that queries can take exact box paths (a mesh's shape cast); `None`, the
+    /// default, for every other shape. An implementation must return the box with exactly
+    /// this shape's support points; NaN stays NaN.
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        None
+    }
 }
 
 /// `d / |d|`, or zero when `d` is zero or not finite. Scales by the largest component first so
@@ -139,6 +148,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     #[inline]
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         (**self).bounding_ball()
+    }
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        (**self).as_obb()
     }
 }
 
@@ -218,6 +231,10 @@ impl SupportMap for Obb {
     #[inline]
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         Some((self.center, self.half_extents.length()))
+    }
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        Some(*self)
     }
 }
 
@@ -426,6 +443,15 @@ impl<S: SupportMap> SupportMap for Posed<S> {
         self.shape
             .bounding_ball()
             .map(|(c, r)| (self.to_world(c), r))
+    }
+    /// The wrapped box turned and moved: centre to the world, axes rotated.
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        self.shape.as_obb().map(|o| Obb {
+            center: self.to_world(o.center),
+            axes: self.rotation * o.axes,
+            half_extents: o.half_extents,
+        })
     }
 }
 

@@ -5,8 +5,9 @@ use super::contact::support_box;
 use super::TriangleSet;
 use crate::convex::SupportMap;
 use crate::math::Vec3;
-use crate::shapes::{Aabb, Triangle};
-use crate::sweep;
+use crate::shapes::{Aabb, Obb, Triangle};
+use crate::sweep::{self, ALONG_TOLERANCE};
+use glam::DVec3;
 
 /// The first contact of a convex shape moving against a mesh or heightfield.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,12 +23,14 @@ pub struct MeshShapeHit {
     pub triangle: u32,
 }
 
-/// The first triangle a shape moving by `motion` touches: conservative advancement
-/// ([`crate::sweep::convex`]) against every triangle whose box touches the box swept by the
-/// shape, the earliest kept. The advancement never steps past a contact, so the time is
-/// never late. The starting-touch rule applies per triangle (a triangle touched at the start
-/// and not moved into is skipped, so a shape sliding on a floor still meets a wall of the
-/// same mesh). NaN motion or shape: `None`.
+/// The first triangle a shape moving by `motion` touches. The set walks the triangles whose
+/// boxes the shape's box reaches along the motion, nearer first, and stops past the earliest
+/// hit; each is tested by the exact box–triangle sweep ([`box_triangle`]) when the shape is a
+/// box ([`SupportMap::as_obb`]), else by conservative advancement ([`crate::sweep::convex`]),
+/// which never steps past a contact. Either way the time is never late. The starting-touch
+/// rule applies per triangle (a triangle touched at the start and not moved into is skipped,
+/// so a shape sliding on a floor still meets a wall of the same mesh). NaN motion or shape:
+/// `None`.
 pub(crate) fn cast<T, S>(set: &T, shape: &S, motion: Vec3) -> Option<MeshShapeHit>
 where
     T: TriangleSet + ?Sized,
@@ -44,51 +47,255 @@ where
     if !swept.is_finite() {
         return None;
     }
-    // Candidates in order of when the shape's box first reaches their box (the slab test of
-    // the box centre's path against each triangle box grown by the shape box's half-size):
-    // a triangle whose box is reached after the best hit so far cannot be hit earlier.
+    let boxed = shape.as_obb().filter(Obb::is_finite);
     let (centre, half) = (start.center(), start.half_extents());
     let inv = motion.recip();
-    let mut candidates: Vec<(f32, u32)> = Vec::new();
-    set.for_each_near(&swept, &mut |i| {
-        if let Some(c) = set.corners(i) {
-            let lo = c[0].min(c[1]).min(c[2]) - half;
-            let hi = c[0].max(c[1]).max(c[2]) + half;
-            if let Some(t) = box_entry(centre, motion, inv, lo, hi) {
-                candidates.push((t, i));
+    let mut first: Option<(f32, u32, Face)> = None;
+    set.for_each_along(&start, motion, &mut |i, bound| {
+        let Some(c) = set.corners(i) else {
+            return bound;
+        };
+        // The tree's leaves hold several triangles: each one's own box is checked first.
+        let lo = c[0].min(c[1]).min(c[2]) - half;
+        let hi = c[0].max(c[1]).max(c[2]) + half;
+        let reached = box_entry(centre, motion, inv, lo, hi);
+        if reached.is_none_or(|t| first.is_some_and(|(best, _, _)| t > best)) {
+            return bound;
+        }
+        let found = match &boxed {
+            Some(b) => box_triangle(b, motion, &c, first.map_or(1.0, |(t, _, _)| t)),
+            None => {
+                let tri = Triangle::new(c[0], c[1], c[2]);
+                sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion).map(|f| {
+                    let normal = sweep::convex::unit_normal(f.normal, -motion, &tri, shape);
+                    (f.toi, Face::Found(f.point, normal))
+                })
+            }
+        };
+        if let Some((toi, face)) = found {
+            let better = first.is_none_or(|(t, b, _)| toi < t || (toi == t && i < b));
+            if better {
+                first = Some((toi, i, face));
             }
         }
-        true
+        // Boxes reached a little after the best time may still hold a tie on a smaller index,
+        // or a hit the box slab test rounds late: the walk goes on a relative 1e-4 beyond.
+        first.map_or(bound, |(t, _, _)| t + 1e-4 * (t + 1.0))
     });
-    candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut first: Option<MeshShapeHit> = None;
-    for (entry, i) in candidates {
-        if first.is_some_and(|b| entry > b.toi) {
-            break;
+    let (toi, i, face) = first?;
+    let (point, normal) = match face {
+        Face::Found(point, normal) => (point, normal),
+        Face::Box(normal) => {
+            let c = set.corners(i)?;
+            let moved = boxed.map(|b| Obb {
+                center: b.center + motion * toi,
+                ..b
+            })?;
+            (box_contact_point(&moved, &c, normal), normal)
         }
-        let Some(c) = set.corners(i) else {
-            continue;
-        };
-        let tri = Triangle::new(c[0], c[1], c[2]);
-        if let Some(f) = sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion) {
-            let better = first.is_none_or(|b| f.toi < b.toi || (f.toi == b.toi && i < b.triangle));
-            if better {
-                first = Some(MeshShapeHit {
-                    toi: f.toi,
-                    point: f.point,
-                    normal: sweep::convex::unit_normal(f.normal, -motion, &tri, shape),
-                    triangle: i,
-                });
+    };
+    (point.is_finite() && toi.is_finite()).then_some(MeshShapeHit {
+        toi,
+        point,
+        normal,
+        triangle: i,
+    })
+}
+
+/// What a per-triangle test found besides the time: a point and unit normal, or (the box
+/// sweep) only the unit normal, the point being found once for the winning triangle.
+#[derive(Clone, Copy, Debug)]
+enum Face {
+    Found(Vec3, Vec3),
+    Box(Vec3),
+}
+
+/// A contact point of box `b` touching triangle `c` along the unit normal `n` (from the
+/// triangle toward the box), from their supporting features: the box's corners deepest along
+/// `−n` and the triangle's corners farthest along `n` (ties within `FEATURE_EPS` of the
+/// feature's reach kept). A single corner on either side is the point; two edges give the
+/// midpoint of their closest points; otherwise (face against face or edge) the point of the
+/// triangle closest to the box feature's centre, moved halfway to the box.
+fn box_contact_point(b: &Obb, c: &[Vec3; 3], n: Vec3) -> Vec3 {
+    // The box's feature: axes nearly perpendicular to `n` are free, the others fixed to the
+    // side facing the triangle.
+    let mut base = b.center;
+    let mut free = [Vec3::ZERO; 2];
+    let mut nfree = 0;
+    for i in 0..3 {
+        let axis = b.axes.col(i);
+        let half = axis * b.half_extents[i];
+        let s = axis.dot(n);
+        if s.abs() < FEATURE_EPS && nfree < 2 {
+            free[nfree] = half;
+            nfree += 1;
+        } else {
+            base += if s > 0.0 { -half } else { half };
+        }
+    }
+    if nfree == 0 {
+        return base;
+    }
+    // The triangle's feature: its corners within `FEATURE_EPS` (of the triangle's size) of
+    // the farthest along `n`.
+    let reach = c.iter().map(|p| p.dot(n)).fold(f32::NEG_INFINITY, f32::max);
+    let size = (c[1] - c[0]).length().max((c[2] - c[0]).length());
+    let mut top = [Vec3::ZERO; 3];
+    let mut ntop = 0;
+    for p in c.iter().filter(|p| p.dot(n) >= reach - FEATURE_EPS * size) {
+        top[ntop] = *p;
+        ntop += 1;
+    }
+    let tri = Triangle::new(c[0], c[1], c[2]);
+    match (nfree, &top[..ntop]) {
+        (_, [p]) => *p,
+        (1, [p, q]) => {
+            let edge = crate::shapes::Segment::new(base - free[0], base + free[0]);
+            let pair = crate::closest::segment_segment(&edge, &crate::shapes::Segment::new(*p, *q));
+            (pair.on_first + pair.on_second) * 0.5
+        }
+        _ => {
+            let on_tri = crate::closest::point_triangle(base, &tri);
+            (on_tri + crate::closest::point_obb(on_tri, b)) * 0.5
+        }
+    }
+}
+
+/// Axis components (of unit vectors) below which a box axis counts as perpendicular to the
+/// contact normal, and relative heights below which triangle corners tie: a box tilted by
+/// less than about 1e-4 rad against a face still lies flat on it.
+const FEATURE_EPS: f32 = 1e-4;
+
+/// Squared length, relative to the squared lengths of its two factors, below which a cross
+/// product axis counts as zero (parallel edges): it then separates nothing and is skipped,
+/// which can only report contact, never miss one.
+const DEGENERATE_AXIS: f64 = 1e-24;
+
+/// Box `b` moving by `motion` against the fixed triangle `c`: the time of first contact in
+/// `[0, limit]` (`limit <= 1`) and the unit normal from the triangle toward the box, or
+/// `None` when they do not meet by then.
+///
+/// Separating axes with intervals (the OBB sweep's method, [`crate::sweep::obb_obb`]): box
+/// and triangle are disjoint exactly when one of 13 axes separates them: the triangle's
+/// normal, the box's three face normals and the nine cross products of a box edge with a
+/// triangle edge (the face normals of their Minkowski difference). On axis `l` the triangle
+/// projects to `[t₀, t₁]` (its corners' extremes) and the box to `c·l ± r` with `r = Σ eᵢ|aᵢ·l|`;
+/// moving, the box's centre is at `c·l + u m·l`, so they overlap on `l` while
+/// `|c·l − mid + u m·l| <= r + half` (mid and half of `[t₀, t₁]`): an interval of `u`. The
+/// shapes touch while every axis overlaps, i.e. over the intersection of the 13 intervals,
+/// whose start is the exact time of first contact and whose latest-starting axis is the normal
+/// there. In `f64`: `f32` inputs' products are exact to about 1e-16.
+///
+/// Overlapping or touching at the start: the normal is the axis of least penetration, and the
+/// triangle is hit at `0` only when the motion goes deeper along it (the starting-touch rule,
+/// [`crate::sweep::ALONG_TOLERANCE`]), else `None`. A triangle of zero area still has its edge
+/// axes; a box with NaN coordinates never meets.
+fn box_triangle(b: &Obb, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32, Face)> {
+    let centre = b.center.as_dvec3();
+    let axes = [
+        b.axes.x_axis.as_dvec3(),
+        b.axes.y_axis.as_dvec3(),
+        b.axes.z_axis.as_dvec3(),
+    ];
+    let e = b.half_extents.abs().as_dvec3();
+    let p = c.map(Vec3::as_dvec3);
+    let m = motion.as_dvec3();
+    let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
+    // The candidate axes: the box's face normals as cross products of its other two edges
+    // (exactly normal to the parallelepiped the `f32` axes span), the triangle's normal, and
+    // the edge cross products that are not degenerate.
+    let mut candidates = [DVec3::ZERO; 13];
+    let mut n = 0;
+    for k in 0..3 {
+        candidates[n] = axes[(k + 1) % 3].cross(axes[(k + 2) % 3]);
+        n += 1;
+    }
+    let normal = edges[0].cross(edges[1]);
+    if normal.length_squared() > 0.0 {
+        candidates[n] = normal;
+        n += 1;
+    }
+    for a in &axes {
+        for f in &edges {
+            let l = a.cross(*f);
+            if l.length_squared() > DEGENERATE_AXIS * a.length_squared() * f.length_squared() {
+                candidates[n] = l;
+                n += 1;
             }
         }
     }
-    first.filter(|h| h.point.is_finite() && h.toi.is_finite())
+    // Per axis: the centre's offset from the triangle's middle, its rate, and the reach.
+    let project = |l: DVec3| {
+        let (t0, t1) = p
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, z), q| {
+                (a.min(q.dot(l)), z.max(q.dot(l)))
+            });
+        let reach = e.x * axes[0].dot(l).abs()
+            + e.y * axes[1].dot(l).abs()
+            + e.z * axes[2].dot(l).abs()
+            + 0.5 * (t1 - t0);
+        (centre.dot(l) - 0.5 * (t0 + t1), m.dot(l), reach)
+    };
+    let limit = f64::from(limit);
+    let mut lo = f64::NEG_INFINITY;
+    let mut hi = f64::INFINITY;
+    let mut enter = (DVec3::ZERO, 0.0, 0.0);
+    for &l in &candidates[..n] {
+        let (s0, w, reach) = project(l);
+        let (ul, uh) = if w == 0.0 {
+            if s0.abs() > reach || s0.is_nan() {
+                return None;
+            }
+            (f64::NEG_INFINITY, f64::INFINITY)
+        } else {
+            let (x, y) = ((-reach - s0) / w, (reach - s0) / w);
+            (x.min(y), x.max(y))
+        };
+        if ul > lo {
+            lo = ul;
+            enter = (l, s0, w);
+        }
+        hi = hi.min(uh);
+        // NaN fails every comparison: a NaN box leaves here.
+        if !(lo <= hi && lo <= limit && hi >= 0.0) {
+            return None;
+        }
+    }
+    // The box lies on the side its centre is on; on the plane itself, the side it comes from.
+    let outward = |l: DVec3, s: f64, w: f64| {
+        let l = l.normalize();
+        if s > 0.0 || (s == 0.0 && w <= 0.0) {
+            l
+        } else {
+            -l
+        }
+    };
+    if lo > 0.0 {
+        let (l, s0, w) = enter;
+        let normal = outward(l, s0 + w * lo, w);
+        return Some((lo as f32, Face::Box(normal.as_vec3())));
+    }
+    // In contact at the start: the least overlap over the axes, per unit of axis length, is
+    // the penetration depth, and its axis the normal.
+    let mut least = (f64::INFINITY, DVec3::ZERO, 0.0, 0.0);
+    for &l in &candidates[..n] {
+        let (s0, w, reach) = project(l);
+        let depth = (reach - s0.abs()) / l.length();
+        if depth < least.0 {
+            least = (depth, l, s0, w);
+        }
+    }
+    let (_, l, s0, w) = least;
+    let normal = outward(l, s0, w);
+    let deeper = normal.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
+    deeper.then_some((0.0, Face::Box(normal.as_vec3())))
 }
 
 /// When in `[0, 1]` the point `p + u·d` first lies in the box `[lo, hi]` (slab test; a zero
 /// component of `d` keeps the slab when `p` is inside it), widened by a relative `1e-4` so
 /// rounding never drops a candidate; `None` when it never does.
-fn box_entry(p: Vec3, d: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> Option<f32> {
+pub(super) fn box_entry(p: Vec3, d: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> Option<f32> {
     let (mut near, mut far) = (0.0f32, 1.0f32);
     for k in 0..3 {
         if d[k] == 0.0 {
