@@ -1,6 +1,7 @@
 //! Shape casts against a mesh or heightfield: the first time a moving convex shape touches
 //! any triangle.
 
+use super::box_triangle::{toward_box, witnesses, BoxTriangle};
 use super::contact::support_box;
 use super::TriangleSet;
 use crate::convex::SupportMap;
@@ -91,7 +92,9 @@ where
                 center: b.center + motion * toi,
                 ..b
             })?;
-            (box_contact_point(&moved, &c, normal), normal)
+            // Touching at `toi`: the witnesses coincide, up to an overlap at the start.
+            let (on_triangle, on_box) = witnesses(&moved, &c, normal, 0.0);
+            ((on_triangle + on_box) * 0.5, normal)
         }
     };
     (point.is_finite() && toi.is_finite()).then_some(MeshShapeHit {
@@ -109,67 +112,6 @@ enum Face {
     Found(Vec3, Vec3),
     Box(Vec3),
 }
-
-/// A contact point of box `b` touching triangle `c` along the unit normal `n` (from the
-/// triangle toward the box), from their supporting features: the box's corners deepest along
-/// `−n` and the triangle's corners farthest along `n` (ties within `FEATURE_EPS` of the
-/// feature's reach kept). A single corner on either side is the point; two edges give the
-/// midpoint of their closest points; otherwise (face against face or edge) the point of the
-/// triangle closest to the box feature's centre, moved halfway to the box.
-fn box_contact_point(b: &Obb, c: &[Vec3; 3], n: Vec3) -> Vec3 {
-    // The box's feature: axes nearly perpendicular to `n` are free, the others fixed to the
-    // side facing the triangle.
-    let mut base = b.center;
-    let mut free = [Vec3::ZERO; 2];
-    let mut nfree = 0;
-    for i in 0..3 {
-        let axis = b.axes.col(i);
-        let half = axis * b.half_extents[i];
-        let s = axis.dot(n);
-        if s.abs() < FEATURE_EPS && nfree < 2 {
-            free[nfree] = half;
-            nfree += 1;
-        } else {
-            base += if s > 0.0 { -half } else { half };
-        }
-    }
-    if nfree == 0 {
-        return base;
-    }
-    // The triangle's feature: its corners within `FEATURE_EPS` (of the triangle's size) of
-    // the farthest along `n`.
-    let reach = c.iter().map(|p| p.dot(n)).fold(f32::NEG_INFINITY, f32::max);
-    let size = (c[1] - c[0]).length().max((c[2] - c[0]).length());
-    let mut top = [Vec3::ZERO; 3];
-    let mut ntop = 0;
-    for p in c.iter().filter(|p| p.dot(n) >= reach - FEATURE_EPS * size) {
-        top[ntop] = *p;
-        ntop += 1;
-    }
-    let tri = Triangle::new(c[0], c[1], c[2]);
-    match (nfree, &top[..ntop]) {
-        (_, [p]) => *p,
-        (1, [p, q]) => {
-            let edge = crate::shapes::Segment::new(base - free[0], base + free[0]);
-            let pair = crate::closest::segment_segment(&edge, &crate::shapes::Segment::new(*p, *q));
-            (pair.on_first + pair.on_second) * 0.5
-        }
-        _ => {
-            let on_tri = crate::closest::point_triangle(base, &tri);
-            (on_tri + crate::closest::point_obb(on_tri, b)) * 0.5
-        }
-    }
-}
-
-/// Axis components (of unit vectors) below which a box axis counts as perpendicular to the
-/// contact normal, and relative heights below which triangle corners tie: a box tilted by
-/// less than about 1e-4 rad against a face still lies flat on it.
-const FEATURE_EPS: f32 = 1e-4;
-
-/// Squared length, relative to the squared lengths of its two factors, below which a cross
-/// product axis counts as zero (parallel edges): it then separates nothing and is skipped,
-/// which can only report contact, never miss one.
-const DEGENERATE_AXIS: f64 = 1e-24;
 
 /// Box `b` moving by `motion` against the fixed triangle `c`: the time of first contact in
 /// `[0, limit]` (`limit <= 1`) and the unit normal from the triangle toward the box, or
@@ -191,58 +133,15 @@ const DEGENERATE_AXIS: f64 = 1e-24;
 /// [`crate::sweep::ALONG_TOLERANCE`]), else `None`. A triangle of zero area still has its edge
 /// axes; a box with NaN coordinates never meets.
 fn box_triangle(b: &Obb, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32, Face)> {
-    let centre = b.center.as_dvec3();
-    let axes = [
-        b.axes.x_axis.as_dvec3(),
-        b.axes.y_axis.as_dvec3(),
-        b.axes.z_axis.as_dvec3(),
-    ];
-    let e = b.half_extents.abs().as_dvec3();
-    let p = c.map(Vec3::as_dvec3);
+    let pair = BoxTriangle::new(b, c);
     let m = motion.as_dvec3();
-    let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
-    // The candidate axes: the box's face normals as cross products of its other two edges
-    // (exactly normal to the parallelepiped the `f32` axes span), the triangle's normal, and
-    // the edge cross products that are not degenerate.
-    let mut candidates = [DVec3::ZERO; 13];
-    let mut n = 0;
-    for k in 0..3 {
-        candidates[n] = axes[(k + 1) % 3].cross(axes[(k + 2) % 3]);
-        n += 1;
-    }
-    let normal = edges[0].cross(edges[1]);
-    if normal.length_squared() > 0.0 {
-        candidates[n] = normal;
-        n += 1;
-    }
-    for a in &axes {
-        for f in &edges {
-            let l = a.cross(*f);
-            if l.length_squared() > DEGENERATE_AXIS * a.length_squared() * f.length_squared() {
-                candidates[n] = l;
-                n += 1;
-            }
-        }
-    }
-    // Per axis: the centre's offset from the triangle's middle, its rate, and the reach.
-    let project = |l: DVec3| {
-        let (t0, t1) = p
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, z), q| {
-                (a.min(q.dot(l)), z.max(q.dot(l)))
-            });
-        let reach = e.x * axes[0].dot(l).abs()
-            + e.y * axes[1].dot(l).abs()
-            + e.z * axes[2].dot(l).abs()
-            + 0.5 * (t1 - t0);
-        (centre.dot(l) - 0.5 * (t0 + t1), m.dot(l), reach)
-    };
     let limit = f64::from(limit);
     let mut lo = f64::NEG_INFINITY;
     let mut hi = f64::INFINITY;
     let mut enter = (DVec3::ZERO, 0.0, 0.0);
-    for &l in &candidates[..n] {
-        let (s0, w, reach) = project(l);
+    for &l in pair.axes() {
+        let (s0, reach) = pair.project(l);
+        let w = m.dot(l);
         let (ul, uh) = if w == 0.0 {
             if s0.abs() > reach || s0.is_nan() {
                 return None;
@@ -262,32 +161,23 @@ fn box_triangle(b: &Obb, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32
             return None;
         }
     }
-    // The box lies on the side its centre is on; on the plane itself, the side it comes from.
-    let outward = |l: DVec3, s: f64, w: f64| {
-        let l = l.normalize();
-        if s > 0.0 || (s == 0.0 && w <= 0.0) {
-            l
-        } else {
-            -l
-        }
-    };
     if lo > 0.0 {
         let (l, s0, w) = enter;
-        let normal = outward(l, s0 + w * lo, w);
+        let normal = toward_box(l, s0 + w * lo, w);
         return Some((lo as f32, Face::Box(normal.as_vec3())));
     }
     // In contact at the start: the least overlap over the axes, per unit of axis length, is
     // the penetration depth, and its axis the normal.
     let mut least = (f64::INFINITY, DVec3::ZERO, 0.0, 0.0);
-    for &l in &candidates[..n] {
-        let (s0, w, reach) = project(l);
+    for &l in pair.axes() {
+        let (s0, reach) = pair.project(l);
         let depth = (reach - s0.abs()) / l.length();
         if depth < least.0 {
-            least = (depth, l, s0, w);
+            least = (depth, l, s0, m.dot(l));
         }
     }
     let (_, l, s0, w) = least;
-    let normal = outward(l, s0, w);
+    let normal = toward_box(l, s0, w);
     let deeper = normal.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
     deeper.then_some((0.0, Face::Box(normal.as_vec3())))
 }

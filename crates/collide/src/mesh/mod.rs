@@ -38,6 +38,7 @@
 //! assert!((hit.t - 3.0).abs() < 1e-6 && hit.normal == Vec3::Y);
 //! ```
 
+mod box_triangle;
 mod cast;
 mod collider;
 mod contact;

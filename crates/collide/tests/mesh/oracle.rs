@@ -798,3 +798,90 @@ fn a_box_on_a_floor_slides_along_it_and_hits_when_pushed_in() {
     assert!((hit.normal - Vec3::Y).length() < 1e-5, "{hit:?}");
     assert!(hit.point.y.abs() < 1e-5, "{hit:?}");
 }
+
+#[test]
+fn box_contacts_agree_with_the_general_path_and_with_brute_force() {
+    // Boxes overlapping the real meshes' surfaces: the box path (separating axes) and the
+    // general one (GJK/EPA on support points) report the same triangles, depths and corrected
+    // normals, and a triangle is reported exactly when the f64 SAT says it touches the box.
+    for (k, file) in REAL_MESHES.iter().enumerate() {
+        let Ok(mesh) = io::load(mesh_path(file)) else {
+            continue;
+        };
+        let Ok(m) = MeshCollider::try_new(mesh.merged()) else {
+            continue;
+        };
+        let size = m.aabb().size().length();
+        let band = 1e-4 * f64::from(size);
+        let mut g = Gen::new(50 + k as u64);
+        let count = m.triangles().len() as f32;
+        let (mut fast, mut general) = (Vec::new(), Vec::new());
+        let (mut reported, mut compared, mut differ) = (0, 0, 0);
+        for case in 0..common::cases(150, 3000) {
+            let t = m.triangle(g.range(0.0, count) as u32).unwrap();
+            let s = size * g.range(0.01, 0.08);
+            let at = t.centroid() + g.vec(1.0) * s * 0.5;
+            let b = Obb::new(at, g.quat(), Vec3::new(s, s * 0.7, s * 0.4));
+            fast.clear();
+            general.clear();
+            m.contacts(&b, 0.0, &mut fast);
+            m.contacts(&SupportOnly(b), 0.0, &mut general);
+            reported += fast.len();
+            let b64 = Box64::from_obb(&b);
+            for c in &fast {
+                let other = general.iter().find(|o| o.triangle == c.triangle);
+                let gap = common::sat_triangle_box(
+                    m.triangle(c.triangle).unwrap().vertices().map(dv),
+                    &b64,
+                );
+                assert!(gap <= band, "{file} case {case}: {c:?} but gap {gap}");
+                let Some(o) = other else {
+                    assert!(
+                        gap >= -band,
+                        "{file} case {case}: {c:?} only by the box path"
+                    );
+                    continue;
+                };
+                // A box centred on the triangle's plane overlaps it as deeply from either
+                // side: either normal is right.
+                let tri = m.triangle(c.triangle).unwrap();
+                let face = (tri.b - tri.a).cross(tri.c - tri.a).normalize();
+                let straddles = face.dot(at - tri.a).abs() <= 1e-4 * size;
+                let same = (c.depth - o.depth).abs() <= 1e-4 * size
+                    && (c.normal.dot(o.normal) >= 0.999
+                        || c.depth.abs() <= 1e-4 * size
+                        || (straddles && c.normal.dot(o.normal) <= -0.999));
+                compared += 1;
+                if !same {
+                    differ += 1;
+                    if k == 0 {
+                        panic!("{file} case {case}: {c:?} vs general {o:?}");
+                    }
+                }
+                assert!((c.normal.length() - 1.0).abs() < 1e-5);
+            }
+            for o in &general {
+                if !fast.iter().any(|c| c.triangle == o.triangle) {
+                    let gap = common::sat_triangle_box(
+                        m.triangle(o.triangle).unwrap().vertices().map(dv),
+                        &b64,
+                    );
+                    assert!(
+                        gap.abs() <= band || o.depth.abs() <= 1e-4 * size,
+                        "{file} case {case}: {o:?} only by the general path, gap {gap}"
+                    );
+                }
+            }
+        }
+        assert!(reported > 0, "{file}: no contacts to compare");
+        // Where two axes overlap almost equally deep, EPA's tolerance may take the other one,
+        // and a different contact feature then gets a different internal-edge correction:
+        // at most 1 in 200 contacts (8 of 8,104 on the teddy's overlapping hull pieces, none
+        // on the other meshes), never on the bunny.
+        assert!(
+            differ * 200 <= compared,
+            "{file}: {differ} of {compared} contacts differ from the general path"
+        );
+        eprintln!("{file}: {differ} of {compared} contacts differ from the general path");
+    }
+}
