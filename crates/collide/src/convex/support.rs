@@ -87,6 +87,14 @@ pub trait SupportMap {
     fn as_obb(&self) -> Option<Obb> {
         None
     }
+
+    /// The shape as a sphere when it is exactly one (spheres, posed spheres, references to
+    /// them), for exact sphere paths (a mesh's contacts); `None`, the default, otherwise. An
+    /// implementation must return the sphere with exactly this shape's support points.
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        None
+    }
 }
 
 /// `d / |d|`, or zero when `d` is zero or not finite. Scales by the largest component first so
@@ -153,6 +161,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn as_obb(&self) -> Option<Obb> {
         (**self).as_obb()
     }
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        (**self).as_sphere()
+    }
 }
 
 /// A single point is the degenerate convex set `{p}`: every direction returns `p`.
@@ -192,6 +204,10 @@ impl SupportMap for Sphere {
     #[inline]
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         Some((self.center, self.radius))
+    }
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        Some(*self)
     }
 }
 
@@ -451,6 +467,14 @@ impl<S: SupportMap> SupportMap for Posed<S> {
             center: self.to_world(o.center),
             axes: self.rotation * o.axes,
             half_extents: o.half_extents,
+        })
+    }
+    /// The wrapped sphere moved: its centre to the world.
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        self.shape.as_sphere().map(|b| Sphere {
+            center: self.to_world(b.center),
+            radius: b.radius,
         })
     }
 }

@@ -25,7 +25,7 @@ use super::{EdgeBend, TriangleSet};
 use crate::convex::support::unit_or_zero;
 use crate::convex::{Contact, SupportMap};
 use crate::math::Vec3;
-use crate::shapes::{Aabb, Obb, Triangle};
+use crate::shapes::{Aabb, Obb, Sphere, Triangle};
 use glam::DVec3;
 
 /// Barycentric weight below which a contact point counts as on an edge or a corner.
@@ -79,6 +79,9 @@ where
     let near = bounds.expanded(margin);
     let reach = bounds.size().length();
     let boxed = shape.as_obb().filter(Obb::is_finite);
+    let ball = shape
+        .as_sphere()
+        .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
     set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
             // The tree gives leaves: each triangle's own box is checked before GJK.
@@ -97,9 +100,10 @@ where
                 return true;
             }
             let tri = Triangle::new(c[0], c[1], c[2]);
-            let found = match &boxed {
-                Some(b) => box_contact(b, &c, margin),
-                None => crate::convex::contact::contact(&tri, shape, margin),
+            let found = match (&boxed, &ball) {
+                (Some(b), _) => box_contact(b, &c, margin),
+                (None, Some(b)) => sphere_contact(b, &tri, set.face_normal(i), margin),
+                (None, None) => crate::convex::contact::contact(&tri, shape, margin),
             };
             if let Some(found) = found {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
@@ -149,6 +153,32 @@ fn box_contact(b: &Obb, c: &[Vec3; 3], margin: f32) -> Option<Contact> {
         point_b,
     };
     (normal.is_finite() && point_a.is_finite() && point_b.is_finite()).then_some(found)
+}
+
+/// The contact of sphere `b` with triangle `tri` (unit face normal `face`) within `margin`, as
+/// [`crate::convex::contact::contact`] gives it (triangle as A): the triangle's point `q`
+/// closest to the centre is the witness on the triangle, the normal runs from `q` to the
+/// centre and the depth is the radius less their distance. A centre on the triangle takes the
+/// face normal.
+fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option<Contact> {
+    let q = crate::closest::point_triangle(b.center, tri);
+    let d = b.center - q;
+    let distance = d.length();
+    if distance.is_nan() || distance - b.radius > margin {
+        return None;
+    }
+    let normal = match unit_or_zero(d) {
+        n if n == Vec3::ZERO => face,
+        n => n,
+    };
+    let depth = b.radius - distance;
+    let found = Contact {
+        normal,
+        depth,
+        point_a: q,
+        point_b: b.center - normal * b.radius,
+    };
+    (found.point_a.is_finite() && found.point_b.is_finite()).then_some(found)
 }
 
 /// One triangle's contact after the internal-edge correction, or `None` when it was a ghost.
