@@ -6,7 +6,7 @@ use super::contact::support_box;
 use super::TriangleSet;
 use crate::convex::SupportMap;
 use crate::math::Vec3;
-use crate::shapes::{Aabb, Obb, Triangle};
+use crate::shapes::{Aabb, Obb, Sphere, Triangle};
 use crate::sweep::{self, ALONG_TOLERANCE};
 use glam::DVec3;
 
@@ -49,6 +49,9 @@ where
         return None;
     }
     let boxed = shape.as_obb().filter(Obb::is_finite);
+    let ball = shape
+        .as_sphere()
+        .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
     let (centre, half) = (start.center(), start.half_extents());
     let inv = motion.recip();
     let mut first: Option<(f32, u32, Face)> = None;
@@ -63,9 +66,11 @@ where
         if reached.is_none_or(|t| first.is_some_and(|(best, _, _)| t > best)) {
             return bound;
         }
-        let found = match &boxed {
-            Some(b) => box_triangle(b, motion, &c, first.map_or(1.0, |(t, _, _)| t)),
-            None => {
+        let limit = first.map_or(1.0, |(t, _, _)| t);
+        let found = match (&boxed, &ball) {
+            (Some(b), _) => box_triangle(b, motion, &c, limit),
+            (None, Some(b)) => sphere_triangle(b, motion, &c, limit),
+            (None, None) => {
                 let tri = Triangle::new(c[0], c[1], c[2]);
                 sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion).map(|f| {
                     let normal = sweep::convex::unit_normal(f.normal, -motion, &tri, shape);
@@ -180,6 +185,91 @@ fn box_triangle(b: &Obb, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32
     let normal = toward_box(l, s0, w);
     let deeper = normal.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
     deeper.then_some((0.0, Face::Box(normal.as_vec3())))
+}
+
+/// Sphere `b` moving by `motion` against the fixed triangle `c`: the time of first contact in
+/// `[0, limit]` (`limit <= 1`), the triangle's point touched and the unit normal from it
+/// toward the centre, or `None` when they do not meet by then.
+///
+/// The sphere touches the triangle when its centre comes within `r` of it: the first time the
+/// moving centre `o + u·m` meets the triangle grown by `r`, the union of the face's two
+/// copies moved by `±r` along its normal, the three edges' cylinders and the three corners'
+/// balls. Each piece gives its entry time in closed form (a plane, or the smaller root of a
+/// quadratic `|d + u·m|² = r²` with `d` and `m` taken across the edge's line for a cylinder),
+/// kept when it lies on the piece (inside the face, within the edge); the earliest wins. In
+/// `f64`.
+///
+/// Touching or overlapping at the start (the closest point within `r`): the normal runs from
+/// the closest point to the centre (the face's, turned against the motion, for a centre on
+/// the triangle), and the triangle is hit at `0` only when the motion goes deeper along it
+/// (the starting-touch rule), else `None`.
+fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32, Face)> {
+    let o = b.center.as_dvec3();
+    let m = motion.as_dvec3();
+    let r = f64::from(b.radius);
+    let p = c.map(Vec3::as_dvec3);
+    let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
+    let hit = |u: f64, q: DVec3, n: DVec3| Some((u as f32, Face::Found(q.as_vec3(), n.as_vec3())));
+    // In contact at the start.
+    let q0 = crate::closest::triangle::point_triangle(o, p[0], p[1], p[2]);
+    let d0 = o - q0;
+    if d0.length_squared() <= r * r {
+        let n = d0
+            .try_normalize()
+            .unwrap_or(if face.dot(m) > 0.0 { -face } else { face });
+        let deeper = n.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
+        return if deeper { hit(0.0, q0, n) } else { None };
+    }
+    let limit = f64::from(limit);
+    // The earliest entry so far: (time, point on the triangle).
+    let mut best: Option<(f64, DVec3)> = None;
+    let mut consider = |u: f64, q: DVec3| {
+        if (0.0..=limit).contains(&u) && best.is_none_or(|(t, _)| u < t) {
+            best = Some((u, q));
+        }
+    };
+    // The face, from the side the centre is on: the centre reaches the plane moved by `r`.
+    let s = face.dot(o - p[0]);
+    let n = if s < 0.0 { -face } else { face };
+    let (s, w) = (s.abs(), n.dot(m));
+    if face != DVec3::ZERO && s > r && w < 0.0 {
+        let u = (s - r) / -w;
+        let q = o + m * u - n * r;
+        if inside(q, &p, face) {
+            consider(u, q);
+        }
+    }
+    // The edges' cylinders and the corners' balls: the smaller root of `A u² + B u + C = 0`.
+    let entry = |d: DVec3, v: DVec3| {
+        let (a, half_b, cc) = (v.length_squared(), d.dot(v), d.length_squared() - r * r);
+        let disc = half_b * half_b - a * cc;
+        (a > 0.0 && disc >= 0.0).then(|| (-half_b - disc.sqrt()) / a)
+    };
+    for k in 0..3 {
+        let (a, e) = (p[k], p[(k + 1) % 3] - p[k]);
+        let ee = e.length_squared();
+        if ee > 0.0 {
+            let across = |x: DVec3| x - e * (x.dot(e) / ee);
+            if let Some(u) = entry(across(o - a), across(m)) {
+                let along = (o + m * u - a).dot(e) / ee;
+                if (0.0..=1.0).contains(&along) {
+                    consider(u, a + e * along);
+                }
+            }
+        }
+        if let Some(u) = entry(o - a, m) {
+            consider(u, a);
+        }
+    }
+    let (u, q) = best?;
+    let n = (o + m * u - q).try_normalize().unwrap_or(n);
+    hit(u, q, n)
+}
+
+/// Whether `q` (in the triangle's plane) lies in triangle `p` of unit normal `n`: on the inner
+/// side of all three edges.
+fn inside(q: DVec3, p: &[DVec3; 3], n: DVec3) -> bool {
+    (0..3).all(|k| (p[(k + 1) % 3] - p[k]).cross(q - p[k]).dot(n) >= 0.0)
 }
 
 /// When in `[0, 1]` the point `p + u·d` first lies in the box `[lo, hi]` (slab test; a zero
