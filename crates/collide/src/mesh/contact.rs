@@ -152,7 +152,8 @@ fn box_contact(b: &Obb, c: &[Vec3; 3], margin: f32) -> Option<Contact> {
         point_a,
         point_b,
     };
-    (normal.is_finite() && point_a.is_finite() && point_b.is_finite()).then_some(found)
+    let finite = depth.is_finite() && point_a.is_finite() && point_b.is_finite();
+    (finite && normal.is_finite()).then_some(found)
 }
 
 /// The contact of sphere `b` with triangle `tri` (unit face normal `face`) within `margin`, as
@@ -178,7 +179,7 @@ fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option
         point_a: q,
         point_b: b.center - normal * b.radius,
     };
-    (found.point_a.is_finite() && found.point_b.is_finite()).then_some(found)
+    (depth.is_finite() && found.point_a.is_finite() && found.point_b.is_finite()).then_some(found)
 }
 
 /// One triangle's contact after the internal-edge correction, or `None` when it was a ghost.

@@ -949,3 +949,60 @@ fn sphere_contacts_agree_with_the_general_path() {
         );
     }
 }
+
+#[test]
+fn box_and_sphere_casts_and_contacts_survive_bad_input() {
+    // NaN, infinite, huge, empty and inside-out probes, and a sliver triangle beside a floor:
+    // no panic, and every answer finite with a unit normal.
+    let mut mesh = level::floor(2, |_, _| true);
+    let base = mesh.vertices.len() as u32;
+    mesh.vertices.extend([
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(1e-3, 1.0, 0.0),
+        Vec3::new(1.0, 1.0 + 1e-7, 0.0),
+    ]);
+    mesh.triangles.push([base, base + 1, base + 2]);
+    let m = MeshCollider::try_new(mesh).unwrap();
+    let field = Heightfield::try_new(vec![0.0, 1.0, f32::NAN, 0.5], 2, 2, Vec3::ONE).unwrap();
+    let values = [
+        0.0,
+        0.5,
+        -1.0,
+        1e-30,
+        1e30,
+        f32::MAX,
+        f32::NAN,
+        f32::INFINITY,
+    ];
+    let q = collide::Quat::from_rotation_y(0.3);
+    let mut out = Vec::new();
+    for &a in &values {
+        for &b in &values {
+            let centre = Vec3::new(0.2, a, 0.1);
+            let motion = Vec3::new(b, -1.0, 0.3);
+            let half = Vec3::new(a.abs().min(2.0), 0.3, b);
+            let probes: [&dyn collide::convex::SupportMap; 2] =
+                [&Obb::new(centre, q, half), &Sphere::new(centre, b)];
+            for probe in probes {
+                for hit in [m.cast_shape(probe, motion), field.cast_shape(probe, motion)]
+                    .into_iter()
+                    .flatten()
+                {
+                    assert!(
+                        hit.toi.is_finite() && (0.0..=1.0).contains(&hit.toi),
+                        "{hit:?}"
+                    );
+                    assert!(hit.point.is_finite(), "{hit:?}");
+                    assert!((hit.normal.length() - 1.0).abs() < 1e-4, "{hit:?}");
+                }
+                out.clear();
+                m.contacts(probe, 0.0, &mut out);
+                field.contacts(probe, 0.0, &mut out);
+                for c in &out {
+                    assert!(c.depth.is_finite() && c.point.is_finite(), "{c:?}");
+                    assert!((c.normal.length() - 1.0).abs() < 1e-4, "{c:?}");
+                }
+            }
+        }
+    }
+}
