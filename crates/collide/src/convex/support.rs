@@ -78,6 +78,23 @@ pub trait SupportMap {
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         None
     }
+
+    /// The shape as an oriented box when it is exactly one (boxes, posed boxes, references to
+    /// them), so that queries can take exact box paths (a mesh's shape cast); `None`, the
+    /// default, for every other shape. An implementation must return the box with exactly
+    /// this shape's support points; NaN stays NaN.
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        None
+    }
+
+    /// The shape as a sphere when it is exactly one (spheres, posed spheres, references to
+    /// them), for exact sphere paths (a mesh's contacts); `None`, the default, otherwise. An
+    /// implementation must return the sphere with exactly this shape's support points.
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        None
+    }
 }
 
 /// `d / |d|`, or zero when `d` is zero or not finite. Scales by the largest component first so
@@ -140,6 +157,14 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         (**self).bounding_ball()
     }
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        (**self).as_obb()
+    }
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        (**self).as_sphere()
+    }
 }
 
 /// A single point is the degenerate convex set `{p}`: every direction returns `p`.
@@ -180,6 +205,10 @@ impl SupportMap for Sphere {
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         Some((self.center, self.radius))
     }
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        Some(*self)
+    }
 }
 
 /// The corner chosen per axis by the sign of `dir`; ties (`dir_i = 0`) choose `max_i`, so a
@@ -218,6 +247,10 @@ impl SupportMap for Obb {
     #[inline]
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         Some((self.center, self.half_extents.length()))
+    }
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        Some(*self)
     }
 }
 
@@ -426,6 +459,23 @@ impl<S: SupportMap> SupportMap for Posed<S> {
         self.shape
             .bounding_ball()
             .map(|(c, r)| (self.to_world(c), r))
+    }
+    /// The wrapped box turned and moved: centre to the world, axes rotated.
+    #[inline]
+    fn as_obb(&self) -> Option<Obb> {
+        self.shape.as_obb().map(|o| Obb {
+            center: self.to_world(o.center),
+            axes: self.rotation * o.axes,
+            half_extents: o.half_extents,
+        })
+    }
+    /// The wrapped sphere moved: its centre to the world.
+    #[inline]
+    fn as_sphere(&self) -> Option<Sphere> {
+        self.shape.as_sphere().map(|b| Sphere {
+            center: self.to_world(b.center),
+            radius: b.radius,
+        })
     }
 }
 

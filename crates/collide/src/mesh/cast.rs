@@ -1,12 +1,14 @@
 //! Shape casts against a mesh or heightfield: the first time a moving convex shape touches
 //! any triangle.
 
+use super::box_triangle::{toward_box, witnesses, BoxTriangle};
 use super::contact::support_box;
 use super::TriangleSet;
 use crate::convex::SupportMap;
 use crate::math::Vec3;
-use crate::shapes::{Aabb, Triangle};
-use crate::sweep;
+use crate::shapes::{Aabb, Obb, Sphere, Triangle};
+use crate::sweep::{self, ALONG_TOLERANCE};
+use glam::DVec3;
 
 /// The first contact of a convex shape moving against a mesh or heightfield.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,12 +24,14 @@ pub struct MeshShapeHit {
     pub triangle: u32,
 }
 
-/// The first triangle a shape moving by `motion` touches: conservative advancement
-/// ([`crate::sweep::convex`]) against every triangle whose box touches the box swept by the
-/// shape, the earliest kept. The advancement never steps past a contact, so the time is
-/// never late. The starting-touch rule applies per triangle (a triangle touched at the start
-/// and not moved into is skipped, so a shape sliding on a floor still meets a wall of the
-/// same mesh). NaN motion or shape: `None`.
+/// The first triangle a shape moving by `motion` touches. The set walks the triangles whose
+/// boxes the shape's box reaches along the motion, nearer first, and stops past the earliest
+/// hit; each is tested by the exact box–triangle sweep ([`box_triangle`]) when the shape is a
+/// box ([`SupportMap::as_obb`]), else by conservative advancement ([`crate::sweep::convex`]),
+/// which never steps past a contact. Either way the time is never late. The starting-touch
+/// rule applies per triangle (a triangle touched at the start and not moved into is skipped,
+/// so a shape sliding on a floor still meets a wall of the same mesh). NaN motion or shape:
+/// `None`.
 pub(crate) fn cast<T, S>(set: &T, shape: &S, motion: Vec3) -> Option<MeshShapeHit>
 where
     T: TriangleSet + ?Sized,
@@ -44,51 +48,234 @@ where
     if !swept.is_finite() {
         return None;
     }
-    // Candidates in order of when the shape's box first reaches their box (the slab test of
-    // the box centre's path against each triangle box grown by the shape box's half-size):
-    // a triangle whose box is reached after the best hit so far cannot be hit earlier.
+    let boxed = shape.as_obb().filter(Obb::is_finite);
+    let ball = shape
+        .as_sphere()
+        .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
     let (centre, half) = (start.center(), start.half_extents());
     let inv = motion.recip();
-    let mut candidates: Vec<(f32, u32)> = Vec::new();
-    set.for_each_near(&swept, &mut |i| {
-        if let Some(c) = set.corners(i) {
-            let lo = c[0].min(c[1]).min(c[2]) - half;
-            let hi = c[0].max(c[1]).max(c[2]) + half;
-            if let Some(t) = box_entry(centre, motion, inv, lo, hi) {
-                candidates.push((t, i));
-            }
-        }
-        true
-    });
-    candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let mut first: Option<MeshShapeHit> = None;
-    for (entry, i) in candidates {
-        if first.is_some_and(|b| entry > b.toi) {
-            break;
-        }
+    let mut first: Option<(f32, u32, Face)> = None;
+    set.for_each_along(&start, motion, &mut |i, bound| {
         let Some(c) = set.corners(i) else {
-            continue;
+            return bound;
         };
-        let tri = Triangle::new(c[0], c[1], c[2]);
-        if let Some(f) = sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion) {
-            let better = first.is_none_or(|b| f.toi < b.toi || (f.toi == b.toi && i < b.triangle));
-            if better {
-                first = Some(MeshShapeHit {
-                    toi: f.toi,
-                    point: f.point,
-                    normal: sweep::convex::unit_normal(f.normal, -motion, &tri, shape),
-                    triangle: i,
-                });
+        // The tree's leaves hold several triangles: each one's own box is checked first.
+        let lo = c[0].min(c[1]).min(c[2]) - half;
+        let hi = c[0].max(c[1]).max(c[2]) + half;
+        let reached = box_entry(centre, motion, inv, lo, hi);
+        if reached.is_none_or(|t| first.is_some_and(|(best, _, _)| t > best)) {
+            return bound;
+        }
+        let limit = first.map_or(1.0, |(t, _, _)| t);
+        let found = match (&boxed, &ball) {
+            (Some(b), _) => box_triangle(b, motion, &c, limit),
+            (None, Some(b)) => sphere_triangle(b, motion, &c, limit),
+            (None, None) => {
+                let tri = Triangle::new(c[0], c[1], c[2]);
+                sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion).map(|f| {
+                    let normal = sweep::convex::unit_normal(f.normal, -motion, &tri, shape);
+                    (f.toi, Face::Found(f.point, normal))
+                })
             }
+        };
+        if let Some((toi, face)) = found {
+            let better = first.is_none_or(|(t, b, _)| toi < t || (toi == t && i < b));
+            if better {
+                first = Some((toi, i, face));
+            }
+        }
+        // Boxes reached a little after the best time may still hold a tie on a smaller index,
+        // or a hit the box slab test rounds late: the walk goes on a relative 1e-4 beyond.
+        first.map_or(bound, |(t, _, _)| t + 1e-4 * (t + 1.0))
+    });
+    let (toi, i, face) = first?;
+    let (point, normal) = match face {
+        Face::Found(point, normal) => (point, normal),
+        Face::Box(normal) => {
+            let c = set.corners(i)?;
+            let moved = boxed.map(|b| Obb {
+                center: b.center + motion * toi,
+                ..b
+            })?;
+            // Touching at `toi`: the witnesses coincide, up to an overlap at the start.
+            let (on_triangle, on_box) = witnesses(&moved, &c, normal, 0.0);
+            ((on_triangle + on_box) * 0.5, normal)
+        }
+    };
+    (point.is_finite() && toi.is_finite()).then_some(MeshShapeHit {
+        toi,
+        point,
+        normal,
+        triangle: i,
+    })
+}
+
+/// What a per-triangle test found besides the time: a point and unit normal, or (the box
+/// sweep) only the unit normal, the point being found once for the winning triangle.
+#[derive(Clone, Copy, Debug)]
+enum Face {
+    Found(Vec3, Vec3),
+    Box(Vec3),
+}
+
+/// Box `b` moving by `motion` against the fixed triangle `c`: the time of first contact in
+/// `[0, limit]` (`limit <= 1`) and the unit normal from the triangle toward the box, or
+/// `None` when they do not meet by then.
+///
+/// Separating axes with intervals (the OBB sweep's method, [`crate::sweep::obb_obb`]): box
+/// and triangle are disjoint exactly when one of 13 axes separates them: the triangle's
+/// normal, the box's three face normals and the nine cross products of a box edge with a
+/// triangle edge (the face normals of their Minkowski difference). On axis `l` the triangle
+/// projects to `[t₀, t₁]` (its corners' extremes) and the box to `c·l ± r` with `r = Σ eᵢ|aᵢ·l|`;
+/// moving, the box's centre is at `c·l + u m·l`, so they overlap on `l` while
+/// `|c·l − mid + u m·l| <= r + half` (mid and half of `[t₀, t₁]`): an interval of `u`. The
+/// shapes touch while every axis overlaps, i.e. over the intersection of the 13 intervals,
+/// whose start is the exact time of first contact and whose latest-starting axis is the normal
+/// there. In `f64`: `f32` inputs' products are exact to about 1e-16.
+///
+/// Overlapping or touching at the start: the normal is the axis of least penetration, and the
+/// triangle is hit at `0` only when the motion goes deeper along it (the starting-touch rule,
+/// [`crate::sweep::ALONG_TOLERANCE`]), else `None`. A triangle of zero area still has its edge
+/// axes; a box with NaN coordinates never meets.
+fn box_triangle(b: &Obb, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32, Face)> {
+    let pair = BoxTriangle::new(b, c);
+    let m = motion.as_dvec3();
+    let limit = f64::from(limit);
+    let mut lo = f64::NEG_INFINITY;
+    let mut hi = f64::INFINITY;
+    let mut enter = (DVec3::ZERO, 0.0, 0.0);
+    for &l in pair.axes() {
+        let (s0, reach) = pair.project(l);
+        let w = m.dot(l);
+        let (ul, uh) = if w == 0.0 {
+            if s0.abs() > reach || s0.is_nan() {
+                return None;
+            }
+            (f64::NEG_INFINITY, f64::INFINITY)
+        } else {
+            let (x, y) = ((-reach - s0) / w, (reach - s0) / w);
+            (x.min(y), x.max(y))
+        };
+        if ul > lo {
+            lo = ul;
+            enter = (l, s0, w);
+        }
+        hi = hi.min(uh);
+        // NaN fails every comparison: a NaN box leaves here.
+        if !(lo <= hi && lo <= limit && hi >= 0.0) {
+            return None;
         }
     }
-    first.filter(|h| h.point.is_finite() && h.toi.is_finite())
+    if lo > 0.0 {
+        let (l, s0, w) = enter;
+        let normal = toward_box(l, s0 + w * lo, w);
+        return Some((lo as f32, Face::Box(normal.as_vec3())));
+    }
+    // In contact at the start: the least overlap over the axes, per unit of axis length, is
+    // the penetration depth, and its axis the normal.
+    let mut least = (f64::INFINITY, DVec3::ZERO, 0.0, 0.0);
+    for &l in pair.axes() {
+        let (s0, reach) = pair.project(l);
+        let depth = (reach - s0.abs()) / l.length();
+        if depth < least.0 {
+            least = (depth, l, s0, m.dot(l));
+        }
+    }
+    let (_, l, s0, w) = least;
+    let normal = toward_box(l, s0, w);
+    let deeper = normal.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
+    deeper.then_some((0.0, Face::Box(normal.as_vec3())))
+}
+
+/// Sphere `b` moving by `motion` against the fixed triangle `c`: the time of first contact in
+/// `[0, limit]` (`limit <= 1`), the triangle's point touched and the unit normal from it
+/// toward the centre, or `None` when they do not meet by then.
+///
+/// The sphere touches the triangle when its centre comes within `r` of it: the first time the
+/// moving centre `o + u·m` meets the triangle grown by `r`, the union of the face's two
+/// copies moved by `±r` along its normal, the three edges' cylinders and the three corners'
+/// balls. Each piece gives its entry time in closed form (a plane, or the smaller root of a
+/// quadratic `|d + u·m|² = r²` with `d` and `m` taken across the edge's line for a cylinder),
+/// kept when it lies on the piece (inside the face, within the edge); the earliest wins. In
+/// `f64`.
+///
+/// Touching or overlapping at the start (the closest point within `r`): the normal runs from
+/// the closest point to the centre (the face's, turned against the motion, for a centre on
+/// the triangle), and the triangle is hit at `0` only when the motion goes deeper along it
+/// (the starting-touch rule), else `None`.
+fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32, Face)> {
+    let o = b.center.as_dvec3();
+    let m = motion.as_dvec3();
+    let r = f64::from(b.radius);
+    let p = c.map(Vec3::as_dvec3);
+    let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
+    let hit = |u: f64, q: DVec3, n: DVec3| Some((u as f32, Face::Found(q.as_vec3(), n.as_vec3())));
+    // In contact at the start.
+    let q0 = crate::closest::triangle::point_triangle(o, p[0], p[1], p[2]);
+    let d0 = o - q0;
+    if d0.length_squared() <= r * r {
+        let n = d0
+            .try_normalize()
+            .unwrap_or(if face.dot(m) > 0.0 { -face } else { face });
+        let deeper = n.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
+        return if deeper { hit(0.0, q0, n) } else { None };
+    }
+    let limit = f64::from(limit);
+    // The earliest entry so far: (time, point on the triangle).
+    let mut best: Option<(f64, DVec3)> = None;
+    let mut consider = |u: f64, q: DVec3| {
+        if (0.0..=limit).contains(&u) && best.is_none_or(|(t, _)| u < t) {
+            best = Some((u, q));
+        }
+    };
+    // The face, from the side the centre is on: the centre reaches the plane moved by `r`.
+    let s = face.dot(o - p[0]);
+    let n = if s < 0.0 { -face } else { face };
+    let (s, w) = (s.abs(), n.dot(m));
+    if face != DVec3::ZERO && s > r && w < 0.0 {
+        let u = (s - r) / -w;
+        let q = o + m * u - n * r;
+        if inside(q, &p, face) {
+            consider(u, q);
+        }
+    }
+    // The edges' cylinders and the corners' balls: the smaller root of `A u² + B u + C = 0`.
+    let entry = |d: DVec3, v: DVec3| {
+        let (a, half_b, cc) = (v.length_squared(), d.dot(v), d.length_squared() - r * r);
+        let disc = half_b * half_b - a * cc;
+        (a > 0.0 && disc >= 0.0).then(|| (-half_b - disc.sqrt()) / a)
+    };
+    for k in 0..3 {
+        let (a, e) = (p[k], p[(k + 1) % 3] - p[k]);
+        let ee = e.length_squared();
+        if ee > 0.0 {
+            let across = |x: DVec3| x - e * (x.dot(e) / ee);
+            if let Some(u) = entry(across(o - a), across(m)) {
+                let along = (o + m * u - a).dot(e) / ee;
+                if (0.0..=1.0).contains(&along) {
+                    consider(u, a + e * along);
+                }
+            }
+        }
+        if let Some(u) = entry(o - a, m) {
+            consider(u, a);
+        }
+    }
+    let (u, q) = best?;
+    let n = (o + m * u - q).try_normalize().unwrap_or(n);
+    hit(u, q, n)
+}
+
+/// Whether `q` (in the triangle's plane) lies in triangle `p` of unit normal `n`: on the inner
+/// side of all three edges.
+fn inside(q: DVec3, p: &[DVec3; 3], n: DVec3) -> bool {
+    (0..3).all(|k| (p[(k + 1) % 3] - p[k]).cross(q - p[k]).dot(n) >= 0.0)
 }
 
 /// When in `[0, 1]` the point `p + u·d` first lies in the box `[lo, hi]` (slab test; a zero
 /// component of `d` keeps the slab when `p` is inside it), widened by a relative `1e-4` so
 /// rounding never drops a candidate; `None` when it never does.
-fn box_entry(p: Vec3, d: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> Option<f32> {
+pub(super) fn box_entry(p: Vec3, d: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> Option<f32> {
     let (mut near, mut far) = (0.0f32, 1.0f32);
     for k in 0..3 {
         if d[k] == 0.0 {

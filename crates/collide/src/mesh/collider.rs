@@ -340,6 +340,12 @@ impl TriangleSet for MeshCollider {
     fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool) {
         self.tree.query_aabb(query, visit);
     }
+
+    fn for_each_along(&self, start: &Aabb, motion: Vec3, visit: &mut dyn FnMut(u32, f32) -> f32) {
+        self.tree
+            .cast_box_walk(start, motion, 1.0)
+            .advance(&self.tree, f32::INFINITY, 1.0, visit);
+    }
 }
 
 /// The unit normal of corners `c` (counter-clockwise front), scaled before normalising so

@@ -20,11 +20,13 @@
 //! This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
 //! done with precomputed edge flags per triangle.
 
+use super::box_triangle::{toward_box, witnesses, BoxTriangle};
 use super::{EdgeBend, TriangleSet};
 use crate::convex::support::unit_or_zero;
 use crate::convex::{Contact, SupportMap};
 use crate::math::Vec3;
-use crate::shapes::{Aabb, Triangle};
+use crate::shapes::{Aabb, Obb, Sphere, Triangle};
+use glam::DVec3;
 
 /// Barycentric weight below which a contact point counts as on an edge or a corner.
 const FEATURE_TOLERANCE: f32 = 1e-4;
@@ -76,6 +78,10 @@ where
     };
     let near = bounds.expanded(margin);
     let reach = bounds.size().length();
+    let boxed = shape.as_obb().filter(Obb::is_finite);
+    let ball = shape
+        .as_sphere()
+        .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
     set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
             // The tree gives leaves: each triangle's own box is checked before GJK.
@@ -94,7 +100,12 @@ where
                 return true;
             }
             let tri = Triangle::new(c[0], c[1], c[2]);
-            if let Some(found) = crate::convex::contact::contact(&tri, shape, margin) {
+            let found = match (&boxed, &ball) {
+                (Some(b), _) => box_contact(b, &c, margin),
+                (None, Some(b)) => sphere_contact(b, &tri, set.face_normal(i), margin),
+                (None, None) => crate::convex::contact::contact(&tri, shape, margin),
+            };
+            if let Some(found) = found {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
                     out.push(m);
                 }
@@ -102,6 +113,73 @@ where
         }
         true
     });
+}
+
+/// The contact of box `b` with triangle `c` within `margin`, as
+/// [`crate::convex::contact::contact`] gives it (triangle as A), by separating axes
+/// ([`BoxTriangle`]): the largest separation over the 13 axes is `> 0` exactly when they are
+/// apart. Apart by more than `margin` on one axis: `None` at once. Touching or overlapping:
+/// the least overlap over the axes is the penetration depth (the distance from the origin to
+/// the boundary of the Minkowski difference, whose face normals the axes are), its axis the
+/// normal, and the witnesses come from the features along it ([`witnesses`]). Apart within
+/// the margin: the separation on an axis only bounds the distance, so GJK measures it.
+fn box_contact(b: &Obb, c: &[Vec3; 3], margin: f32) -> Option<Contact> {
+    let pair = BoxTriangle::new(b, c);
+    let margin64 = f64::from(margin);
+    let mut best = (f64::NEG_INFINITY, DVec3::ZERO, 0.0);
+    for &l in pair.axes() {
+        let (s, reach) = pair.project(l);
+        let gap = (s.abs() - reach) / l.length();
+        if gap > margin64 {
+            return None;
+        }
+        if gap > best.0 {
+            best = (gap, l, s);
+        }
+    }
+    let (gap, l, s) = best;
+    // Apart within the margin, or a NaN separation: GJK decides.
+    if gap.is_nan() || gap > 0.0 {
+        let tri = Triangle::new(c[0], c[1], c[2]);
+        return crate::convex::contact::contact(&tri, b, margin);
+    }
+    let normal = toward_box(l, s, 0.0).as_vec3();
+    let depth = (-gap) as f32;
+    let (point_a, point_b) = witnesses(b, c, normal, depth);
+    let found = Contact {
+        normal,
+        depth,
+        point_a,
+        point_b,
+    };
+    let finite = depth.is_finite() && point_a.is_finite() && point_b.is_finite();
+    (finite && normal.is_finite()).then_some(found)
+}
+
+/// The contact of sphere `b` with triangle `tri` (unit face normal `face`) within `margin`, as
+/// [`crate::convex::contact::contact`] gives it (triangle as A): the triangle's point `q`
+/// closest to the centre is the witness on the triangle, the normal runs from `q` to the
+/// centre and the depth is the radius less their distance. A centre on the triangle takes the
+/// face normal.
+fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option<Contact> {
+    let q = crate::closest::point_triangle(b.center, tri);
+    let d = b.center - q;
+    let distance = d.length();
+    if distance.is_nan() || distance - b.radius > margin {
+        return None;
+    }
+    let normal = match unit_or_zero(d) {
+        n if n == Vec3::ZERO => face,
+        n => n,
+    };
+    let depth = b.radius - distance;
+    let found = Contact {
+        normal,
+        depth,
+        point_a: q,
+        point_b: b.center - normal * b.radius,
+    };
+    (depth.is_finite() && found.point_a.is_finite() && found.point_b.is_finite()).then_some(found)
 }
 
 /// One triangle's contact after the internal-edge correction, or `None` when it was a ghost.

@@ -38,6 +38,7 @@
 //! assert!((hit.t - 3.0).abs() < 1e-6 && hit.normal == Vec3::Y);
 //! ```
 
+mod box_triangle;
 mod cast;
 mod collider;
 mod contact;
@@ -133,6 +134,42 @@ pub(crate) trait TriangleSet {
     fn edge(&self, i: u32, k: usize) -> (EdgeBend, Option<Vec3>);
     /// Calls `visit` with every triangle whose box may touch `query`, until it returns false.
     fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool);
+
+    /// Calls `visit(triangle, bound)` with every triangle whose box the box `start` reaches
+    /// while moving by `motion` within `u <= bound` (`bound` starts at 1), nearer boxes first;
+    /// `visit` returns the new bound (the time of a hit it found, with any slack it wants,
+    /// or the bound it was given), and triangles reached beyond it are skipped.
+    ///
+    /// By default the triangles near the swept box are gathered, sorted by when the moving
+    /// box reaches their boxes (slab test, widened by a relative 1e-4 so rounding never drops
+    /// one), and visited in that order.
+    fn for_each_along(&self, start: &Aabb, motion: Vec3, visit: &mut dyn FnMut(u32, f32) -> f32) {
+        let swept = start.union(&Aabb {
+            min: start.min + motion,
+            max: start.max + motion,
+        });
+        let (centre, half) = (start.center(), start.half_extents());
+        let inv = motion.recip();
+        let mut candidates: Vec<(f32, u32)> = Vec::new();
+        self.for_each_near(&swept, &mut |i| {
+            if let Some(c) = self.corners(i) {
+                let lo = c[0].min(c[1]).min(c[2]) - half;
+                let hi = c[0].max(c[1]).max(c[2]) + half;
+                if let Some(t) = cast::box_entry(centre, motion, inv, lo, hi) {
+                    candidates.push((t, i));
+                }
+            }
+            true
+        });
+        candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let mut bound = 1.0f32;
+        for (entry, i) in candidates {
+            if entry > bound {
+                break;
+            }
+            bound = visit(i, bound);
+        }
+    }
 }
 
 /// Appends to `out` the triangles of `set` that touch `aabb` (exact triangle–box test,

@@ -1,8 +1,49 @@
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use std::fmt;
 
 use crate::math::{Affine3A, Vec3, DEGENERATE_EPSILON};
 use crate::shapes::{Aabb, Triangle};
+
+/// The end of a weld cell's list of kept vertices.
+const NO_VERTEX: u32 = u32::MAX;
+
+/// The weld grid's hasher: each written word is mixed in by a multiply and a rotate
+/// (the Fx hash's scheme), enough to spread cell coordinates, far cheaper than SipHash.
+#[derive(Default)]
+struct CellHasher(u64);
+
+impl Hasher for CellHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        // Words of eight bytes (a slice of integers arrives as its bytes in one call).
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_i64(&mut self, x: i64) {
+        self.write_u64(x as u64);
+    }
+    #[inline]
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+/// Builds [`CellHasher`]s.
+type CellHash = BuildHasherDefault<CellHasher>;
 
 /// An indexed triangle mesh: shared vertex positions and triangles of three vertex indices.
 ///
@@ -267,15 +308,20 @@ impl TriMesh {
             // Cell of a point; `as i64` saturates, so huge coordinates share the edge cells
             // and are then separated by the exact distance test.
             let cell = |v: Vec3| (v * inv).floor().to_array().map(|c| c as i64);
-            let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::with_capacity(n);
+            // Each cell's kept vertices as a list: the cell holds the latest, `earlier[j]` the
+            // one kept before `j` in the same cell (`NO_VERTEX` ends it).
+            let mut latest: HashMap<[i64; 3], u32, CellHash> =
+                HashMap::with_capacity_and_hasher(n, CellHash::default());
+            let mut earlier: Vec<u32> = Vec::with_capacity(n);
             let tol2 = tolerance * tolerance;
             for &v in &self.vertices {
                 let next = kept.len() as u32;
                 let mut id = next;
                 if v.is_finite() {
                     let c = cell(v);
-                    // A point within `tolerance` lies in one of the 27 cells around `c`.
-                    'search: for dz in -1..=1_i64 {
+                    // A point within `tolerance` lies in one of the 27 cells around `c`; the
+                    // first kept (smallest index) of those within it is joined.
+                    for dz in -1..=1_i64 {
                         for dy in -1..=1_i64 {
                             for dx in -1..=1_i64 {
                                 let k = [
@@ -283,23 +329,26 @@ impl TriMesh {
                                     c[1].saturating_add(dy),
                                     c[2].saturating_add(dz),
                                 ];
-                                if let Some(list) = grid.get(&k) {
-                                    for &j in list {
-                                        if (kept[j as usize] - v).length_squared() <= tol2 {
-                                            id = j;
-                                            break 'search;
-                                        }
+                                let mut j = latest.get(&k).copied().unwrap_or(NO_VERTEX);
+                                while j != NO_VERTEX {
+                                    if j < id && (kept[j as usize] - v).length_squared() <= tol2 {
+                                        id = j;
                                     }
+                                    j = earlier[j as usize];
                                 }
                             }
                         }
                     }
                     if id == next {
-                        grid.entry(c).or_default().push(next);
+                        let before = latest.insert(c, next).unwrap_or(NO_VERTEX);
+                        earlier.push(before);
                     }
                 }
                 if id == next {
                     kept.push(v);
+                    if earlier.len() < kept.len() {
+                        earlier.push(NO_VERTEX);
+                    }
                 }
                 remap.push(id);
             }

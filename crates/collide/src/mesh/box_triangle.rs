@@ -1,0 +1,177 @@
+//! A box against one triangle by separating axes: the 13 candidate axes, projections on
+//! them, and the two shapes' supporting features along a normal. Shared by the mesh's exact
+//! box cast and its box contacts.
+
+use crate::math::Vec3;
+use crate::shapes::{Obb, Segment, Triangle};
+use glam::DVec3;
+
+/// Squared length, relative to the squared lengths of its two factors, below which a cross
+/// product axis counts as zero (parallel edges): it then separates nothing and is skipped,
+/// which can only report contact, never miss one.
+const DEGENERATE_AXIS: f64 = 1e-24;
+
+/// Axis components (of unit vectors) below which a box axis counts as perpendicular to a
+/// contact normal, and relative heights below which triangle corners tie: a box tilted by
+/// less than about 1e-4 rad against a face still lies flat on it.
+const FEATURE_EPS: f32 = 1e-4;
+
+/// A box and a triangle in `f64` (the `f32` inputs' products exact to about 1e-16) with the
+/// axes that can separate them.
+///
+/// Box and triangle are disjoint exactly when one of 13 axes separates them: the triangle's
+/// normal, the box's three face normals and the nine cross products of a box edge with a
+/// triangle edge (the face normals of their Minkowski difference). Degenerate cross products
+/// (parallel edges) are left out, and so is the normal of a triangle of zero area.
+pub(super) struct BoxTriangle {
+    centre: DVec3,
+    axes: [DVec3; 3],
+    half: DVec3,
+    corners: [DVec3; 3],
+    candidates: [DVec3; 13],
+    count: usize,
+}
+
+impl BoxTriangle {
+    /// Box `b` and triangle `c`.
+    pub(super) fn new(b: &Obb, c: &[Vec3; 3]) -> BoxTriangle {
+        let axes = [
+            b.axes.x_axis.as_dvec3(),
+            b.axes.y_axis.as_dvec3(),
+            b.axes.z_axis.as_dvec3(),
+        ];
+        let p = c.map(Vec3::as_dvec3);
+        let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
+        let mut candidates = [DVec3::ZERO; 13];
+        let mut count = 0;
+        // The box's face normals as cross products of its other two edges: exactly normal to
+        // the parallelepiped the `f32` axes span.
+        for k in 0..3 {
+            candidates[count] = axes[(k + 1) % 3].cross(axes[(k + 2) % 3]);
+            count += 1;
+        }
+        let normal = edges[0].cross(edges[1]);
+        if normal.length_squared() > 0.0 {
+            candidates[count] = normal;
+            count += 1;
+        }
+        for a in &axes {
+            for f in &edges {
+                let l = a.cross(*f);
+                if l.length_squared() > DEGENERATE_AXIS * a.length_squared() * f.length_squared() {
+                    candidates[count] = l;
+                    count += 1;
+                }
+            }
+        }
+        BoxTriangle {
+            centre: b.center.as_dvec3(),
+            axes,
+            half: b.half_extents.abs().as_dvec3(),
+            corners: p,
+            candidates,
+            count,
+        }
+    }
+
+    /// The candidate axes (not unit).
+    pub(super) fn axes(&self) -> &[DVec3] {
+        &self.candidates[..self.count]
+    }
+
+    /// Along axis `l`: the box centre's offset from the middle of the triangle's projection,
+    /// and the reach within which they overlap (the box's radius `Σ eᵢ|aᵢ·l|` plus the
+    /// triangle projection's half-width). They overlap on `l` while `|offset| <= reach`.
+    #[inline]
+    pub(super) fn project(&self, l: DVec3) -> (f64, f64) {
+        let d = self.corners.map(|q| q.dot(l));
+        let (t0, t1) = (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]));
+        let reach = self.half.x * self.axes[0].dot(l).abs()
+            + self.half.y * self.axes[1].dot(l).abs()
+            + self.half.z * self.axes[2].dot(l).abs()
+            + 0.5 * (t1 - t0);
+        (self.centre.dot(l) - 0.5 * (t0 + t1), reach)
+    }
+}
+
+/// The unit axis `l` turned toward the box: the side its centre is on (offset `s`), or on the
+/// plane itself the side it comes from (`w`, the rate of the offset; none: `+l`).
+pub(super) fn toward_box(l: DVec3, s: f64, w: f64) -> DVec3 {
+    let l = l.normalize();
+    if s > 0.0 || (s == 0.0 && w <= 0.0) {
+        l
+    } else {
+        -l
+    }
+}
+
+/// The witness points of box `b` touching or overlapping triangle `c` by `depth` along the
+/// unit normal `n` (from the triangle toward the box): `(on the triangle, on the box)`, with
+/// `on_triangle − on_box = depth · n`, from the supporting features (the box's corners
+/// deepest along `−n`, the triangle's corners farthest along `n`, ties within `FEATURE_EPS`):
+/// a single box corner meets the triangle's face; a single triangle corner meets the box's
+/// face; two edges meet at their closest points; otherwise (face against face or edge) the
+/// triangle's point closest to the box feature's centre.
+pub(super) fn witnesses(b: &Obb, c: &[Vec3; 3], n: Vec3, depth: f32) -> (Vec3, Vec3) {
+    let (corners, count) = box_feature(b, n);
+    if count == 1 {
+        return (corners[0] + n * depth, corners[0]);
+    }
+    let (top, ntop) = triangle_feature(c, n);
+    let on_triangle = match (count, &top[..ntop]) {
+        (_, [p]) => *p,
+        (2, [p, q]) => {
+            let pair = crate::closest::segment_segment(
+                &Segment::new(*p, *q),
+                &Segment::new(corners[0], corners[1]),
+            );
+            pair.on_first
+        }
+        _ => {
+            let centre = corners[..count].iter().copied().sum::<Vec3>() / count as f32;
+            crate::closest::point_triangle(centre, &Triangle::new(c[0], c[1], c[2]))
+        }
+    };
+    (on_triangle, on_triangle - n * depth)
+}
+
+/// The corners of box `b`'s feature deepest along `−n`: 1 (a corner), 2 (an edge) or 4 (a
+/// face, in cyclic order). Axes within `FEATURE_EPS` of perpendicular to `n` are free.
+fn box_feature(b: &Obb, n: Vec3) -> ([Vec3; 4], usize) {
+    let mut base = b.center;
+    let mut free = [Vec3::ZERO; 2];
+    let mut nfree = 0;
+    for i in 0..3 {
+        let axis = b.axes.col(i);
+        let half = axis * b.half_extents[i];
+        let s = axis.dot(n);
+        if s.abs() < FEATURE_EPS && nfree < 2 {
+            free[nfree] = half;
+            nfree += 1;
+        } else {
+            base += if s > 0.0 { -half } else { half };
+        }
+    }
+    match nfree {
+        0 => ([base; 4], 1),
+        1 => ([base - free[0], base + free[0], base, base], 2),
+        _ => {
+            let (u, v) = (free[0], free[1]);
+            ([base + u + v, base - u + v, base - u - v, base + u - v], 4)
+        }
+    }
+}
+
+/// The corners of triangle `c` within `FEATURE_EPS` (of its longest side from corner 0) of
+/// the farthest along `n`: 1, 2 or 3 of them; none for a NaN `n`.
+fn triangle_feature(c: &[Vec3; 3], n: Vec3) -> ([Vec3; 3], usize) {
+    let reach = c.iter().map(|p| p.dot(n)).fold(f32::NEG_INFINITY, f32::max);
+    let size = (c[1] - c[0]).length().max((c[2] - c[0]).length());
+    let mut top = [Vec3::ZERO; 3];
+    let mut count = 0;
+    for p in c.iter().filter(|p| p.dot(n) >= reach - FEATURE_EPS * size) {
+        top[count] = *p;
+        count += 1;
+    }
+    (top, count)
+}
