@@ -81,6 +81,20 @@ impl SupportMap for Part {
             Part::Grown(inner, d) => inner.bounding_ball().map(|(c, r)| (c, r + d)),
         }
     }
+
+    fn as_obb(&self) -> Option<Obb> {
+        match self {
+            Part::Cuboid(o, _) => Some(*o),
+            _ => None,
+        }
+    }
+
+    fn as_sphere(&self) -> Option<Sphere> {
+        match self {
+            Part::Sphere(s) => Some(*s),
+            _ => None,
+        }
+    }
 }
 
 impl Part {
