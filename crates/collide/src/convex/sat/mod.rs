@@ -61,6 +61,7 @@ use glam::{DVec3, Vec4};
 use search::full_search;
 use support::{support_value, support_value_cone};
 
+mod penetrating;
 mod search;
 mod support;
 #[cfg(test)]
@@ -178,8 +179,12 @@ pub(crate) struct SatDetail {
     pub face_a: (f32, u32),
     /// Best separation over B's faces and its face.
     pub face_b: (f32, u32),
-    /// Best separation over Minkowski edge pairs, the edges, and the axis in A's frame.
+    /// Best separation over Minkowski edge pairs, the edges, and the axis in A's frame. From
+    /// the overlap fast path: EPA's least overlap and axis, with edges `u32::MAX`.
     pub edge: (f32, u32, u32, Vec3),
+    /// From the overlap fast path: EPA's deepest points of A and of B (world), which stand in
+    /// for the edge pair's closest points.
+    pub witness: Option<(Vec3, Vec3)>,
 }
 
 /// Separating-axis test of two convex polyhedra, full search.
@@ -464,5 +469,6 @@ impl SatDetail {
         face_a: (f32::NEG_INFINITY, 0),
         face_b: (f32::NEG_INFINITY, 0),
         edge: (f32::NEG_INFINITY, 0, 0, Vec3::ZERO),
+        witness: None,
     };
 }
