@@ -1,5 +1,6 @@
 //! Penetrating convex hull pairs, collide against parry3d's direct convex–convex functions:
-//! the verdict, one contact with its depth, and the contact manifold, on overlapping poses of
+//! the verdict (collide's SAT, which also gives the depth, and its boolean GJK test), one
+//! contact with its depth, and the contact manifold, on overlapping poses of
 //! real-mesh hulls (the bench `hull_contact_100_pairs`'s bunny and teddy, the duck against the
 //! torus, and a rounded bunny of thousands of vertices against the teddy).
 //!
@@ -11,7 +12,7 @@
 use std::sync::Arc;
 
 use collide::convex::contact::contact;
-use collide::convex::{contact_manifold, sat_cached, ConvexHull, ConvexPolyhedron, SepCache};
+use collide::convex::{contact_manifold, gjk, sat_cached, ConvexHull, ConvexPolyhedron, SepCache};
 use collide::Vec3;
 use collide_testkit::{hulls, Gen};
 use parry3d::math::Pose;
@@ -74,20 +75,34 @@ fn pairs(sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Pair> {
     out
 }
 
-/// The verdict, contact and manifold rows of one hull pair.
+/// The verdict (SAT and GJK), contact and manifold rows of one hull pair.
 fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
     let set = Arc::new(pairs(sa, sb, n, seed));
     let (pa, pb) = (sa.parry.clone(), sb.parry.clone());
     let verdict = {
         let (c, p, pa, pb) = (set.clone(), set.clone(), pa.clone(), pb.clone());
         Case {
-            name: format!("{label} verdict"),
+            name: format!("{label} verdict (SAT)"),
             n,
             collide: Box::new(move || {
                 c.iter()
                     .filter(|q| sat_cached(&q.a, &q.b, &mut SepCache::default()).is_penetrating())
                     .count()
             }),
+            parry: Box::new(move || {
+                p.iter()
+                    .filter(|q| intersection_test_support_map_support_map(&q.pos12, &*pa, &*pb))
+                    .count()
+            }),
+            parry_call: "query::details::intersection_test_support_map_support_map (GJK)".into(),
+        }
+    };
+    let boolean = {
+        let (c, p, pa, pb) = (set.clone(), set.clone(), pa.clone(), pb.clone());
+        Case {
+            name: format!("{label} verdict (GJK)"),
+            n,
+            collide: Box::new(move || c.iter().filter(|q| gjk::intersects(&q.a, &q.b)).count()),
             parry: Box::new(move || {
                 p.iter()
                     .filter(|q| intersection_test_support_map_support_map(&q.pos12, &*pa, &*pb))
@@ -144,7 +159,7 @@ fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
             parry_call: "query::details::contact_manifold_pfm_pfm (fresh ContactManifold)".into(),
         }
     };
-    vec![verdict, single, manifold]
+    vec![verdict, boolean, single, manifold]
 }
 
 /// Every row, `n` penetrating poses per hull pair, and a line per hull naming its size.
