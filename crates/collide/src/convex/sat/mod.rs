@@ -191,7 +191,9 @@ pub(crate) struct SatDetail {
 ///
 /// `Separated` with a separating plane when one exists (the first found: faces of A, faces of
 /// B, then edge pairs), else `Penetrating` with the minimum-translation normal and depth over
-/// all candidate axes. Touching (gap exactly 0) is `Penetrating` with depth 0. NaN or infinite
+/// all candidate axes. Hulls that clearly overlap (GJK proves it and the depth is above 1e-4
+/// of their size) get that minimum from EPA instead of from every axis: within EPA's relative
+/// tolerance (1e-6) of it, or a face's exact overlap where that is smaller. Touching (gap exactly 0) is `Penetrating` with depth 0. NaN or infinite
 /// poses give `Separated` with `distance = INFINITY` and a NaN plane ("no contact"), and so do
 /// finite poses whose translations are more than `f32::MAX` apart (beyond `f32`; shapes that
 /// large could in fact touch there, which no `f32` computation can tell). Lander 1999; Gregorius 2013; Ericson, RTCD §5.5.
