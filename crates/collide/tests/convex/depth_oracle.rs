@@ -12,7 +12,8 @@
 //! vertices of both hulls on each, in f64. A loose test only adds candidates, so rounding
 //! can make the oracle neither too small nor miss the minimum.
 //!
-//! 200 pairs by default; `COLLIDE_LONG=1` runs 10,000.
+//! 200 pairs by default; `COLLIDE_LONG=1` runs 10,000 (and 200 nearly coincident pairs of the
+//! big hull instead of 3).
 
 use std::sync::Arc;
 
@@ -216,5 +217,45 @@ fn contact_depth_matches_an_f64_sat_minimum_on_deep_overlaps() {
         "depth vs f64 SAT minimum, {n} deep pairs ({with_big} with the {}-vertex hull): \
          largest error / size: contact {worst_contact:.2e}, sat {worst_sat:.2e}",
         hulls[big].1.vertices().len()
+    );
+}
+
+#[test]
+fn contact_depth_on_nearly_coincident_3600_vertex_hulls() {
+    // Two copies of the 3,600-vertex hull, one turned by up to 0.2 rad and moved by up to
+    // 0.05: the deepest overlap, where EPA's polytope has the most faces near its nearest
+    // point. 3 cases by default (the oracle's 10,710² edge pairs take seconds each), 200
+    // with `COLLIDE_LONG=1`.
+    let hulls = test_hulls();
+    let big = &hulls[hulls.len() - 1].1;
+    let mut g = Gen::new(0xc01c);
+    let n = if std::env::var("COLLIDE_LONG").is_ok() {
+        200
+    } else {
+        3
+    };
+    let mut worst = 0.0f64;
+    for i in 0..n {
+        let q = g.quat();
+        let turn = glam::Quat::from_axis_angle(g.unit(), g.range(0.0, 0.2));
+        let a = ConvexPolyhedron::new(big.clone()).with_pose(q, g.vec(0.01));
+        let b = ConvexPolyhedron::new(big.clone()).with_pose(turn * q, g.vec(0.05));
+        let (wa, wb) = (World64::new(&a), World64::new(&b));
+        let (depth, _) = sat_minimum(&wa, &wb);
+        let size = f64::from(big.outer_ball().1);
+        let c = contact::contact(&a, &b, 0.0).expect("coincident hulls overlap");
+        let e = (f64::from(c.depth) - depth).abs() / size;
+        worst = worst.max(e);
+        assert!(e <= 1e-4, "case {i}: contact depth {} vs {depth}", c.depth);
+        let SatResult::Penetrating { depth: s, .. } = sat(&a, &b) else {
+            panic!("case {i}: SAT separated");
+        };
+        assert!(
+            (f64::from(s) - depth).abs() / size <= 1e-4,
+            "case {i}: SAT depth {s} vs {depth}"
+        );
+    }
+    eprintln!(
+        "nearly coincident 3,600-vertex hulls, {n} cases: largest depth error / size {worst:.2e}"
     );
 }
