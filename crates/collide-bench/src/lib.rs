@@ -8,11 +8,13 @@
 //! - [`cases`]: the table of compared queries (one collide and one parry3d closure per row).
 //! - [`query_cases`]: the scene-query rows (world rays, shape casts, overlaps) on scenes of
 //!   1k to 100k bodies.
+//! - [`pen_cases`]: penetrating real-mesh hull pairs (verdict, contact, manifold).
 //! - [`timing`]: the interleaved, median-of-rounds timer behind `compare`.
 
 pub mod cases;
 pub mod convert;
 pub mod inputs;
 pub mod mesh_cases;
+pub mod pen_cases;
 pub mod query_cases;
 pub mod timing;

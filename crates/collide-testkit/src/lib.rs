@@ -4,6 +4,7 @@
 //!
 //! Everything is deterministic: build a [`Gen`] from a seed and draw.
 
+pub mod hulls;
 pub mod level;
 pub mod near;
 pub mod oracle;

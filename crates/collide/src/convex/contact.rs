@@ -136,7 +136,7 @@ where
         Status::Intersecting => {
             // Cores touch or overlap: EPA on the cores, then grow by the radii.
             let hint = b.interior_point() - a.interior_point();
-            let p = epa::expand(sa, sb, &run, hint)?;
+            let p = epa::expand(sa, sb, &run, hint)?.pen;
             cache.dir = -p.normal;
             let n = p.normal;
             Some(Contact {

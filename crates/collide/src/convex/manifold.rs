@@ -167,9 +167,13 @@ pub fn contact_manifold(
     let best = sa.max(sb).max(se);
     let good = |sep: f32| sep >= best - slack(best);
     if good(sa) {
-        face_contact(a, fa as usize, b, false, -sa)
+        face_contact(a, fa as usize, b, false, -sa, detail.witness)
     } else if good(sb) {
-        face_contact(b, fb as usize, a, true, -sb)
+        face_contact(b, fb as usize, a, true, -sb, detail.witness)
+    } else if let Some((pa, pb)) = detail.witness {
+        // The overlap fast path's EPA axis: one point halfway between the deepest points.
+        let normal = (a.rotation * axis).normalize_or_zero();
+        Some(Manifold::one(normal, -se, (pa + pb) * 0.5))
     } else {
         Some(edge_contact(a, b, ei as usize, ej as usize, axis, se))
     }
@@ -210,6 +214,8 @@ fn edge_contact(
 
 /// Clips the incident face of `inc` against reference face `rf` of `reference`. `flipped`:
 /// the reference shape is B, so the manifold normal is the reference normal reversed.
+/// `witness`: the deepest points of the two shapes when the query already has them (EPA),
+/// for the one-point answer when nothing of the incident face is in the overlap.
 // One piece: choosing the incident face, clipping it and keeping its points share the reference
 // polygon, on the contact hot path.
 fn face_contact(
@@ -218,6 +224,7 @@ fn face_contact(
     inc: &ConvexPolyhedron,
     flipped: bool,
     axis_depth: f32,
+    witness: Option<(Vec3, Vec3)>,
 ) -> Option<Manifold> {
     let plane = reference.face_plane(rf);
     let n = plane.normal;
@@ -290,8 +297,10 @@ fn face_contact(
         // Nothing of the incident face lies in the overlap: one point halfway between the
         // deepest points of the two shapes (EPA), or the incident shape's deepest vertex.
         let depth = axis_depth.max(0.0);
-        let point = match epa::penetration(reference, inc) {
-            Some(p) => (p.point_a + p.point_b) * 0.5,
+        let deepest_pair =
+            witness.or_else(|| epa::penetration(reference, inc).map(|p| (p.point_a, p.point_b)));
+        let point = match deepest_pair {
+            Some((pa, pb)) => (pa + pb) * 0.5,
             None => {
                 let v = inc.hull.vertices()[deepest as usize];
                 let p = inc.to_world(v);

@@ -2,6 +2,7 @@
 //! manifolds, Quickhull and convex decomposition.
 
 mod decompose;
+mod depth_oracle;
 mod epa_oracle;
 mod epa_real_hulls;
 mod gjk_oracle;

@@ -14,7 +14,8 @@
 //! horizon found by a depth-first walk from the nearest face (so the visible region is
 //! connected); a face and iteration budget ([`MAX_FACES`], [`MAX_ITERATIONS`]) after which the
 //! answer is the expanded normal along which the shapes overlap least, with that overlap as
-//! the depth (an upper bound of the minimum, exact along the normal reported); and documented
+//! the depth (an upper bound of the minimum, exact along the normal reported), which callers
+//! with an exact method (two polyhedra: the separating-axis search) replace; and documented
 //! answers when `M` is flat, a segment or a point (see [`penetration`]).
 //!
 //! # Example
@@ -48,11 +49,16 @@ use super::gjk::{self, Run, Simplex, Vertex, TOLERANCE};
 use super::support::SupportMap;
 use crate::math::Vec3;
 
-/// Largest number of polytope faces (live and dead) EPA allocates before it stops.
-pub const MAX_FACES: usize = 256;
+/// Largest number of polytope faces (live and dead) EPA allocates before it stops. Enough for
+/// the expansion on hulls of thousands of vertices to converge (it adds one support point per
+/// step and ends when the nearest face is on the boundary); a run that still reaches it
+/// answers an upper bound of the depth, and the polyhedron queries then use the exact
+/// separating-axis search instead.
+pub const MAX_FACES: usize = 8192;
 
-/// Largest number of expansion steps before EPA stops with the least overlap it has seen.
-pub const MAX_ITERATIONS: u32 = 96;
+/// Largest number of expansion steps before EPA stops with the least overlap it has seen
+/// (see [`MAX_FACES`]).
+pub const MAX_ITERATIONS: u32 = 2048;
 
 /// Penetration of two overlapping convex shapes (the minimum translation).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -106,10 +112,20 @@ where
     })
 }
 
+/// What [`expand`] found: the penetration, and whether the expansion converged (its nearest
+/// face on the boundary of `M` to within the tolerance, or `M` flat: the depth is the
+/// minimum) or stopped early (budget, or rounding that broke the polytope: the depth is the
+/// overlap along the normal reported, an upper bound of the minimum).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Expansion {
+    pub pen: Penetration,
+    pub converged: bool,
+}
+
 /// Builds a full-dimensional initial tetrahedron from GJK's simplex (adding support points
 /// when it has fewer than 4 vertices), then runs EPA. `None` only for non-finite support
 /// points. `hint`: a direction from A toward B, used to orient degenerate answers.
-pub(crate) fn expand<FA, FB>(sa: FA, sb: FB, run: &Run, hint: Vec3) -> Option<Penetration>
+pub(crate) fn expand<FA, FB>(sa: FA, sb: FB, run: &Run, hint: Vec3) -> Option<Expansion>
 where
     FA: Fn(Vec3) -> Vec3,
     FB: Fn(Vec3) -> Vec3,
@@ -123,7 +139,12 @@ where
     let verts = match start.tetrahedron(&mut m) {
         Ok(verts) => verts,
         Err(Stop::NonFinite) => return None,
-        Err(Stop::Flat(normal)) => return start.touching(normal),
+        Err(Stop::Flat(normal)) => {
+            return start.touching(normal).map(|pen| Expansion {
+                pen,
+                converged: true,
+            })
+        }
     };
     let mut poly = Polytope::tetrahedron(verts);
     poly.grow(&mut m, &start)

@@ -1,9 +1,12 @@
 //! The EPA polytope: faces with their adjacency, the horizon walk and the expansion loop.
 
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
 use glam::DVec3;
 
 use super::answer::{along_face, finish, flat_normal};
-use super::{Minkowski, Penetration, Start, MAX_FACES, MAX_ITERATIONS};
+use super::{Expansion, Minkowski, Penetration, Start, MAX_FACES, MAX_ITERATIONS};
 use crate::convex::gjk::{Vertex, TOLERANCE};
 use crate::math::Vec3;
 
@@ -26,6 +29,36 @@ pub(super) struct Face {
 pub(super) struct Polytope {
     pub(super) verts: Vec<Vertex>,
     pub(super) faces: Vec<Face>,
+    /// Every face with a finite plane distance, nearest first (dead ones are dropped when
+    /// they come up): the expansion's next face in O(log F) instead of a pass over all faces.
+    queue: BinaryHeap<Queued>,
+}
+
+/// A face in [`Polytope::queue`]: ordered so that the heap's top is the least distance `d`,
+/// and among equal distances the lowest index (the face a pass in index order would pick).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Queued {
+    d: f64,
+    face: usize,
+}
+
+/// The distances are finite (NaN and infinite ones are never queued).
+impl Eq for Queued {}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed: `BinaryHeap` pops its largest element.
+        other
+            .d
+            .total_cmp(&self.d)
+            .then_with(|| other.face.cmp(&self.face))
+    }
+}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl Polytope {
@@ -44,6 +77,12 @@ impl Polytope {
         } else {
             (DVec3::ZERO, f64::INFINITY)
         };
+        if d < f64::INFINITY {
+            self.queue.push(Queued {
+                d,
+                face: self.faces.len(),
+            });
+        }
         self.faces.push(Face {
             v: [i, j, k],
             adj: [usize::MAX; 3],
@@ -102,6 +141,7 @@ impl Polytope {
         let mut poly = Polytope {
             verts,
             faces: Vec::with_capacity(64),
+            queue: BinaryHeap::with_capacity(64),
         };
         poly.add_face(0, 1, 2);
         poly.add_face(0, 3, 1);
@@ -117,16 +157,29 @@ impl Polytope {
     /// along its normal (a polytope left non-convex by faces without a normal cycles through
     /// the same support points until the budget runs out, its nearest face at distance 0):
     /// then the answer is the expanded normal along which `M` reaches least far, with that
-    /// overlap as the depth.
+    /// overlap as the depth, marked not converged ([`Expansion::converged`]) so that a caller
+    /// with an exact method can use it instead.
     pub(super) fn grow<FA, FB>(
         &mut self,
         m: &mut Minkowski<FA, FB>,
         start: &Start<'_>,
-    ) -> Option<Penetration>
+    ) -> Option<Expansion>
     where
         FA: Fn(Vec3) -> Vec3,
         FB: Fn(Vec3) -> Vec3,
     {
+        let exact = |pen: Option<Penetration>| {
+            pen.map(|pen| Expansion {
+                pen,
+                converged: true,
+            })
+        };
+        let bound_only = |pen: Option<Penetration>| {
+            pen.map(|pen| Expansion {
+                pen,
+                converged: false,
+            })
+        };
         let tol = f64::from(TOLERANCE);
         let hint = start.hint;
         let mut best = 0usize;
@@ -135,21 +188,16 @@ impl Polytope {
         let mut bound: Option<(f64, DVec3, Vertex)> = None;
         let mut horizon: Vec<(usize, usize)> = Vec::with_capacity(32);
         for _ in 0..MAX_ITERATIONS {
-            let Some(f) = nearest_face(&self.faces) else {
-                // Every live face is degenerate: M is flat or thinner than f64 resolves its
-                // faces (a needle whose expansion leaves only sliver faces). The flat answer:
-                // depth 0 across what M spans.
-                return start.touching(flat_normal(&self.verts, hint.as_dvec3()).as_dvec3());
+            let Some(f) = self.nearest_face() else {
+                let n = flat_normal(&self.verts, hint.as_dvec3()).as_dvec3();
+                return exact(start.touching(n));
             };
             best = f;
             let face = self.faces[f];
             let w = m.support(face.n)?;
-            // Converged when the support point along the face normal is no farther than the
-            // face: the face lies on the boundary of M (within the relative/absolute
-            // tolerance).
             let gap = face.n.dot(w.w) - face.d;
             if gap <= tol * face.d.abs() + tol * m.scale {
-                return finish(self, f, hint);
+                return exact(finish(self, f, hint));
             }
             let reach = face.n.dot(w.w);
             if bound.is_none_or(|(h, _, _)| reach < h) {
@@ -160,14 +208,26 @@ impl Polytope {
             }
             match self.add_point(f, w, &mut horizon) {
                 Fan::Closed => {}
-                Fan::Broken => return along_face(face.n, &w, hint),
-                Fan::Unlinked => return finish(self, f, hint),
+                Fan::Broken => return bound_only(along_face(face.n, &w, hint)),
+                Fan::Unlinked => return bound_only(finish(self, f, hint)),
             }
         }
-        match bound {
+        bound_only(match bound {
             Some((_, n, w)) => along_face(n, &w, hint),
             None => finish(self, best, hint),
+        })
+    }
+
+    /// The live face nearest the origin (least plane distance, the lowest index among equal
+    /// ones), `None` when no face has a finite distance.
+    fn nearest_face(&mut self) -> Option<usize> {
+        while let Some(q) = self.queue.peek() {
+            if self.faces.get(q.face).is_some_and(|f| !f.dead) {
+                return Some(q.face);
+            }
+            self.queue.pop();
         }
+        None
     }
 
     /// Replaces the faces `w` sees, starting from face `f`, by a fan of faces from `w` to the
@@ -221,19 +281,6 @@ impl Polytope {
         }
         Fan::Closed
     }
-}
-
-/// The live face nearest the origin (smallest plane distance), skipping degenerate faces.
-fn nearest_face(faces: &[Face]) -> Option<usize> {
-    let mut best = None;
-    let mut best_d = f64::INFINITY;
-    for (i, f) in faces.iter().enumerate() {
-        if !f.dead && f.d < best_d {
-            best_d = f.d;
-            best = Some(i);
-        }
-    }
-    best
 }
 
 /// Sets the adjacency of a closed set of faces by matching opposite edges (used for the

@@ -98,7 +98,9 @@ fn unconverged_expansion_answers_the_overlap_along_its_normal() {
     assert_eq!(run.simplex.n, 3);
     run.scale = 0.0;
     let hint = b.interior_point() - a.interior_point();
-    let p = expand(sa, sb, &run, hint).unwrap();
+    let e = expand(sa, sb, &run, hint).unwrap();
+    assert!(!e.converged);
+    let p = e.pen;
     let n = p.normal;
     assert_near!(n.length(), 1.0, 1e-6);
     let overlap = f64::from(n.dot(a.support(n))) - f64::from(n.dot(b.support(-n)));

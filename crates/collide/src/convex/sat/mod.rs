@@ -61,6 +61,7 @@ use glam::{DVec3, Vec4};
 use search::full_search;
 use support::{support_value, support_value_cone};
 
+mod penetrating;
 mod search;
 mod support;
 #[cfg(test)]
@@ -178,15 +179,21 @@ pub(crate) struct SatDetail {
     pub face_a: (f32, u32),
     /// Best separation over B's faces and its face.
     pub face_b: (f32, u32),
-    /// Best separation over Minkowski edge pairs, the edges, and the axis in A's frame.
+    /// Best separation over Minkowski edge pairs, the edges, and the axis in A's frame. From
+    /// the overlap fast path: EPA's least overlap and axis, with edges `u32::MAX`.
     pub edge: (f32, u32, u32, Vec3),
+    /// From the overlap fast path: EPA's deepest points of A and of B (world), which stand in
+    /// for the edge pair's closest points.
+    pub witness: Option<(Vec3, Vec3)>,
 }
 
 /// Separating-axis test of two convex polyhedra, full search.
 ///
 /// `Separated` with a separating plane when one exists (the first found: faces of A, faces of
 /// B, then edge pairs), else `Penetrating` with the minimum-translation normal and depth over
-/// all candidate axes. Touching (gap exactly 0) is `Penetrating` with depth 0. NaN or infinite
+/// all candidate axes. Hulls that clearly overlap (GJK proves it and the depth is above 1e-4
+/// of their size) get that minimum from EPA instead of from every axis: within EPA's relative
+/// tolerance (1e-6) of it, or a face's exact overlap where that is smaller. Touching (gap exactly 0) is `Penetrating` with depth 0. NaN or infinite
 /// poses give `Separated` with `distance = INFINITY` and a NaN plane ("no contact"), and so do
 /// finite poses whose translations are more than `f32::MAX` apart (beyond `f32`; shapes that
 /// large could in fact touch there, which no `f32` computation can tell). Lander 1999; Gregorius 2013; Ericson, RTCD §5.5.
@@ -464,5 +471,6 @@ impl SatDetail {
         face_a: (f32::NEG_INFINITY, 0),
         face_b: (f32::NEG_INFINITY, 0),
         edge: (f32::NEG_INFINITY, 0, 0, Vec3::ZERO),
+        witness: None,
     };
 }

@@ -1,5 +1,6 @@
 //! The full search (steps 2–5): face axes of both hulls, then the edge pairs whose Gauss-map
-//! arcs cross, four of B's edges at a time.
+//! arcs cross, four of B's edges at a time; clearly overlapping hulls take the GJK and EPA
+//! fast path instead (`penetrating`).
 
 use super::*;
 
@@ -175,6 +176,10 @@ pub(super) fn full_search(
     rel: &Relative,
     cache: &mut SepCache,
 ) -> SatDetail {
+    // Clearly overlapping hulls: GJK and EPA instead of every axis (`penetrating`).
+    if let Some(detail) = super::penetrating::deep_overlap(a, b, rel, cache) {
+        return detail;
+    }
     let search = FullSearch::new(a, b, rel);
     let mut detail = SatDetail::NO_CONTACT;
     if search.faces_of_a(&mut detail, cache).is_break()
