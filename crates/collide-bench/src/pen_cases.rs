@@ -95,6 +95,7 @@ fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
                     .count()
             }),
             parry_call: "query::details::intersection_test_support_map_support_map (GJK)".into(),
+            direct: None,
         }
     };
     let boolean = {
@@ -109,6 +110,7 @@ fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
                     .count()
             }),
             parry_call: "query::details::intersection_test_support_map_support_map (GJK)".into(),
+            direct: None,
         }
     };
     let single = {
@@ -130,6 +132,7 @@ fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
                     .count()
             }),
             parry_call: "query::details::contact_support_map_support_map (GJK + EPA)".into(),
+            direct: None,
         }
     };
     let manifold = {
@@ -157,6 +160,7 @@ fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
                     .sum()
             }),
             parry_call: "query::details::contact_manifold_pfm_pfm (fresh ContactManifold)".into(),
+            direct: None,
         }
     };
     vec![verdict, boolean, single, manifold]
