@@ -89,6 +89,7 @@ pub mod sweep;
 pub mod world;
 
 mod par;
+mod scratch;
 
 // The unit tests' `assert_near!` is the workspace's one, from the testkit (a dev-dependency).
 #[cfg(test)]

@@ -191,6 +191,13 @@ impl ConvexHull {
             .get_or_init(|| gauss_clusters(&self.faces, &self.edges))
     }
 
+    /// Builds the Gauss map now rather than on the SAT's first full search: for the world,
+    /// which prepares its bodies when they are added so that its frames allocate nothing.
+    pub(crate) fn build_gauss_map(&self) {
+        self.gauss();
+        self.gauss_arcs();
+    }
+
     /// The edge indices ordered so that consecutive edges have nearby Gauss-map arcs.
     #[inline]
     pub(crate) fn gauss_order(&self) -> &[u32] {

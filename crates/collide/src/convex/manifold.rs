@@ -36,7 +36,9 @@ use super::polyhedron::ConvexPolyhedron;
 use super::sat::{sat_detail, SatResult, SepCache};
 use crate::closest::segment_segment;
 use crate::math::Vec3;
+use crate::shapes::Plane;
 use crate::shapes::Segment;
+use std::cell::RefCell;
 
 /// One contact point of a [`Manifold`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -241,20 +243,70 @@ fn face_contact(
             |best, x| if x.0 < best.0 { x } else { best },
         )
         .1;
-    let mut poly: Vec<Vec3> = inc
-        .hull
-        .face_vertices(inc_face)
-        .iter()
-        .map(|&v| inc.to_world(inc.hull.vertices()[v as usize]))
-        .collect();
+    crate::scratch::with(&CLIP_LISTS, |lists| {
+        let ClipLists {
+            poly,
+            next,
+            ref_pts,
+            candidates,
+        } = lists;
+        poly.clear();
+        poly.extend(
+            inc.hull
+                .face_vertices(inc_face)
+                .iter()
+                .map(|&v| inc.to_world(inc.hull.vertices()[v as usize])),
+        );
+        ref_pts.clear();
+        ref_pts.extend(
+            reference
+                .hull
+                .face_vertices(rf)
+                .iter()
+                .map(|&v| reference.to_world(reference.hull.vertices()[v as usize])),
+        );
+        clip_and_keep(
+            (reference, &plane, ref_pts),
+            (inc, deepest, axis_depth, witness),
+            (poly, next, candidates),
+        )?;
+        let mut m = Manifold {
+            normal: if flipped { -n } else { n },
+            depth: axis_depth.max(0.0),
+            ..Manifold::default()
+        };
+        reduce(candidates, n, &mut m);
+        Some(m)
+    })
+}
+
+/// The lists [`face_contact`] clips in: the incident polygon and its next clipped form, the
+/// reference polygon, and the contact candidates.
+#[derive(Default)]
+struct ClipLists {
+    poly: Vec<Vec3>,
+    next: Vec<Vec3>,
+    ref_pts: Vec<Vec3>,
+    candidates: Vec<ContactPoint>,
+}
+
+thread_local! {
+    /// Each thread's clipping lists ([`crate::scratch`]).
+    static CLIP_LISTS: RefCell<ClipLists> = RefCell::new(ClipLists::default());
+}
+
+/// Clips the incident polygon `poly` to the reference polygon `ref_pts` (on `plane`, normal
+/// `n` out of the reference shape) and keeps in `candidates` the points in the overlap; with
+/// none there, one point between the shapes' deepest points. `None` when that point is not
+/// finite.
+fn clip_and_keep(
+    (reference, plane, ref_pts): (&ConvexPolyhedron, &Plane, &[Vec3]),
+    (inc, deepest, axis_depth, witness): (&ConvexPolyhedron, u32, f32, Option<(Vec3, Vec3)>),
+    (poly, next, candidates): (&mut Vec<Vec3>, &mut Vec<Vec3>, &mut Vec<ContactPoint>),
+) -> Option<()> {
+    let n = plane.normal;
     // Sutherland–Hodgman against each side plane of the reference polygon. For an edge
     // r_k → r_k+1 of a polygon counter-clockwise about n, (r_k+1 − r_k) × n points out of it.
-    let ref_idx = reference.hull.face_vertices(rf);
-    let ref_pts: Vec<Vec3> = ref_idx
-        .iter()
-        .map(|&v| reference.to_world(reference.hull.vertices()[v as usize]))
-        .collect();
-    let mut next = Vec::with_capacity(poly.len() + ref_pts.len());
     for k in 0..ref_pts.len() {
         let (r0, r1) = (ref_pts[k], ref_pts[(k + 1) % ref_pts.len()]);
         let side = (r1 - r0).cross(n);
@@ -270,7 +322,7 @@ fn face_contact(
                 next.push(p + (q - p) * (dp / (dp - dq)));
             }
         }
-        std::mem::swap(&mut poly, &mut next);
+        std::mem::swap(poly, next);
         if poly.is_empty() {
             break;
         }
@@ -282,17 +334,15 @@ fn face_contact(
         .iter()
         .fold(0.0_f32, |m, p| m.max(p.abs().max_element()));
     let slop = 1e-5 * size.max(1e-30);
-    let mut candidates: Vec<ContactPoint> = poly
-        .iter()
-        .filter_map(|&p| {
-            let sep = plane.signed_distance(p);
-            let inside = reference.hull.signed_distance_bound(reference.to_local(p)) <= slop;
-            (sep <= slop && sep.is_finite() && inside).then(|| ContactPoint {
-                point: p - n * (0.5 * sep),
-                depth: (-sep).max(0.0),
-            })
+    candidates.clear();
+    candidates.extend(poly.iter().filter_map(|&p| {
+        let sep = plane.signed_distance(p);
+        let inside = reference.hull.signed_distance_bound(reference.to_local(p)) <= slop;
+        (sep <= slop && sep.is_finite() && inside).then(|| ContactPoint {
+            point: p - n * (0.5 * sep),
+            depth: (-sep).max(0.0),
         })
-        .collect();
+    }));
     if candidates.is_empty() {
         // Nothing of the incident face lies in the overlap: one point halfway between the
         // deepest points of the two shapes (EPA), or the incident shape's deepest vertex.
@@ -312,23 +362,16 @@ fn face_contact(
         }
         candidates.push(ContactPoint { point, depth });
     }
-    let mut m = Manifold {
-        normal: if flipped { -n } else { n },
-        depth: axis_depth.max(0.0),
-        ..Manifold::default()
-    };
-    for p in reduce(&candidates, n) {
-        m.push(p);
-    }
-    Some(m)
+    Some(())
 }
 
 /// At most 4 of `pts` spanning the largest area: the deepest, the farthest from it, the one
 /// making the largest triangle with those, and the one farthest outside that triangle
 /// (Gregorius 2015).
-fn reduce(pts: &[ContactPoint], n: Vec3) -> Vec<ContactPoint> {
+fn reduce(pts: &[ContactPoint], n: Vec3, out: &mut Manifold) {
     if pts.len() <= 4 {
-        return pts.to_vec();
+        pts.iter().for_each(|&p| out.push(p));
+        return;
     }
     let argmax = |f: &dyn Fn(&ContactPoint) -> f32| {
         let mut best = (f32::NEG_INFINITY, 0);
@@ -348,13 +391,15 @@ fn reduce(pts: &[ContactPoint], n: Vec3) -> Vec<ContactPoint> {
     let area = |a: Vec3, b: Vec3, c: Vec3| (b - a).cross(c - a).dot(n);
     let (a3, i3) = argmax(&|p| area(p1, p2, p.point).abs());
     let p3 = pts[i3].point;
-    let mut out = vec![pts[i1], pts[i2], pts[i3]];
     if a3 <= 0.0 {
-        out.truncate(2);
-        if i2 == i1 {
-            out.truncate(1);
+        out.push(pts[i1]);
+        if i2 != i1 {
+            out.push(pts[i2]);
         }
-        return out;
+        return;
+    }
+    for i in [i1, i2, i3] {
+        out.push(pts[i]);
     }
     // Orient the triangle counter-clockwise about n, then the point most outside an edge.
     let (q1, q2, q3) = if area(p1, p2, p3) > 0.0 {
@@ -370,7 +415,6 @@ fn reduce(pts: &[ContactPoint], n: Vec3) -> Vec<ContactPoint> {
     if outside > 0.0 {
         out.push(pts[i4]);
     }
-    out
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@ use self::polytope::Polytope;
 use super::gjk::{self, Run, Simplex, Vertex, TOLERANCE};
 use super::support::SupportMap;
 use crate::math::Vec3;
+use std::cell::RefCell;
 
 /// Largest number of polytope faces (live and dead) EPA allocates before it stops. Enough for
 /// the expansion on hulls of thousands of vertices to converge (it adds one support point per
@@ -136,18 +137,33 @@ where
         scale: run.scale,
     };
     let start = Start::new(&run.simplex, hint);
-    let verts = match start.tetrahedron(&mut m) {
-        Ok(verts) => verts,
-        Err(Stop::NonFinite) => return None,
-        Err(Stop::Flat(normal)) => {
-            return start.touching(normal).map(|pen| Expansion {
-                pen,
-                converged: true,
-            })
+    crate::scratch::with(&SCRATCH, |scratch| {
+        let poly = &mut scratch.poly;
+        match start.tetrahedron(&mut m, &mut poly.verts) {
+            Ok(()) => {}
+            Err(Stop::NonFinite) => return None,
+            Err(Stop::Flat(normal)) => {
+                return start.touching(normal).map(|pen| Expansion {
+                    pen,
+                    converged: true,
+                })
+            }
         }
-    };
-    let mut poly = Polytope::tetrahedron(verts);
-    poly.grow(&mut m, &start)
+        poly.start_tetrahedron();
+        poly.grow(&mut m, &start, &mut scratch.horizon)
+    })
+}
+
+/// An expansion's lists: the polytope and the horizon of the faces a support point sees.
+#[derive(Default)]
+struct Scratch {
+    poly: Polytope,
+    horizon: Vec<(usize, usize)>,
+}
+
+thread_local! {
+    /// Each thread's expansion lists ([`crate::scratch`]).
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// The Minkowski difference `M = A − B` seen through the shapes' support maps, with the
@@ -240,14 +256,18 @@ impl<'s> Start<'s> {
     /// GJK's simplex grown to a tetrahedron of `M` oriented so that faces (0,1,2), (0,3,1),
     /// (0,2,3), (1,3,2) face outward: a point, a segment and a triangle each get the support
     /// point that spans one more dimension.
-    fn tetrahedron<FA, FB>(&self, m: &mut Minkowski<FA, FB>) -> Result<Vec<Vertex>, Stop>
+    fn tetrahedron<FA, FB>(
+        &self,
+        m: &mut Minkowski<FA, FB>,
+        verts: &mut Vec<Vertex>,
+    ) -> Result<(), Stop>
     where
         FA: Fn(Vec3) -> Vec3,
         FB: Fn(Vec3) -> Vec3,
     {
-        let mut verts = self.distinct_vertices(m);
+        self.distinct_vertices(m, verts);
         // 1 vertex → 2: the first axis direction whose support point differs from it.
-        if verts.len() == 1 && !push_spanning(m, &mut verts, AXES)? {
+        if verts.len() == 1 && !push_spanning(m, verts, AXES)? {
             // M is a single point (both shapes are the same point).
             return Err(Stop::Flat(self.hint.as_dvec3()));
         }
@@ -256,15 +276,14 @@ impl<'s> Start<'s> {
         if verts.len() == 2 {
             let dir = verts[1].w - verts[0].w;
             let (p, q) = perpendiculars(dir);
-            if !push_spanning(m, &mut verts, [p, -p, q, -q])? {
+            if !push_spanning(m, verts, [p, -p, q, -q])? {
                 return Err(Stop::Flat(self.across_segment(dir, p)));
             }
         }
         if verts.len() == 3 {
-            off_the_plane(m, &mut verts)?;
+            off_the_plane(m, verts)?;
         }
-        orient(&mut verts)?;
-        Ok(verts)
+        orient(verts)
     }
 
     /// GJK's simplex vertices that pass the same tests as the support points added later: a
@@ -273,19 +292,18 @@ impl<'s> Start<'s> {
     /// vertices are 1e-29 apart on an `M` 200 across) make tetrahedron faces with no normal
     /// f64 can resolve, never seen from any point and never removed; the fans attached to them
     /// leave the polytope non-convex, and the expansion cycles until the budget runs out.
-    fn distinct_vertices<FA, FB>(&self, m: &Minkowski<FA, FB>) -> Vec<Vertex>
+    fn distinct_vertices<FA, FB>(&self, m: &Minkowski<FA, FB>, verts: &mut Vec<Vertex>)
     where
         FA: Fn(Vec3) -> Vec3,
         FB: Fn(Vec3) -> Vec3,
     {
         let s = self.simplex;
-        let mut verts: Vec<Vertex> = Vec::with_capacity(4);
+        verts.clear();
         for v in &s.v[..s.n] {
-            if spans_new_dimension(&verts, v.w, m.eps()) {
+            if spans_new_dimension(verts, v.w, m.eps()) {
                 verts.push(*v);
             }
         }
-        verts
     }
 
     /// The normal of a touching along the segment `dir` (M is a segment through the origin):

@@ -26,6 +26,7 @@ pub(super) struct Face {
 }
 
 /// The polytope: vertices of `A − B` (with their support points) and faces.
+#[derive(Default)]
 pub(super) struct Polytope {
     pub(super) verts: Vec<Vertex>,
     pub(super) faces: Vec<Face>,
@@ -136,19 +137,16 @@ enum Fan {
 }
 
 impl Polytope {
-    /// The polytope of an outward-oriented tetrahedron (see [`orient`]), its faces linked.
-    pub(super) fn tetrahedron(verts: Vec<Vertex>) -> Self {
-        let mut poly = Polytope {
-            verts,
-            faces: Vec::with_capacity(64),
-            queue: BinaryHeap::with_capacity(64),
-        };
-        poly.add_face(0, 1, 2);
-        poly.add_face(0, 3, 1);
-        poly.add_face(0, 2, 3);
-        poly.add_face(1, 3, 2);
-        link_by_edges(&mut poly.faces);
-        poly
+    /// Makes this the polytope of the outward-oriented tetrahedron (see [`orient`]) in
+    /// `verts`, its faces linked; the lists keep their room from earlier expansions.
+    pub(super) fn start_tetrahedron(&mut self) {
+        self.faces.clear();
+        self.queue.clear();
+        self.add_face(0, 1, 2);
+        self.add_face(0, 3, 1);
+        self.add_face(0, 2, 3);
+        self.add_face(1, 3, 2);
+        link_by_edges(&mut self.faces);
     }
 
     /// The expansion: the nearest face's support point either lies on that face (the answer)
@@ -163,6 +161,7 @@ impl Polytope {
         &mut self,
         m: &mut Minkowski<FA, FB>,
         start: &Start<'_>,
+        horizon: &mut Vec<(usize, usize)>,
     ) -> Option<Expansion>
     where
         FA: Fn(Vec3) -> Vec3,
@@ -186,7 +185,6 @@ impl Polytope {
         // The expanded normal along which M reaches least far: its support value there is the
         // shapes' overlap along it, an upper bound of the depth.
         let mut bound: Option<(f64, DVec3, Vertex)> = None;
-        let mut horizon: Vec<(usize, usize)> = Vec::with_capacity(32);
         for _ in 0..MAX_ITERATIONS {
             let Some(f) = self.nearest_face() else {
                 let n = flat_normal(&self.verts, hint.as_dvec3()).as_dvec3();
@@ -206,7 +204,7 @@ impl Polytope {
             if self.faces.len() + 2 * self.verts.len() > MAX_FACES {
                 break; // Budget: a new fan adds at most (horizon length) faces.
             }
-            match self.add_point(f, w, &mut horizon) {
+            match self.add_point(f, w, horizon) {
                 Fan::Closed => {}
                 Fan::Broken => return bound_only(along_face(face.n, &w, hint)),
                 Fan::Unlinked => return bound_only(finish(self, f, hint)),

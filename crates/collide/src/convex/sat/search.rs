@@ -54,9 +54,32 @@ pub(super) struct GaussPairs<'h> {
     /// B's edge indices in lane order.
     order: &'h [u32],
     /// The arcs of −B, [`LANES`] edges each, in `order`.
-    lanes: Vec<ArcLanes>,
+    lanes: &'h [ArcLanes],
     /// The caps of −B's chunks of [`GAUSS_CHUNK`] edges, [`LANES`] caps each.
+    caps: &'h [CapLanes],
+}
+
+/// The lists a full search fills: B's edges in A's frame, and the lanes and caps of
+/// [`GaussPairs`].
+#[derive(Default)]
+pub(super) struct GaussLists {
+    edges_b: Vec<(Vec3, Vec3)>,
+    lanes: Vec<ArcLanes>,
     caps: Vec<CapLanes>,
+}
+
+thread_local! {
+    /// Each thread's search lists ([`crate::scratch`]).
+    static GAUSS_LISTS: std::cell::RefCell<GaussLists> =
+        std::cell::RefCell::new(GaussLists::default());
+}
+
+#[cfg(test)]
+impl GaussLists {
+    /// [`GaussPairs`] of `hb` rotated by `r`, in these lists.
+    pub(super) fn pairs<'h>(&'h mut self, hb: &'h ConvexHull, r: &Mat3A) -> GaussPairs<'h> {
+        GaussPairs::new(hb, r, &mut self.lanes, &mut self.caps)
+    }
 }
 
 impl<'h> GaussPairs<'h> {
@@ -65,10 +88,16 @@ impl<'h> GaussPairs<'h> {
     /// The plane of the arc of −B, `d × c = r (n1 × n0)`, is taken as `r` times B's edge
     /// direction (`GaussArc::normal`), which is exact for every edge, where the cross product
     /// of the normals loses its direction on the rim of a thin plate.
-    pub(super) fn new(hb: &'h ConvexHull, r: &Mat3A) -> GaussPairs<'h> {
+    fn new(
+        hb: &'h ConvexHull,
+        r: &Mat3A,
+        lanes: &'h mut Vec<ArcLanes>,
+        caps: &'h mut Vec<CapLanes>,
+    ) -> GaussPairs<'h> {
         let (eb, fb, arcs) = (hb.edges(), hb.faces(), hb.gauss_arcs());
         let order = hb.gauss_order();
-        let mut lanes = vec![ArcLanes::default(); order.len().div_ceil(LANES)];
+        lanes.clear();
+        lanes.resize(order.len().div_ceil(LANES), ArcLanes::default());
         for (p, &j) in order.iter().enumerate() {
             let (Some(e), Some(arc)) = (eb.get(j as usize), arcs.get(j as usize)) else {
                 continue;
@@ -77,7 +106,8 @@ impl<'h> GaussPairs<'h> {
             let d = -(*r * fb[e.faces[1] as usize].plane.normal);
             lanes[p / LANES].set(p % LANES, c, d, *r * arc.normal);
         }
-        let mut caps = vec![CapLanes::NONE; hb.gauss_caps().len().div_ceil(LANES)];
+        caps.clear();
+        caps.resize(hb.gauss_caps().len().div_ceil(LANES), CapLanes::NONE);
         for (k, cap) in hb.gauss_caps().iter().enumerate() {
             caps[k / LANES].set(k % LANES, -(*r * cap.centre), cap.sin_r, cap.cos_r);
         }
@@ -330,23 +360,42 @@ impl<'q> FullSearch<'q> {
     /// tests could pass). Pairs are visited edge of A by edge of A, B's edges in that order.
     #[inline]
     fn edge_pairs(&self, detail: &mut SatDetail, cache: &mut SepCache) -> ControlFlow<()> {
-        let (ha, hb, rel) = (self.ha, self.hb, self.rel);
-        let (va, vb) = (ha.vertices(), hb.vertices());
-        let fa = ha.faces();
+        let (hb, rel) = (self.hb, self.rel);
+        let vb = hb.vertices();
         let (r, t) = (rel.r, rel.t);
-        let eb_a: Vec<(Vec3, Vec3)> = hb
-            .edges()
-            .iter()
-            .map(|e| {
+        crate::scratch::with(&GAUSS_LISTS, |lists| {
+            let GaussLists {
+                edges_b,
+                lanes,
+                caps,
+            } = lists;
+            edges_b.clear();
+            edges_b.extend(hb.edges().iter().map(|e| {
                 let v0 = vb[e.vertices[0] as usize];
                 let p0 = r * v0 + t;
                 // The same expression as the cached check's, so an edge pair's axis is
                 // identical.
                 let db = r * (vb[e.vertices[1] as usize] - v0);
                 (p0, db)
-            })
-            .collect();
-        let pairs = GaussPairs::new(hb, &r);
+            }));
+            let pairs = GaussPairs::new(hb, &r, lanes, caps);
+            self.edge_pairs_crossing(&pairs, edges_b, detail, cache)
+        })
+    }
+
+    /// [`Search::edge_pairs`] over the pairs whose arcs cross, B's edges in A's frame in
+    /// `eb_a`.
+    #[inline]
+    fn edge_pairs_crossing(
+        &self,
+        pairs: &GaussPairs<'_>,
+        eb_a: &[(Vec3, Vec3)],
+        detail: &mut SatDetail,
+        cache: &mut SepCache,
+    ) -> ControlFlow<()> {
+        let (ha, hb, rel) = (self.ha, self.hb, self.rel);
+        let va = ha.vertices();
+        let fa = ha.faces();
         let arcs_a = ha.gauss_arcs();
         for (i, (e, arc)) in ha.edges().iter().zip(arcs_a).enumerate() {
             let pa = va[e.vertices[0] as usize];

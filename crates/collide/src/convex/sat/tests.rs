@@ -1,6 +1,6 @@
 //! The separating-axis test's unit tests.
 
-use super::search::{ArcLanes, GaussPairs, LANES};
+use super::search::{ArcLanes, GaussLists, LANES};
 use super::*;
 use crate::assert_near;
 use crate::math::Quat;
@@ -193,7 +193,8 @@ fn gauss_pairs_are_the_pair_by_pair_crossings() {
         for hb in &hulls {
             for _ in 0..10 {
                 let r = Mat3A::from_quat(g.quat());
-                let pairs = GaussPairs::new(hb, &r);
+                let mut lists = GaussLists::default();
+                let pairs = lists.pairs(hb, &r);
                 for (e, arc) in ha.edges().iter().zip(ha.gauss_arcs()) {
                     let na = ha.faces()[e.faces[0] as usize].plane.normal;
                     let nb = ha.faces()[e.faces[1] as usize].plane.normal;
