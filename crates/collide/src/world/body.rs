@@ -24,6 +24,17 @@ pub(super) enum Shape {
     Surface(Surface),
 }
 
+impl Shape {
+    /// Builds the Gauss maps of its hulls ([`ConvexHull::build_gauss_map`]).
+    fn build_gauss_maps(&self) {
+        match self {
+            Shape::Cuboid(_, Some(h)) | Shape::Hull(h) => h.build_gauss_map(),
+            Shape::Pieces(ps) => ps.iter().for_each(|(h, _)| h.build_gauss_map()),
+            _ => {}
+        }
+    }
+}
+
 /// Half-size of the box standing in for a half-space's unbounded extent: large enough to hold
 /// any scene, small enough that the broad phases' surface areas stay finite in `f32`.
 pub(super) const HALF_SPACE_EXTENT: f32 = 1e18;
@@ -107,6 +118,11 @@ impl Body {
             return Err(WorldError::InvalidBody(BodyError::VelocityNotFinite));
         }
         let (shape, local_box) = prepare(&desc.geometry, box_hull)?;
+        if box_hull {
+            // A world body's hulls get their Gauss maps now, not in a frame's first SAT
+            // search: frames allocate nothing.
+            shape.build_gauss_maps();
+        }
         let c = local_box.center();
         let sphere_radius = bounding_radius(&shape, &local_box);
         let thickness = thickness(&shape, &local_box);

@@ -312,23 +312,20 @@ pub(super) fn impact(a: Placed<'_>, ma: Vec3, b: Placed<'_>, mb: Vec3) -> Option
 type PartList = Vec<(Part, Aabb)>;
 
 thread_local! {
-    /// Each thread's two part lists, reused from pair to pair: a frame builds its pairs' parts
-    /// without allocating once the lists have grown to the bodies with the most pieces.
+    /// Each thread's two part lists ([`crate::scratch`]), reused from pair to pair.
     static PART_LISTS: RefCell<(PartList, PartList)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// Each thread's list of a surface's triangle contacts.
+    static MESH_CONTACTS: RefCell<Vec<crate::mesh::MeshContact>> = const { RefCell::new(Vec::new()) };
 }
 
-/// `f` with two empty part lists: this thread's, or new ones when they are in use (a call
-/// from inside `f`). The lists are emptied afterwards, so they hold no hull alive.
+/// `f` with two empty part lists, this thread's ([`crate::scratch`]). The lists are emptied
+/// afterwards, so they hold no hull alive.
 fn with_part_lists<R>(f: impl FnOnce(&mut PartList, &mut PartList) -> R) -> R {
-    PART_LISTS.with(|lists| match lists.try_borrow_mut() {
-        Ok(mut lists) => {
-            let (pa, pb) = &mut *lists;
-            let r = f(pa, pb);
-            pa.clear();
-            pb.clear();
-            r
-        }
-        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
+    crate::scratch::with(&PART_LISTS, |(pa, pb)| {
+        let r = f(pa, pb);
+        pa.clear();
+        pb.clear();
+        r
     })
 }
 
@@ -359,16 +356,17 @@ fn surface_first_impact(
 
 /// The deepest contact of a surface (A) with any of a body's parts.
 fn surface_contact(s: &surface::PlacedSurface<'_>, parts: &[(Part, Aabb)]) -> Option<Manifold> {
-    let mut scratch = Vec::new();
-    let mut best: Option<Manifold> = None;
-    for (part, _) in parts {
-        if let Some(m) = surface::surface_contact(s, part, &mut scratch) {
-            if best.is_none_or(|bm| m.depth > bm.depth) {
-                best = Some(m);
+    crate::scratch::with(&MESH_CONTACTS, |scratch| {
+        let mut best: Option<Manifold> = None;
+        for (part, _) in parts {
+            if let Some(m) = surface::surface_contact(s, part, scratch) {
+                if best.is_none_or(|bm| m.depth > bm.depth) {
+                    best = Some(m);
+                }
             }
         }
-    }
-    best
+        best
+    })
 }
 
 /// The contact of two bodies' parts (placed at their poses), or `None` when apart: with
