@@ -83,6 +83,16 @@ pub trait SupportMap {
     /// them), so that queries can take exact box paths (a mesh's shape cast); `None`, the
     /// default, for every other shape. An implementation must return the box with exactly
     /// this shape's support points; NaN stays NaN.
+    ///
+    /// ```
+    /// use collide::convex::SupportMap;
+    /// use collide::shapes::{Obb, Sphere};
+    /// use collide::{Quat, Vec3};
+    ///
+    /// let b = Obb::new(Vec3::ZERO, Quat::from_rotation_y(0.3), Vec3::ONE);
+    /// assert_eq!(b.as_obb(), Some(b));
+    /// assert_eq!(Sphere::new(Vec3::ZERO, 1.0).as_obb(), None);
+    /// ```
     #[inline]
     fn as_obb(&self) -> Option<Obb> {
         None
@@ -91,6 +101,16 @@ pub trait SupportMap {
     /// The shape as a sphere when it is exactly one (spheres, posed spheres, references to
     /// them), for exact sphere paths (a mesh's contacts); `None`, the default, otherwise. An
     /// implementation must return the sphere with exactly this shape's support points.
+    ///
+    /// ```
+    /// use collide::convex::SupportMap;
+    /// use collide::shapes::{Capsule, Sphere};
+    /// use collide::Vec3;
+    ///
+    /// let s = Sphere::new(Vec3::X, 0.5);
+    /// assert_eq!(s.as_sphere(), Some(s));
+    /// assert_eq!(Capsule::new(Vec3::ZERO, Vec3::Y, 0.5).as_sphere(), None);
+    /// ```
     #[inline]
     fn as_sphere(&self) -> Option<Sphere> {
         None
