@@ -128,13 +128,17 @@ impl World {
         } else {
             self.moving.len().div_ceil(FIXED_CHUNK)
         };
-        tasks.resize_with(chunks, FixedTask::default);
+        // The task list only grows (a task dropped would take its list with it); the tasks
+        // past `chunks` stay empty.
+        if tasks.len() < chunks {
+            tasks.resize_with(chunks, FixedTask::default);
+        }
         for (k, task) in tasks.iter_mut().enumerate() {
             task.first = k * FIXED_CHUNK;
             task.pairs.clear();
         }
         let (bodies, fixed, moving) = (&self.bodies, &self.fixed, &self.moving);
-        crate::par::for_each_task_mut(tasks, |task| {
+        crate::par::for_each_task_mut(&mut tasks[..chunks], |task| {
             let end = (task.first + FIXED_CHUNK).min(moving.len());
             for &id in &moving[task.first..end] {
                 let Some(b) = bodies[id as usize].as_ref() else {

@@ -124,20 +124,24 @@ impl DynamicBvh {
             first = end;
         }
         let seeds_now = &seeds[first..];
-        tasks.resize_with(seeds_now.len(), TraversalTask::default);
-        for (task, &seed) in tasks.iter_mut().zip(seeds_now) {
+        // The task list only grows (a task dropped would take its lists with it).
+        if tasks.len() < seeds_now.len() {
+            tasks.resize_with(seeds_now.len(), TraversalTask::default);
+        }
+        let active = &mut tasks[..seeds_now.len()];
+        for (task, &seed) in active.iter_mut().zip(seeds_now) {
             task.pairs.clear();
             task.stack.clear();
             task.stack.push(seed);
         }
         let this = &*self;
-        crate::par::for_each_task_mut(&mut tasks, |task| {
+        crate::par::for_each_task_mut(active, |task| {
             let mut emit = this.emit(filtered, &mut task.pairs);
             while let Some(pair) = task.stack.pop() {
                 this.expand(pair, &mut task.stack, &mut emit);
             }
         });
-        for task in &tasks {
+        for task in active.iter() {
             pairs.extend_from_slice(&task.pairs);
         }
         self.pair_stack = seeds;
