@@ -11,7 +11,9 @@
 //! one-shot query (a fresh workspace: its persistent manifolds belong to one pair over
 //! frames, and collide's mesh contacts keep no state either), `cast_shapes`.
 
+use crate::convert;
 use crate::timing::Case;
+use collide::convex::{ConvexHull, Posed};
 use collide::mesh::{Heightfield, MeshCollider, MeshContact};
 use collide::shapes::{Obb, Ray, Sphere, TriMesh};
 use collide::{Quat, Vec3};
@@ -189,6 +191,8 @@ enum Probe {
     Sphere(Sphere),
     Capsule(collide::shapes::Capsule),
     Box(Obb),
+    /// A hull in its own frame, turned and placed.
+    Hull(Arc<ConvexHull>, Quat, Vec3),
 }
 
 impl Probe {
@@ -209,6 +213,10 @@ impl Probe {
                 Pose::from_parts(o.center, o.rotation()),
                 Box::new(Cuboid::new(o.half_extents)),
             ),
+            Probe::Hull(h, q, at) => (
+                convert::pose(*at, *q),
+                Box::new(convert::hull(h).unwrap_or_else(|| panic!("parry refused a hull"))),
+            ),
         }
     }
 
@@ -217,6 +225,7 @@ impl Probe {
             Probe::Sphere(s) => m.contacts(s, 0.0, out),
             Probe::Capsule(c) => m.contacts(c, 0.0, out),
             Probe::Box(o) => m.contacts(o, 0.0, out),
+            Probe::Hull(h, q, at) => m.contacts(&Posed::new(&**h, *q, *at), 0.0, out),
         }
     }
 
@@ -225,19 +234,27 @@ impl Probe {
             Probe::Sphere(s) => m.cast_shape(s, motion).is_some(),
             Probe::Capsule(c) => m.cast_shape(c, motion).is_some(),
             Probe::Box(o) => m.cast_shape(o, motion).is_some(),
+            Probe::Hull(h, q, at) => m.cast_shape(&Posed::new(&**h, *q, *at), motion).is_some(),
         }
     }
 }
 
-/// A probe of `kind` centred at `at`, of size `s`, turned by `q`.
-fn probe(kind: usize, at: Vec3, s: f32, q: Quat) -> Probe {
+/// A probe of `kind` centred at `at`, of size `s`, turned by `q`: 0 sphere, 1 capsule, 2 box,
+/// 3 a hull of 32 points in a cube of half-size `s` (`g` draws them).
+fn probe(kind: usize, at: Vec3, s: f32, q: Quat, g: &mut Gen) -> Probe {
     match kind {
         0 => Probe::Sphere(Sphere::new(at, s)),
         1 => {
             let axis = q * Vec3::Y * s;
             Probe::Capsule(collide::shapes::Capsule::new(at - axis, at + axis, s * 0.5))
         }
-        _ => Probe::Box(Obb::new(at, q, Vec3::new(s, s * 0.7, s * 0.5))),
+        2 => Probe::Box(Obb::new(at, q, Vec3::new(s, s * 0.7, s * 0.5))),
+        _ => {
+            let points: Vec<Vec3> = (0..32).map(|_| g.vec(s)).collect();
+            let hull = ConvexHull::try_new(&points)
+                .unwrap_or_else(|e| panic!("a hull of 32 random points: {e}"));
+            Probe::Hull(Arc::new(hull), q, at)
+        }
     }
 }
 
@@ -247,10 +264,10 @@ pub fn all(n: usize) -> Vec<Case> {
         return Vec::new();
     };
     let mut cases = vec![bunny.build_case(), bunny.ray_case(n)];
-    for (kind, name) in [(0, "sphere"), (1, "capsule"), (2, "box")] {
+    for (kind, name) in [(0, "sphere"), (1, "capsule"), (2, "box"), (3, "hull")] {
         cases.push(bunny.contact_case(kind, name, n));
     }
-    for (kind, name) in [(0, "sphere"), (2, "box")] {
+    for (kind, name) in [(0, "sphere"), (1, "capsule"), (2, "box"), (3, "hull")] {
         cases.push(bunny.cast_case(kind, name, n));
     }
     terrain_cases(n, &mut cases);
@@ -332,7 +349,8 @@ impl Bunny {
             .map(|_| {
                 let t = g.range(0.0, collider.triangles().len() as f32) as u32;
                 let tri = collider.triangle(t).map_or(Vec3::ZERO, |t| t.centroid());
-                probe(kind, tri, self.size * g.range(0.01, 0.05), g.quat())
+                let (s, q) = (self.size * g.range(0.01, 0.05), g.quat());
+                probe(kind, tri, s, q, &mut g)
             })
             .collect();
         let parry_probes: Vec<(Pose, Box<dyn Shape>)> = probes.iter().map(Probe::parry).collect();
@@ -381,10 +399,8 @@ impl Bunny {
             .map(|_| {
                 let start = b.center() + g.vec(1.0) * b.half_extents() * 2.0;
                 let target = b.center() + g.vec(1.0) * b.half_extents();
-                (
-                    probe(kind, start, self.size * g.range(0.01, 0.05), g.quat()),
-                    target - start,
-                )
+                let (s, q) = (self.size * g.range(0.01, 0.05), g.quat());
+                (probe(kind, start, s, q, &mut g), target - start)
             })
             .collect();
         let parry_items: Vec<(Pose, Box<dyn Shape>, Vec3)> = items
@@ -597,6 +613,7 @@ pub fn ghost_counts(cases: usize) -> [(&'static str, GhostCount); 6] {
                 Probe::Sphere(s) => f.contacts(s, 0.0, &mut out),
                 Probe::Capsule(c) => f.contacts(c, 0.0, &mut out),
                 Probe::Box(o) => f.contacts(o, 0.0, &mut out),
+                Probe::Hull(h, q, at) => f.contacts(&Posed::new(&**h, *q, *at), 0.0, &mut out),
             }
             tally(3, &out.iter().map(|c| c.normal).collect::<Vec<_>>());
         }
