@@ -131,7 +131,7 @@ pub(crate) struct Simplex {
 
 impl Simplex {
     /// `Σ λ_i w_i`: the closest point of the simplex to the origin.
-    fn point(&self) -> DVec3 {
+    pub(crate) fn point(&self) -> DVec3 {
         (0..self.n).fold(DVec3::ZERO, |acc, i| acc + self.lambda[i] * self.v[i].w)
     }
 
@@ -321,7 +321,7 @@ fn s3d(p: [DVec3; 4]) -> [f64; 4] {
 
 /// Replaces the simplex by the smallest sub-simplex containing its closest point to the
 /// origin, with that point's barycentric weights (vertices of weight zero are dropped).
-fn reduce(s: &mut Simplex) {
+pub(crate) fn reduce(s: &mut Simplex) {
     let w = |i: usize| s.v[i].w;
     let lam: [f64; 4] = match s.n {
         1 => [1.0, 0.0, 0.0, 0.0],

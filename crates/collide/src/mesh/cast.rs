@@ -27,8 +27,9 @@ pub struct MeshShapeHit {
 /// The first triangle a shape moving by `motion` touches. The set walks the triangles whose
 /// boxes the shape's box reaches along the motion, nearer first, and stops past the earliest
 /// hit; each is tested by the exact box–triangle sweep ([`box_triangle`]) when the shape is a
-/// box ([`SupportMap::as_obb`]), else by conservative advancement ([`crate::sweep::convex`]),
-/// which never steps past a contact. Either way the time is never late. The starting-touch
+/// box ([`SupportMap::as_obb`]), the exact sphere sweep when it is a ball, else by the convex
+/// sweep ([`crate::sweep::convex`]: a GJK ray cast, never past a contact) on the triangles its
+/// bounding ball reaches, earliest first. Either way the time is never late. The starting-touch
 /// rule applies per triangle (a triangle touched at the start and not moved into is skipped,
 /// so a shape sliding on a floor still meets a wall of the same mesh). NaN motion or shape:
 /// `None`.
@@ -53,8 +54,17 @@ where
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
     let (centre, half) = (start.center(), start.half_extents());
+    // A ball holding the shape (its own, else its box's circumscribed ball): the generic
+    // path's filter.
+    let outer = shape
+        .bounding_ball()
+        .filter(|&(c, r)| c.is_finite() && r.is_finite() && r < half.length())
+        .map_or(Sphere::new(centre, half.length()), |(c, r)| {
+            Sphere::new(c, r)
+        });
     let inv = motion.recip();
     let mut first: Option<(f32, u32, Face)> = None;
+    let mut waiting = Waiting::default();
     set.for_each_along(&start, motion, &mut |i, bound| {
         let Some(c) = set.corners(i) else {
             return bound;
@@ -62,32 +72,36 @@ where
         // The tree's leaves hold several triangles: each one's own box is checked first.
         let lo = c[0].min(c[1]).min(c[2]) - half;
         let hi = c[0].max(c[1]).max(c[2]) + half;
-        let reached = box_entry(centre, motion, inv, lo, hi);
-        if reached.is_none_or(|t| first.is_some_and(|(best, _, _)| t > best)) {
+        let Some(reached) = box_entry(centre, motion, inv, lo, hi) else {
+            return bound;
+        };
+        if first.is_some_and(|(best, _, _)| reached > best) {
             return bound;
         }
         let limit = first.map_or(1.0, |(t, _, _)| t);
-        let found = match (&boxed, &ball) {
-            (Some(b), _) => box_triangle(b, motion, &c, limit),
-            (None, Some(b)) => sphere_triangle(b, motion, &c, limit),
+        match (&boxed, &ball) {
+            (Some(b), _) => keep(&mut first, i, box_triangle(b, motion, &c, limit)),
+            (None, Some(b)) => keep(&mut first, i, sphere_triangle(b, motion, &c, limit)),
             (None, None) => {
-                let tri = Triangle::new(c[0], c[1], c[2]);
-                sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion).map(|f| {
-                    let normal = sweep::convex::unit_normal(f.normal, -motion, &tri, shape);
-                    (f.toi, Face::Found(f.point, normal))
-                })
-            }
-        };
-        if let Some((toi, face)) = found {
-            let better = first.is_none_or(|(t, b, _)| toi < t || (toi == t && i < b));
-            if better {
-                first = Some((toi, i, face));
+                // The shape lies in `outer`, so it cannot touch the triangle before the ball
+                // does: a triangle the ball misses by `limit` is skipped without advancement;
+                // the others wait, and those the ball reaches before the walk's box did are
+                // advanced now, earliest first.
+                let Some(reach) = ball_reach(&outer, motion, &c, limit) else {
+                    return bound;
+                };
+                if waiting.is_full() {
+                    advance_earliest(set, shape, motion, &mut waiting, f32::INFINITY, &mut first);
+                }
+                waiting.push(reach, i);
+                while advance_earliest(set, shape, motion, &mut waiting, reached, &mut first) {}
             }
         }
         // Boxes reached a little after the best time may still hold a tie on a smaller index,
         // or a hit the box slab test rounds late: the walk goes on a relative 1e-4 beyond.
-        first.map_or(bound, |(t, _, _)| t + 1e-4 * (t + 1.0))
+        first.map_or(bound, |(t, _, _)| t + slack(t))
     });
+    while advance_earliest(set, shape, motion, &mut waiting, f32::INFINITY, &mut first) {}
     let (toi, i, face) = first?;
     let (point, normal) = match face {
         Face::Found(point, normal) => (point, normal),
@@ -116,6 +130,91 @@ where
 enum Face {
     Found(Vec3, Vec3),
     Box(Vec3),
+}
+
+/// How far past the best time the search goes on: a tie on a smaller index, or a hit that a
+/// bound rounds late, may still be there.
+fn slack(t: f32) -> f32 {
+    1e-4 * (t + 1.0)
+}
+
+/// `found` on triangle `i` becomes the first contact when it is earlier than `first`, or as
+/// early with a smaller index.
+fn keep(first: &mut Option<(f32, u32, Face)>, i: u32, found: Option<(f32, Face)>) {
+    if let Some((toi, face)) = found {
+        if first.is_none_or(|(t, b, _)| toi < t || (toi == t && i < b)) {
+            *first = Some((toi, i, face));
+        }
+    }
+}
+
+/// Triangles waiting for conservative advancement, each with the earliest time the shape's
+/// bounding ball reaches it. Advanced earliest first, the first contact is usually found
+/// first, and the triangles behind it are dropped on their bound alone.
+#[derive(Default)]
+struct Waiting {
+    items: [(f32, u32); WAITING],
+    len: usize,
+}
+
+/// Triangles that can wait at once (a stack array: a cast allocates nothing).
+const WAITING: usize = 16;
+
+impl Waiting {
+    fn is_full(&self) -> bool {
+        self.len == WAITING
+    }
+
+    fn push(&mut self, reach: f32, i: u32) {
+        if self.len < WAITING {
+            self.items[self.len] = (reach, i);
+            self.len += 1;
+        }
+    }
+
+    /// Removes the triangle the ball reaches first, when that is no later than `by`.
+    fn pop_earliest(&mut self, by: f32) -> Option<(f32, u32)> {
+        let k = (0..self.len).min_by(|&x, &y| self.items[x].0.total_cmp(&self.items[y].0))?;
+        let item = self.items[k];
+        if item.0 > by {
+            return None;
+        }
+        self.len -= 1;
+        self.items[k] = self.items[self.len];
+        Some(item)
+    }
+}
+
+/// Advances the shape against the waiting triangle its ball reaches first, when that is no
+/// later than `by`; one the ball reaches after the best contact (plus slack) is dropped
+/// untested. `false` when none was taken.
+fn advance_earliest<T, S>(
+    set: &T,
+    shape: &S,
+    motion: Vec3,
+    waiting: &mut Waiting,
+    by: f32,
+    first: &mut Option<(f32, u32, Face)>,
+) -> bool
+where
+    T: TriangleSet + ?Sized,
+    S: SupportMap + ?Sized,
+{
+    let Some((reach, i)) = waiting.pop_earliest(by) else {
+        return false;
+    };
+    if first.is_some_and(|(best, _, _)| reach > best + slack(best)) {
+        return true;
+    }
+    if let Some(c) = set.corners(i) {
+        let tri = Triangle::new(c[0], c[1], c[2]);
+        let found = sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion).map(|f| {
+            let normal = sweep::convex::unit_normal(f.normal, -motion, &tri, shape);
+            (f.toi, Face::Found(f.point, normal))
+        });
+        keep(first, i, found);
+    }
+    true
 }
 
 /// Box `b` moving by `motion` against the fixed triangle `c`: the time of first contact in
@@ -220,7 +319,45 @@ fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Optio
         let deeper = n.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
         return if deeper { hit(0.0, q0, n) } else { None };
     }
-    let limit = f64::from(limit);
+    let (u, q) = ball_entry(o, m, r, &p, face, f64::from(limit))?;
+    let n = (o + m * u - q)
+        .try_normalize()
+        .unwrap_or(if face.dot(o - p[0]) < 0.0 {
+            -face
+        } else {
+            face
+        });
+    hit(u, q, n)
+}
+
+/// Whether ball `b` moving by `motion` comes within its radius of triangle `c` by `limit`
+/// (`limit <= 1`): `Some(0)` when it already does at the start, else `Some(u)` with `u` the
+/// time it first does, `None` when it never does by `limit` (or on NaN input). No
+/// starting-touch rule: this bounds where a shape inside the ball can touch the triangle.
+fn ball_reach(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<f32> {
+    let (o, m, r) = (b.center.as_dvec3(), motion.as_dvec3(), f64::from(b.radius));
+    let p = c.map(Vec3::as_dvec3);
+    let q0 = crate::closest::triangle::point_triangle(o, p[0], p[1], p[2]);
+    if (o - q0).length_squared() <= r * r {
+        return Some(0.0);
+    }
+    let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
+    ball_entry(o, m, r, &p, face, f64::from(limit)).map(|(u, _)| u as f32)
+}
+
+/// The first time in `[0, limit]` the centre `o + u·m` of a ball of radius `r`, starting
+/// farther than `r` from triangle `p` (of unit normal `face`, zero when the triangle has no
+/// area), comes within `r` of it, and the triangle's point it touches then; `None` when it
+/// does not by `limit`. The grown triangle's pieces (see [`sphere_triangle`]) each give an
+/// entry time in closed form; the earliest wins.
+fn ball_entry(
+    o: DVec3,
+    m: DVec3,
+    r: f64,
+    p: &[DVec3; 3],
+    face: DVec3,
+    limit: f64,
+) -> Option<(f64, DVec3)> {
     // The earliest entry so far: (time, point on the triangle).
     let mut best: Option<(f64, DVec3)> = None;
     let mut consider = |u: f64, q: DVec3| {
@@ -235,7 +372,7 @@ fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Optio
     if face != DVec3::ZERO && s > r && w < 0.0 {
         let u = (s - r) / -w;
         let q = o + m * u - n * r;
-        if inside(q, &p, face) {
+        if inside(q, p, face) {
             consider(u, q);
         }
     }
@@ -261,9 +398,7 @@ fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Optio
             consider(u, a);
         }
     }
-    let (u, q) = best?;
-    let n = (o + m * u - q).try_normalize().unwrap_or(n);
-    hit(u, q, n)
+    best
 }
 
 /// Whether `q` (in the triangle's plane) lies in triangle `p` of unit normal `n`: on the inner

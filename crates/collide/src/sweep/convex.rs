@@ -1,5 +1,8 @@
-//! Any two convex shapes translating over the frame: conservative advancement on GJK
-//! distances (Mirtich 1996; van den Bergen 2003 §5.3).
+//! Any two convex shapes translating over the frame: a GJK ray cast against their Minkowski
+//! difference ([`ray_cast`]), with conservative advancement on GJK distances (Mirtich 1996;
+//! van den Bergen 2003 §5.3) where the cast leaves the answer open (touching at the start).
+
+mod ray_cast;
 
 use super::{approaches, Sweep};
 use crate::convex::contact::contact_cached;
@@ -195,7 +198,25 @@ where
 /// touching gap `tol` (from [`touch_gap`] of the forward sweep, also for the backward search of
 /// its exit), or `None`; shapes in contact at `u = 0` give `0` whatever their motion.
 ///
-/// Conservative advancement: the distance `d(u)` of two convex sets under linear relative
+/// The GJK ray cast ([`ray_cast`]) answers when the shapes start apart; otherwise (and when
+/// the cast does not converge) [`conservative_advance`].
+fn advance<A, B>(a: &A, motion_a: Vec3, b: &B, motion_b: Vec3, tol: f32) -> Option<FirstContact>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    if !(motion_a.is_finite() && motion_b.is_finite()) {
+        return None;
+    }
+    match ray_cast::first_contact(a, motion_a, b, motion_b, tol) {
+        ray_cast::Cast::Hit(c) => Some(c),
+        ray_cast::Cast::Miss => None,
+        ray_cast::Cast::Undecided => conservative_advance(a, motion_a, b, motion_b, tol),
+    }
+}
+
+/// [`advance`] by conservative advancement alone: the distance `d(u)` of two convex
+/// sets under linear relative
 /// motion is convex in `u`, so `d(u + s) >= d(u) + s · d'(u)` with `d'(u) = n · (v_b − v_a)`
 /// (`n` the unit closest direction from A to B): stepping `s = d / (−d')` never passes the
 /// first contact. Stops when the distance is below the touching gap, when the shapes stop
@@ -203,7 +224,13 @@ where
 /// GJK's at the time found, EPA's when already overlapping; it may be zero or not unit where
 /// the geometry decides none (callers that promise a unit normal repair it). The point is
 /// `None`-checked by the caller for representability.
-fn advance<A, B>(a: &A, motion_a: Vec3, b: &B, motion_b: Vec3, tol: f32) -> Option<FirstContact>
+fn conservative_advance<A, B>(
+    a: &A,
+    motion_a: Vec3,
+    b: &B,
+    motion_b: Vec3,
+    tol: f32,
+) -> Option<FirstContact>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
