@@ -15,7 +15,9 @@ use crate::shapes::{Aabb, Ray, Triangle};
 /// diagonal from sample `(r, c)` to `(r + 1, c + 1)`: triangle `2 · (r · (cols − 1) + c)` has
 /// corners `(r, c), (r + 1, c), (r + 1, c + 1)` and the next one `(r, c), (r + 1, c + 1),
 /// (r, c + 1)`; both face `+y`. A NaN sample is a hole: every triangle touching it is absent.
-/// Queries walk the cells directly (no tree): rays by a 2-D DDA, boxes by the cell range.
+/// Queries walk the cells directly (no tree): rays by a 2-D DDA over blocks of
+/// [`BLOCK`]` x `[`BLOCK`] cells, then over the cells of the blocks whose height range the ray
+/// meets; boxes by the cell range.
 #[derive(Clone, Debug)]
 pub struct Heightfield {
     heights: Vec<f32>,
@@ -23,7 +25,13 @@ pub struct Heightfield {
     cols: usize,
     scale: Vec3,
     bounds: Aabb,
+    /// Scaled height range `(lowest, highest)` of each block's samples, row-major over the
+    /// blocks; holes left out (a block of holes only has `lowest > highest`).
+    blocks: Vec<(f32, f32)>,
 }
+
+/// Cells per side of a block of the ray walk.
+const BLOCK: usize = 8;
 
 impl Heightfield {
     /// The heightfield of these samples (see the type's docs for the layout).
@@ -65,6 +73,7 @@ impl Heightfield {
             cols,
             scale,
             bounds: Aabb::EMPTY,
+            blocks: Vec::new(),
         };
         let (lo, hi) = field
             .heights
@@ -77,6 +86,7 @@ impl Heightfield {
             Vec3::new(-0.5 * scale.x, lo, -0.5 * scale.z),
             Vec3::new(0.5 * scale.x, hi, 0.5 * scale.z),
         );
+        field.blocks = field.block_ranges();
         let any = (0..field.triangle_count() as u32).any(|i| field.corners(i).is_some());
         if !any {
             return Err(MeshError::NoTriangles);
@@ -199,9 +209,46 @@ impl Heightfield {
         out[start..].sort_by(|a, b| a.t.total_cmp(&b.t).then(a.triangle.cmp(&b.triangle)));
     }
 
+    /// Blocks per row and per column of blocks.
+    fn block_counts(&self) -> (usize, usize) {
+        (
+            (self.cols - 1).div_ceil(BLOCK),
+            (self.rows - 1).div_ceil(BLOCK),
+        )
+    }
+
+    /// Each block's scaled height range over its samples (the samples on its sides
+    /// included, so neighbouring blocks share them), holes left out.
+    fn block_ranges(&self) -> Vec<(f32, f32)> {
+        let (bc, br) = self.block_counts();
+        let mut blocks = Vec::with_capacity(bc * br);
+        for b_row in 0..br {
+            let rows = b_row * BLOCK..=((b_row + 1) * BLOCK).min(self.rows - 1);
+            for b_col in 0..bc {
+                let cols = b_col * BLOCK..=((b_col + 1) * BLOCK).min(self.cols - 1);
+                let mut range = (f32::INFINITY, f32::NEG_INFINITY);
+                for r in rows.clone() {
+                    for &h in
+                        &self.heights[r * self.cols + cols.start()..=r * self.cols + cols.end()]
+                    {
+                        if !h.is_nan() {
+                            let y = h * self.scale.y;
+                            range = (range.0.min(y), range.1.max(y));
+                        }
+                    }
+                }
+                blocks.push(range);
+            }
+        }
+        blocks
+    }
+
     /// Walks the cells under a ray in order; `test(triangle, bound)` returns the parameter of
     /// a hit it found, and the walk stops at the first cell entered beyond the best hit.
-    // One piece: a 2-D DDA whose per-axis state is stepped in its inner loop.
+    ///
+    /// Two levels of the same 2-D DDA: blocks of [`BLOCK`]` x `[`BLOCK`] cells, and within a
+    /// block whose height range the ray's height over the block meets ([`ray_meets_heights`]),
+    /// its cells.
     fn walk_ray(&self, ray: &Ray, max_t: f32, mut test: impl FnMut(u32, f32) -> Option<f32>) {
         if !(ray.is_finite() && max_t >= 0.0) {
             return;
@@ -220,120 +267,116 @@ impl Heightfield {
             far.min_element().min(max_t)
         };
         let (nc, nr) = (self.cols - 1, self.rows - 1);
-        let size = Vec3::new(self.scale.x / nc as f32, 0.0, self.scale.z / nr as f32);
-        let x0 = -0.5 * self.scale.x;
-        let z0 = -0.5 * self.scale.z;
-        let p = o + d * entry.t;
-        let mut col = (((p.x - x0) / size.x).floor().max(0.0) as usize).min(nc - 1);
-        let mut row = (((p.z - z0) / size.z).floor().max(0.0) as usize).min(nr - 1);
-        // Per axis: the parameter of the next cell boundary and the step between boundaries.
-        let axis = |dir: f32, pos: usize, origin: f32, start: f32, cell: f32| {
-            if dir == 0.0 {
-                (f32::INFINITY, f32::INFINITY)
-            } else {
-                let next = start + (pos + usize::from(dir > 0.0)) as f32 * cell;
-                ((next - origin) / dir, cell / dir.abs())
-            }
+        let cell = Grid {
+            x0: -0.5 * self.scale.x,
+            z0: -0.5 * self.scale.z,
+            size_x: self.scale.x / nc as f32,
+            size_z: self.scale.z / nr as f32,
         };
-        let (mut next_x, step_x) = axis(d.x, col, o.x, x0, size.x);
-        let (mut next_z, step_z) = axis(d.z, row, o.z, z0, size.z);
-        let mut t_in = entry.t;
+        let block = Grid {
+            size_x: cell.size_x * BLOCK as f32,
+            size_z: cell.size_z * BLOCK as f32,
+            ..cell
+        };
+        let (bc, br) = self.block_counts();
         let mut best = f32::INFINITY;
-        for _ in 0..nc + nr + 2 {
-            let t_exit = next_x.min(next_z).min(t_out);
-            // Where the ray enters the cell, in cell units: within `EDGE` of a side, the cell
-            // across that side is walked too, since the samples' positions and the walk's
-            // cell boundaries round differently and a hit on the shared edge or corner may
-            // belong to the neighbour's triangles alone.
-            const EDGE: f32 = 1e-4;
-            let p = o + d * t_in;
-            let fx = (p.x - x0) / size.x - col as f32;
-            let fz = (p.z - z0) / size.z - row as f32;
-            let side = |f: f32| -> (isize, isize) {
-                (
-                    if f < EDGE { -1 } else { 0 },
-                    if f > 1.0 - EDGE { 1 } else { 0 },
-                )
-            };
-            let ((cx0, cx1), (rz0, rz1)) = (side(fx), side(fz));
-            for dr in rz0..=rz1 {
-                for dc in cx0..=cx1 {
-                    let (r, c) = (row as isize + dr, col as isize + dc);
-                    if r < 0 || c < 0 || r as usize >= nr || c as usize >= nc {
-                        continue;
+        let mut blocks = Dda::start(o, d, entry.t, &block, (0, bc), (0, br));
+        loop {
+            let block_exit = blocks.t_exit().min(t_out);
+            let (lo, hi) = self.blocks[blocks.row * bc + blocks.col];
+            if ray_meets_heights(o, d, blocks.t_in, block_exit, lo, hi) {
+                let cols = (blocks.col * BLOCK, ((blocks.col + 1) * BLOCK).min(nc));
+                let rows = (blocks.row * BLOCK, ((blocks.row + 1) * BLOCK).min(nr));
+                let mut cells = Dda::start(o, d, blocks.t_in, &cell, cols, rows);
+                loop {
+                    let t_exit = cells.t_exit().min(block_exit);
+                    best = self.test_cell(
+                        ray,
+                        &cell,
+                        (cells.row, cells.col),
+                        (cells.t_in, t_exit),
+                        best.min(max_t),
+                        &mut test,
+                    );
+                    if best <= t_exit {
+                        return;
                     }
-                    let (r, c) = (r as usize, c as usize);
-                    if !self.ray_may_hit_cell(o, d, r, c, t_in, t_exit) {
-                        continue;
-                    }
-                    for k in 0..2 {
-                        let i = (2 * (r * nc + c) + k) as u32;
-                        if let Some(t) = test(i, best.min(max_t)) {
-                            best = best.min(t);
-                        }
+                    if t_exit >= block_exit || !cells.step() {
+                        break;
                     }
                 }
             }
-            if t_exit >= t_out || best <= t_exit {
-                return;
-            }
-            if next_x < next_z {
-                t_in = next_x;
-                next_x += step_x;
-                if d.x > 0.0 {
-                    col += 1;
-                } else if col == 0 {
-                    return;
-                } else {
-                    col -= 1;
-                }
-            } else {
-                t_in = next_z;
-                next_z += step_z;
-                if d.z > 0.0 {
-                    row += 1;
-                } else if row == 0 {
-                    return;
-                } else {
-                    row -= 1;
-                }
-            }
-            if col >= nc || row >= nr {
+            if block_exit >= t_out || best <= block_exit || !blocks.step() {
                 return;
             }
         }
     }
 
-    /// `false` when the ray's height over `[t_in, t_exit]` stays clear of the cell's heights
-    /// (with a relative slack); holes count as no height.
-    fn ray_may_hit_cell(
+    /// Tests the two triangles of cell `(row, col)`, which the ray crosses over `[t_in,
+    /// t_exit]`, and those of the cells across a side the ray enters within `EDGE` of (the
+    /// samples' positions and the walk's cell boundaries round differently, and a hit on the
+    /// shared edge or corner may belong to the neighbour's triangles alone); skips a cell
+    /// whose heights the ray stays clear of. Returns the best hit parameter so far.
+    fn test_cell(
         &self,
-        o: Vec3,
-        d: Vec3,
-        row: usize,
-        col: usize,
-        t_in: f32,
-        t_exit: f32,
-    ) -> bool {
-        let hs = [
+        ray: &Ray,
+        grid: &Grid,
+        (row, col): (usize, usize),
+        (t_in, t_exit): (f32, f32),
+        bound: f32,
+        test: &mut impl FnMut(u32, f32) -> Option<f32>,
+    ) -> f32 {
+        const EDGE: f32 = 1e-4;
+        let (o, d) = (ray.origin, ray.dir);
+        let (nc, nr) = (self.cols - 1, self.rows - 1);
+        let mut best = bound;
+        // Where the ray enters the cell, in cell units.
+        let p = o + d * t_in;
+        let fx = (p.x - grid.x0) / grid.size_x - col as f32;
+        let fz = (p.z - grid.z0) / grid.size_z - row as f32;
+        let side = |f: f32| -> (isize, isize) {
+            (
+                if f < EDGE { -1 } else { 0 },
+                if f > 1.0 - EDGE { 1 } else { 0 },
+            )
+        };
+        let ((cx0, cx1), (rz0, rz1)) = (side(fx), side(fz));
+        for dr in rz0..=rz1 {
+            for dc in cx0..=cx1 {
+                let (r, c) = (row as isize + dr, col as isize + dc);
+                if r < 0 || c < 0 || r as usize >= nr || c as usize >= nc {
+                    continue;
+                }
+                let (r, c) = (r as usize, c as usize);
+                let (lo, hi) = self.cell_heights(r, c);
+                if !ray_meets_heights(o, d, t_in, t_exit, lo, hi) {
+                    continue;
+                }
+                for k in 0..2 {
+                    let i = (2 * (r * nc + c) + k) as u32;
+                    if let Some(t) = test(i, best) {
+                        best = best.min(t);
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The scaled height range of cell `(row, col)`'s four samples, holes left out.
+    fn cell_heights(&self, row: usize, col: usize) -> (f32, f32) {
+        [
             (row, col),
             (row + 1, col),
             (row, col + 1),
             (row + 1, col + 1),
         ]
-        .map(|(r, c)| self.heights[r * self.cols + c] * self.scale.y);
-        let (lo, hi) = hs
-            .iter()
-            .filter(|h| !h.is_nan())
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
-                (lo.min(h), hi.max(h))
-            });
-        if lo > hi {
-            return false;
-        }
-        let (y0, y1) = (o.y + d.y * t_in, o.y + d.y * t_exit.min(1e30));
-        let slack = 1e-4 * (hi - lo).abs().max(y0.abs()).max(y1.abs()).max(1.0);
-        !(y0.min(y1) > hi + slack || y0.max(y1) < lo - slack)
+        .iter()
+        .map(|&(r, c)| self.heights[r * self.cols + c] * self.scale.y)
+        .filter(|h| !h.is_nan())
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), h| {
+            (lo.min(h), hi.max(h))
+        })
     }
 
     /// The point of the field closest to `p` within `max_distance`, or `None` (also for NaN).
@@ -396,6 +439,111 @@ impl Heightfield {
         motion: Vec3,
     ) -> Option<MeshShapeHit> {
         super::cast::cast(self, shape, motion)
+    }
+}
+
+/// `false` when the ray's height over `[t_in, t_exit]` stays clear of `[lo, hi]` (with a
+/// relative slack); an empty range (`lo > hi`: holes only) is never met.
+fn ray_meets_heights(o: Vec3, d: Vec3, t_in: f32, t_exit: f32, lo: f32, hi: f32) -> bool {
+    if lo > hi {
+        return false;
+    }
+    let (y0, y1) = (o.y + d.y * t_in, o.y + d.y * t_exit.min(1e30));
+    let slack = 1e-4 * (hi - lo).abs().max(y0.abs()).max(y1.abs()).max(1.0);
+    !(y0.min(y1) > hi + slack || y0.max(y1) < lo - slack)
+}
+
+/// A regular grid of the xz plane: the corner of cell `(0, 0)` and the cells' size.
+#[derive(Clone, Copy)]
+struct Grid {
+    x0: f32,
+    z0: f32,
+    size_x: f32,
+    size_z: f32,
+}
+
+/// A 2-D DDA (Amanatides & Woo 1987) over the cells `cols.0 .. cols.1` x `rows.0 .. rows.1`
+/// of a [`Grid`]: the cell the ray is in, the parameter it entered at, and those of its
+/// next x and z boundaries.
+struct Dda {
+    col: usize,
+    row: usize,
+    cols: (usize, usize),
+    rows: (usize, usize),
+    t_in: f32,
+    next_x: f32,
+    next_z: f32,
+    step_x: f32,
+    step_z: f32,
+    dir: Vec3,
+}
+
+impl Dda {
+    /// The walk from the cell holding `o + d·t` (clamped into the range).
+    fn start(
+        o: Vec3,
+        d: Vec3,
+        t: f32,
+        grid: &Grid,
+        cols: (usize, usize),
+        rows: (usize, usize),
+    ) -> Dda {
+        let p = o + d * t;
+        let cell = |x: f32, x0: f32, size: f32, (lo, hi): (usize, usize)| {
+            (((x - x0) / size).floor().max(lo as f32) as usize).clamp(lo, hi - 1)
+        };
+        let col = cell(p.x, grid.x0, grid.size_x, cols);
+        let row = cell(p.z, grid.z0, grid.size_z, rows);
+        // Per axis: the parameter of the next cell boundary and the step between boundaries.
+        let axis = |dir: f32, pos: usize, origin: f32, start: f32, size: f32| {
+            if dir == 0.0 {
+                (f32::INFINITY, f32::INFINITY)
+            } else {
+                let next = start + (pos + usize::from(dir > 0.0)) as f32 * size;
+                ((next - origin) / dir, size / dir.abs())
+            }
+        };
+        let (next_x, step_x) = axis(d.x, col, o.x, grid.x0, grid.size_x);
+        let (next_z, step_z) = axis(d.z, row, o.z, grid.z0, grid.size_z);
+        Dda {
+            col,
+            row,
+            cols,
+            rows,
+            t_in: t,
+            next_x,
+            next_z,
+            step_x,
+            step_z,
+            dir: d,
+        }
+    }
+
+    /// The parameter at which the ray leaves the current cell.
+    fn t_exit(&self) -> f32 {
+        self.next_x.min(self.next_z)
+    }
+
+    /// Moves into the next cell along the ray; `false` when that leaves the range.
+    fn step(&mut self) -> bool {
+        let (pos, dir, range) = if self.next_x < self.next_z {
+            self.t_in = self.next_x;
+            self.next_x += self.step_x;
+            (&mut self.col, self.dir.x, self.cols)
+        } else {
+            self.t_in = self.next_z;
+            self.next_z += self.step_z;
+            (&mut self.row, self.dir.z, self.rows)
+        };
+        if dir > 0.0 {
+            *pos += 1;
+            *pos < range.1
+        } else if dir < 0.0 && *pos > range.0 {
+            *pos -= 1;
+            true
+        } else {
+            false
+        }
     }
 }
 
@@ -517,6 +665,49 @@ mod tests {
                 _ => panic!("ray {ray:?}: {got:?} vs {want:?}"),
             }
         }
+    }
+
+    /// Many blocks (the last row and column of blocks partial), holes, and long low rays that
+    /// cross many blocks before they hit or leave: the block walk against every triangle.
+    #[test]
+    fn long_rays_over_many_blocks_and_holes_match_brute_force() {
+        let (rows, cols) = (45, 61);
+        let mut seed = 11u32;
+        let mut rnd = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 * 2.0 - 1.0
+        };
+        let heights: Vec<f32> = (0..rows * cols)
+            .map(|i| {
+                let (r, c) = ((i / cols) as f32, (i % cols) as f32);
+                let h = (c * 0.21).sin() * 2.0 + (r * 0.17).cos() + 0.1 * rnd();
+                if rnd() > 0.96 {
+                    f32::NAN
+                } else {
+                    h
+                }
+            })
+            .collect();
+        let f = Heightfield::try_new(heights, rows, cols, Vec3::new(60.0, 1.0, 44.0)).unwrap();
+        let (mut hits, mut misses) = (0, 0);
+        for _ in 0..3000 {
+            let o = Vec3::new(rnd() * 40.0, 1.0 + rnd() * 3.0, rnd() * 30.0);
+            let d = Vec3::new(rnd(), rnd() * 0.15, rnd());
+            let ray = Ray::new(o, d);
+            let got = f.ray_cast(&ray, 200.0);
+            let want = (0..f.triangle_count() as u32)
+                .filter_map(|i| ray_triangle(&ray, &f.corners(i)?, i, 200.0))
+                .min_by(|a, b| a.t.total_cmp(&b.t));
+            match (got, want) {
+                (None, None) => misses += 1,
+                (Some(g), Some(w)) => {
+                    hits += 1;
+                    assert!((g.t - w.t).abs() < 1e-4, "{ray:?}: {g:?} vs {w:?}");
+                }
+                _ => panic!("ray {ray:?}: {got:?} vs {want:?}"),
+            }
+        }
+        assert!(hits > 600 && misses > 600, "{hits} hits, {misses} misses");
     }
 
     #[test]

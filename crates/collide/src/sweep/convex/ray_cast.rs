@@ -196,7 +196,7 @@ mod tests {
 
     /// One of the shapes the casts meet: a hull of a random cloud, a capsule, a triangle.
     enum Shape {
-        Hull(ConvexHull),
+        Hull(Box<ConvexHull>),
         Capsule(Capsule),
         Triangle(Triangle),
     }
@@ -208,7 +208,7 @@ mod tests {
                     let points: Vec<Vec3> = (0..12).map(|_| at + g.vec(0.8)).collect();
                     ConvexHull::try_new(&points).map_or_else(
                         |_| Shape::Triangle(Triangle::new(at, at + Vec3::X, at + Vec3::Y)),
-                        Shape::Hull,
+                        |h| Shape::Hull(Box::new(h)),
                     )
                 }
                 1 => {
@@ -225,7 +225,7 @@ mod tests {
 
         fn support_map(&self) -> &dyn SupportMap {
             match self {
-                Shape::Hull(h) => h,
+                Shape::Hull(h) => &**h,
                 Shape::Capsule(c) => c,
                 Shape::Triangle(t) => t,
             }
