@@ -245,6 +245,7 @@ impl StaticTree {
         });
         // Pending nodes: (index, first item, item count, depth).
         let mut pending = vec![(0usize, 0usize, n, 0usize)];
+        let mut scratch = Vec::with_capacity(n);
         while let Some((index, start, count, depth)) = pending.pop() {
             let items = &mut order[start..start + count];
             let bounds = items
@@ -255,7 +256,7 @@ impl StaticTree {
             } else if depth >= MEDIAN_DEPTH {
                 Some(median_split(items, &centroids))
             } else {
-                sah_split(items, boxes, &centroids, &bounds)
+                sah_split(items, boxes, &centroids, &bounds, &mut scratch)
             };
             let node = &mut nodes[index];
             node.min = bounds.min;
@@ -524,28 +525,39 @@ fn sah_split(
     boxes: &[Aabb],
     centroids: &[Vec3],
     bounds: &Aabb,
+    scratch: &mut Vec<u32>,
 ) -> Option<usize> {
     let count = items.len();
     let cbounds = items
         .iter()
         .fold(Aabb::EMPTY, |b, &i| b.including(centroids[i as usize]));
     let extent = cbounds.max - cbounds.min;
+    let splits = extent.cmpgt(Vec3::ZERO);
+    // Bins per axis, filled in one pass over the items: a centroid falls in bin
+    // `⌊(c − min) · BINS / extent⌋` (the last bin closed) on each axis that has an extent.
+    let scale = Vec3::select(splits, Vec3::splat(BINS as f32) / extent, Vec3::ZERO);
+    let bin_of = |c: Vec3| {
+        let k = ((c - cbounds.min) * scale).to_array();
+        k.map(|k| (k as usize).min(BINS - 1))
+    };
+    let mut bins = [[Bin {
+        bounds: Aabb::EMPTY,
+        count: 0,
+    }; BINS]; 3];
+    for &i in items.iter() {
+        let k = bin_of(centroids[i as usize]);
+        let b = &boxes[i as usize];
+        for axis in 0..3 {
+            let bin = &mut bins[axis][k[axis]];
+            bin.bounds = bin.bounds.union(b);
+            bin.count += 1;
+        }
+    }
     // (cost, axis, first bin on the right).
     let mut best: Option<(f32, usize, usize)> = None;
-    for axis in 0..3 {
-        if extent[axis].is_nan() || extent[axis] <= 0.0 {
+    for (axis, bins) in bins.iter().enumerate() {
+        if !splits.test(axis) {
             continue;
-        }
-        let scale = BINS as f32 / extent[axis];
-        let bin_of = |c: Vec3| (((c[axis] - cbounds.min[axis]) * scale) as usize).min(BINS - 1);
-        let mut bins = [Bin {
-            bounds: Aabb::EMPTY,
-            count: 0,
-        }; BINS];
-        for &i in items.iter() {
-            let b = &mut bins[bin_of(centroids[i as usize])];
-            b.bounds = b.bounds.union(&boxes[i as usize]);
-            b.count += 1;
         }
         // Sweep from the right: area·count of bins k.. for each k.
         let mut right_cost = [0.0f32; BINS];
@@ -581,13 +593,7 @@ fn sah_split(
     if count as u32 <= MAX_LEAF && split_cost >= count as f32 {
         return None;
     }
-    let scale = BINS as f32 / extent[axis];
-    let lo = cbounds.min[axis];
-    let goes_left = |i: &u32| {
-        let c = centroids[*i as usize][axis];
-        ((((c - lo) * scale) as usize).min(BINS - 1)) < k
-    };
-    let mid = partition(items, goes_left);
+    let mid = partition(items, scratch, |i| bin_of(centroids[i as usize])[axis] < k);
     Some(mid)
 }
 
@@ -607,12 +613,20 @@ fn median_split(items: &mut [u32], centroids: &[Vec3]) -> usize {
 }
 
 /// Moves the items for which `left` holds to the front, keeping each side's relative order;
-/// returns how many went left.
-fn partition(items: &mut [u32], left: impl Fn(&u32) -> bool) -> usize {
-    let (l, r): (Vec<u32>, Vec<u32>) = items.iter().partition(|i| left(i));
-    let mid = l.len();
-    items[..mid].copy_from_slice(&l);
-    items[mid..].copy_from_slice(&r);
+/// returns how many went left. The right side waits in `scratch` (reused across the build).
+fn partition(items: &mut [u32], scratch: &mut Vec<u32>, left: impl Fn(u32) -> bool) -> usize {
+    scratch.clear();
+    let mut mid = 0;
+    for k in 0..items.len() {
+        let i = items[k];
+        if left(i) {
+            items[mid] = i;
+            mid += 1;
+        } else {
+            scratch.push(i);
+        }
+    }
+    items[mid..].copy_from_slice(scratch);
     mid
 }
 
