@@ -210,8 +210,8 @@ pub(crate) fn ray_triangle(ray: &Ray, c: &[Vec3; 3], index: u32, max_t: f32) -> 
     if det.is_nan() {
         return None;
     }
-    // Nearly parallel (|d·n| below 1e-4 of |d||n|): f64 decides.
-    if det.abs() <= 1e-4 * ray.dir.length() * n.length() {
+    // Nearly parallel (|d·n| below 1e-4 of |d||n|, compared squared): f64 decides.
+    if det * det <= 1e-8 * ray.dir.length_squared() * n.length_squared() {
         return exact();
     }
     let inv = det.recip();
