@@ -236,7 +236,7 @@ impl ConvexHull {
         // builder assume them). Checked locally, linear in the hull's size; debug builds also
         // run the brute-force `validate`. The underlying Quickhull weakness is open: see
         // docs/degenerate-input.md.
-        let graph = validate::FaceGraph::new(&built.hull);
+        let graph = std::cell::OnceCell::new();
         if !validate::check_built(&built, &graph)
             || (cfg!(debug_assertions) && built.hull.validate().is_err())
         {

@@ -254,12 +254,8 @@ fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, 
     }
     let (edges, manifold, corners) = unique_edges(vertices.len(), &faces, &face_indices);
     // Vertex adjacency (compressed rows) from the unique edges, for hill-climbing support.
-    let (neighbour_start, neighbours) = compressed_rows(
-        vertices.len(),
-        edges
-            .iter()
-            .flat_map(|e| [e.vertices, [e.vertices[1], e.vertices[0]]]),
-    );
+    let (neighbour_start, neighbours) =
+        adjacency_rows(vertices.len(), &edges, |e| Some(e.vertices));
     // A ball inside the hull for cheap bounds (SAT skips face planes that cannot beat the
     // best one): about the vertex mean, whose distance to every face plane is at least the
     // radius. The face planes bound the hull only to within its tolerance, so the radius is
@@ -292,24 +288,29 @@ fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, 
     (hull, manifold, corners)
 }
 
-/// Compressed rows of `n` lists from `(row, value)` pairs, values in the order given:
-/// row `r` is `values[start[r] .. start[r + 1]]`.
-pub(super) fn compressed_rows(
+/// The adjacency of an undirected graph on `n` nodes in compressed rows: row `r` is
+/// `values[start[r] .. start[r + 1]]`. Each edge `[a, b]` that `ends` gives adds `b` to row `a`
+/// and `a` to row `b`, in edge order.
+pub(super) fn adjacency_rows(
     n: usize,
-    pairs: impl Iterator<Item = [u32; 2]> + Clone,
+    edges: &[HullEdge],
+    ends: impl Fn(&HullEdge) -> Option<[u32; 2]>,
 ) -> (Vec<u32>, Vec<u32>) {
     let mut start = vec![0u32; n + 1];
-    for [r, _] in pairs.clone() {
-        start[r as usize + 1] += 1;
+    for [a, b] in edges.iter().filter_map(&ends) {
+        start[a as usize + 1] += 1;
+        start[b as usize + 1] += 1;
     }
     for k in 1..start.len() {
         start[k] += start[k - 1];
     }
     let mut fill = start.clone();
     let mut values = vec![0u32; start[n] as usize];
-    for [r, v] in pairs {
-        values[fill[r as usize] as usize] = v;
-        fill[r as usize] += 1;
+    for [a, b] in edges.iter().filter_map(&ends) {
+        values[fill[a as usize] as usize] = b;
+        fill[a as usize] += 1;
+        values[fill[b as usize] as usize] = a;
+        fill[b as usize] += 1;
     }
     (start, values)
 }

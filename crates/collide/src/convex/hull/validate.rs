@@ -3,11 +3,11 @@
 //! per point by climbing the face graph, in time linear in the size of the hull (small hulls
 //! and inputs, at most 2^16 pairs, also by brute force).
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use glam::DVec3;
 
-use super::polygons::{compressed_rows, Assembled};
+use super::polygons::{adjacency_rows, Assembled};
 use super::quickhull::{Quickhull, NONE};
 use super::ConvexHull;
 use crate::math::Vec3;
@@ -272,12 +272,27 @@ impl ConvexHull {
         Ok(())
     }
 
-    /// Whether every vertex is at most `tol` above every face plane (brute force).
-    fn vertices_below_faces(&self, tol: f32) -> bool {
+    /// Whether every one of `points` is at most `tol` above every face plane (brute force,
+    /// `O(points · faces)`).
+    ///
+    /// The points go into structure-of-arrays order so that each face's test over all of them
+    /// is one branch-free loop the compiler runs several lanes wide. The height is
+    /// `n.x·p.x + n.y·p.y + n.z·p.z + d`, evaluated in the order of [`Plane::signed_distance`]
+    /// so it rounds the same, and a NaN height counts as above, as there.
+    ///
+    /// [`Plane::signed_distance`]: crate::shapes::Plane::signed_distance
+    fn all_below_faces(&self, points: &[Vec3], tol: f32) -> bool {
+        let xs: Vec<f32> = points.iter().map(|p| p.x).collect();
+        let ys: Vec<f32> = points.iter().map(|p| p.y).collect();
+        let zs: Vec<f32> = points.iter().map(|p| p.z).collect();
         self.faces.iter().all(|face| {
-            self.vertices
-                .iter()
-                .all(|v| face.plane.signed_distance(*v) <= tol)
+            let (n, d) = (face.plane.normal, face.plane.d);
+            let mut above = false;
+            for ((&x, &y), &z) in xs.iter().zip(&ys).zip(&zs) {
+                let h = n.x * x + n.y * y + n.z * z + d;
+                above |= (h > tol) | h.is_nan();
+            }
+            !above
         })
     }
 
@@ -351,13 +366,9 @@ pub(super) struct FaceGraph {
 impl FaceGraph {
     /// The graph of `hull`'s faces from its edge list.
     pub(super) fn new(hull: &ConvexHull) -> FaceGraph {
-        let (start, adj) = compressed_rows(
-            hull.faces.len(),
-            hull.edges
-                .iter()
-                .filter(|e| e.faces[1] != u32::MAX)
-                .flat_map(|e| [e.faces, [e.faces[1], e.faces[0]]]),
-        );
+        let (start, adj) = adjacency_rows(hull.faces.len(), &hull.edges, |e| {
+            (e.faces[1] != u32::MAX).then_some(e.faces)
+        });
         FaceGraph {
             start,
             adj,
@@ -451,7 +462,9 @@ impl FaceGraph {
 /// every edge bounds a convex body, so every vertex is below every face plane; with round-off
 /// the bends could add up over several edges, so each vertex also climbs the face graph from
 /// one of its own faces.
-pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
+///
+/// `graph` is the hull's face graph, built here on first use.
+pub(super) fn check_built(a: &Assembled, graph: &OnceCell<FaceGraph>) -> bool {
     let h = &a.hull;
     let (nv, nf) = (h.vertices.len(), h.faces.len());
     if !a.manifold || nv < 4 || nf < 4 || h.vertices.iter().any(|v| !v.is_finite()) {
@@ -515,8 +528,9 @@ pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
     // the climb's local view has missed needle-shaped hulls at 1e20 that fold over more than
     // one edge.
     if (nv as u64) * (nf as u64) <= 1 << 16 {
-        return h.vertices_below_faces(tol);
+        return h.all_below_faces(&h.vertices, tol);
     }
+    let graph = graph.get_or_init(|| FaceGraph::new(h));
     h.vertices
         .iter()
         .zip(&face_of_vertex)
@@ -539,7 +553,7 @@ pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
 ///   of a solid cloud).
 pub(super) fn contains_input(
     a: &Assembled,
-    graph: &FaceGraph,
+    graph: &OnceCell<FaceGraph>,
     qh: &Quickhull<'_>,
     points: &[Vec3],
     bound: f32,
@@ -552,16 +566,15 @@ pub(super) fn contains_input(
             .filter(|&f| f != NONE)
             .unwrap_or(0)
     };
-    // Small inputs (at most 2^16 point-face pairs, a few µs) are checked against every face:
-    // with subnormal coordinates the planes round to ties the climb cannot see past.
-    let brute = (points.len() as u64) * (h.faces.len() as u64) <= 1 << 16;
-    let inside = |i: usize, t: usize| {
-        if brute {
-            h.contains_point(points[i], bound)
-        } else {
-            graph.climb(h, points[i], face(t)) <= bound
-        }
-    };
+    // Small inputs (at most 2^16 point-face pairs, a few µs) are checked, all of them,
+    // against every face: with subnormal coordinates the planes round to ties the climb
+    // cannot see past. (Every input point, not only the ones the cases below pick: the others
+    // are inside the triangulation, so this only adds checks.)
+    if (points.len() as u64) * (h.faces.len() as u64) <= 1 << 16 {
+        return h.all_below_faces(points, bound);
+    }
+    let graph = graph.get_or_init(|| FaceGraph::new(h));
+    let inside = |i: usize, t: usize| graph.climb(h, points[i], face(t)) <= bound;
     if qh.repaired {
         // In f64: squares of coordinates near 1e20 overflow f32.
         let c = h.vertex_centroid();
