@@ -237,14 +237,15 @@ impl ConvexHull {
         // run the brute-force `validate`. The underlying Quickhull weakness is open: see
         // docs/degenerate-input.md.
         let graph = std::cell::OnceCell::new();
-        if !validate::check_built(&built, &graph)
+        let mut heights = Vec::new();
+        if !validate::check_built(&built, &graph, &mut heights)
             || (cfg!(debug_assertions) && built.hull.validate().is_err())
         {
             return Err(HullError::Unstable);
         }
         // Second safety net: every input point must be inside the final (f32) hull
         // within the documented `3 · tolerance`, else `Unstable`.
-        if !validate::contains_input(&built, &graph, &qh, points, 3.0 * tolerance) {
+        if !validate::contains_input(&built, &graph, &heights, &qh, points, 3.0 * tolerance) {
             return Err(HullError::Unstable);
         }
         Ok(built.hull)

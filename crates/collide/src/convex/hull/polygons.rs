@@ -51,18 +51,21 @@ pub(super) struct Assembled {
     /// For each edge, the positions in `face_indices` of the corners where it starts in
     /// `faces[0]` and in `faces[1]`.
     pub corners: Vec<[u32; 2]>,
+    /// For each input point, its index among the hull's vertices (`u32::MAX` when it is none).
+    pub vertex_of_point: Vec<u32>,
 }
 
 /// Merges coplanar triangles into polygons, drops mid-edge vertices, converts to `f32`.
 pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled {
     let (polygons, face_of_tri) = merge_coplanar(pts, tris, eps);
     let polygons = drop_mid_edge(&polygons, pts.len());
-    let (hull, manifold, corners) = assemble(pts, &polygons, eps);
+    let (hull, manifold, corners, vertex_of_point) = assemble(pts, &polygons, eps);
     Assembled {
         hull,
         face_of_tri,
         manifold,
         corners,
+        vertex_of_point,
     }
 }
 
@@ -218,8 +221,13 @@ fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
 /// The hull from its polygons: vertices compacted in order of first use, planes from
 /// Newell's normal offset through the farthest vertex (so every polygon vertex is on or below
 /// its plane), unique edges, vertex adjacency and the inner ball. Also returns whether the
-/// faces form a closed 2-manifold, and each edge's corners (see [`Assembled::corners`]).
-fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, Vec<[u32; 2]>) {
+/// faces form a closed 2-manifold, each edge's corners (see [`Assembled::corners`]) and each
+/// point's vertex index (see [`Assembled::vertex_of_point`]).
+fn assemble(
+    pts: &[DVec3],
+    polygons: &Polygons,
+    eps: f64,
+) -> (ConvexHull, bool, Vec<[u32; 2]>, Vec<u32>) {
     let mut remap = vec![u32::MAX; pts.len()];
     let mut vertices: Vec<Vec3> = Vec::new();
     let mut faces = Vec::with_capacity(polygons.len());
@@ -285,7 +293,7 @@ fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, 
         inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
         outer_radius: (outer * (1.0 + 1e-6)) as f32,
     };
-    (hull, manifold, corners)
+    (hull, manifold, corners, remap)
 }
 
 /// The adjacency of an undirected graph on `n` nodes in compressed rows: row `r` is

@@ -394,16 +394,21 @@ impl FaceGraph {
         };
         let mut best = dist(f);
         loop {
-            let mut next = f;
+            // The highest neighbour, and whether one ties with `f` (a plateau to search).
+            let (mut next, mut tie) = (f, false);
             for &g in self.row(f) {
                 let d = dist(g as usize);
                 if d > best {
                     (best, next) = (d, g as usize);
                 }
+                tie |= d == best && next == f;
             }
             if next != f {
                 f = next;
                 continue;
+            }
+            if !tie {
+                return best;
             }
             match self.plateau_exit(&dist, f, best) {
                 Some((g, d)) => (f, best) = (g, d),
@@ -420,16 +425,14 @@ impl FaceGraph {
     }
 
     /// A face higher than `best` next to the faces reachable from `f` through faces at exactly
-    /// `best` (a depth-first search marking faces with a fresh epoch), or `None`.
+    /// `best` (a depth-first search marking faces with a fresh epoch), or `None`. The caller
+    /// has seen a neighbour of `f` at `best`.
     fn plateau_exit(
         &self,
         dist: &impl Fn(usize) -> f32,
         f: usize,
         best: f32,
     ) -> Option<(usize, f32)> {
-        if !self.row(f).iter().any(|&g| dist(g as usize) == best) {
-            return None;
-        }
         let epoch = self.epoch.get().wrapping_add(1);
         if epoch == 0 {
             self.marks.iter().for_each(|m| m.set(0));
@@ -463,8 +466,14 @@ impl FaceGraph {
 /// the bends could add up over several edges, so each vertex also climbs the face graph from
 /// one of its own faces.
 ///
-/// `graph` is the hull's face graph, built here on first use.
-pub(super) fn check_built(a: &Assembled, graph: &OnceCell<FaceGraph>) -> bool {
+/// `graph` is the hull's face graph, built here on first use. When the vertices climb, each
+/// one's height (the largest plane distance its climb found) is left in `heights`, by vertex,
+/// for [`contains_input`] to use instead of climbing again.
+pub(super) fn check_built(
+    a: &Assembled,
+    graph: &OnceCell<FaceGraph>,
+    heights: &mut Vec<f32>,
+) -> bool {
     let h = &a.hull;
     let (nv, nf) = (h.vertices.len(), h.faces.len());
     if !a.manifold || nv < 4 || nf < 4 || h.vertices.iter().any(|v| !v.is_finite()) {
@@ -531,15 +540,21 @@ pub(super) fn check_built(a: &Assembled, graph: &OnceCell<FaceGraph>) -> bool {
         return h.all_below_faces(&h.vertices, tol);
     }
     let graph = graph.get_or_init(|| FaceGraph::new(h));
-    h.vertices
-        .iter()
-        .zip(&face_of_vertex)
-        .all(|(v, &f)| graph.climb(h, *v, f as usize) <= tol)
+    heights.clear();
+    for (v, &f) in h.vertices.iter().zip(&face_of_vertex) {
+        let height = graph.climb(h, *v, f as usize);
+        if height > tol || height.is_nan() {
+            return false;
+        }
+        heights.push(height);
+    }
+    true
 }
 
 /// Whether every input point that could be outside the built hull is inside it within
 /// `bound`, each found by climbing the face graph from the face of the triangle it was last
-/// assigned to.
+/// assigned to (or, for a hull vertex, by its height from [`check_built`] in `heights`, when
+/// there is one).
 ///
 /// - When Quickhull kept its invariant (no `repaired` horizon), every input point is within
 ///   `eps` of the triangulated hull, and the points more than `eps` inside it were dropped
@@ -554,6 +569,7 @@ pub(super) fn check_built(a: &Assembled, graph: &OnceCell<FaceGraph>) -> bool {
 pub(super) fn contains_input(
     a: &Assembled,
     graph: &OnceCell<FaceGraph>,
+    heights: &[f32],
     qh: &Quickhull<'_>,
     points: &[Vec3],
     bound: f32,
@@ -574,7 +590,17 @@ pub(super) fn contains_input(
         return h.all_below_faces(points, bound);
     }
     let graph = graph.get_or_init(|| FaceGraph::new(h));
-    let inside = |i: usize, t: usize| graph.climb(h, points[i], face(t)) <= bound;
+    // A hull vertex already climbed in `check_built` (from one of its own faces).
+    let inside = |i: usize, t: usize| {
+        let known = a
+            .vertex_of_point
+            .get(i)
+            .and_then(|&v| heights.get(v as usize));
+        match known {
+            Some(&height) => height <= bound,
+            None => graph.climb(h, points[i], face(t)) <= bound,
+        }
+    };
     if qh.repaired {
         // In f64: squares of coordinates near 1e20 overflow f32.
         let c = h.vertex_centroid();
