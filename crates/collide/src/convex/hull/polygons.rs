@@ -78,7 +78,7 @@ pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled
 /// scratch arrays (`members`, the successor map `next` and its `keys`).
 fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize>) {
     let area = |f: usize| {
-        let [a, b, c] = tris[f].v;
+        let [a, b, c] = tris[f].verts();
         (pts[b] - pts[a]).cross(pts[c] - pts[a]).length()
     };
     let mut order: Vec<(f64, usize)> = (0..tris.len())
@@ -107,11 +107,15 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         while k < members.len() {
             let f = members[k];
             k += 1;
-            for &g in &tris[f].nb {
+            for g in tris[f].nbs() {
                 if region[g] != NONE || tris[g].n.dot(n) <= 0.0 {
                     continue;
                 }
-                if tris[g].v.iter().all(|&v| (n.dot(pts[v]) - d).abs() <= eps) {
+                if tris[g]
+                    .verts()
+                    .iter()
+                    .all(|&v| (n.dot(pts[v]) - d).abs() <= eps)
+                {
                     region[g] = r;
                     members.push(g);
                 }
@@ -122,14 +126,14 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         let mut pinched = false;
         for &f in &members {
             for e in 0..3 {
-                if region[tris[f].nb[e]] != r {
-                    let a = tris[f].v[e];
+                if region[tris[f].nb[e] as usize] != r {
+                    let a = tris[f].v[e] as usize;
                     if next[a] == NONE {
                         keys.push(a);
                     } else {
                         pinched = true;
                     }
-                    next[a] = tris[f].v[(e + 1) % 3];
+                    next[a] = tris[f].v[(e + 1) % 3] as usize;
                 }
             }
         }
@@ -137,7 +141,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         if !pinched {
             // Start at the seed's first vertex when it is on the boundary, else at the
             // smallest boundary vertex: the same points must give the same hull every time.
-            let first = tris[members[0]].v[0];
+            let first = tris[members[0]].v[0] as usize;
             let start = if next[first] != NONE {
                 first
             } else {
@@ -160,7 +164,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
             // Not a disk (round-off made a ring or a pinch): keep the triangles as faces.
             for (j, &f) in members.iter().enumerate() {
                 region[f] = if j == 0 { r } else { polygons.len() };
-                polygons.push(&tris[f].v);
+                polygons.push(&tris[f].verts());
             }
         } else {
             polygons.push(&lp);

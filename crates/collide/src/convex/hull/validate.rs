@@ -608,7 +608,7 @@ pub(super) fn contains_input(
         let r2 = if r_in > 0.0 { r_in * r_in } else { -1.0 };
         let c = c.as_dvec3();
         let live = qh.alive_successors();
-        let start = |i: usize| live.get(qh.home[i]).copied().unwrap_or(NONE);
+        let start = |i: usize| live.get(qh.home[i] as usize).copied().unwrap_or(NONE);
         // Points by their start triangle (a counting sort; bucket 0 for none): triangles made
         // together are neighbours, so consecutive climbs reuse the faces the last ones read.
         let bucket = |i: usize| start(i).checked_add(1).unwrap_or(0).min(live.len());
@@ -636,7 +636,7 @@ pub(super) fn contains_input(
             .enumerate()
             .filter(|(_, t)| t.alive)
             .all(|(f, t)| {
-                t.v.iter().all(|&i| {
+                t.verts().iter().all(|&i| {
                     let first = !std::mem::replace(&mut seen[i], true);
                     !first || inside(i, f)
                 }) && t.near.iter(&qh.link).all(|i| inside(i, f))
