@@ -52,17 +52,18 @@ impl Quickhull<'_> {
     /// dropped. Records the face as the point's `home` either way.
     pub(super) fn assign(&mut self, first: usize, i: usize, keep: bool) {
         let p = self.pts[i];
-        let mut best = (f64::NEG_INFINITY, NONE);
-        for (f, tri) in self.tris.iter().enumerate().skip(first) {
-            if !tri.alive {
-                continue;
-            }
-            let dist = tri.dist(p);
-            if dist > best.0 {
-                best = (dist, f);
-            }
+        // Selects rather than branches: which face is farthest is a coin toss per face.
+        let (mut dist, mut f) = (f64::NEG_INFINITY, NONE);
+        for (g, tri) in self.tris.iter().enumerate().skip(first) {
+            let h = if tri.alive {
+                tri.dist(p)
+            } else {
+                f64::NEG_INFINITY
+            };
+            let higher = h > dist;
+            dist = if higher { h } else { dist };
+            f = if higher { g } else { f };
         }
-        let (dist, f) = best;
         if f == NONE {
             return;
         }

@@ -85,8 +85,8 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         .filter(|&f| tris[f].alive)
         .map(|f| (area(f), f))
         .collect();
-    // Stable: equal areas keep index order.
-    order.sort_by(|x, y| y.0.total_cmp(&x.0));
+    // Equal areas in index order.
+    order.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
     let mut region = vec![NONE; tris.len()];
     let mut polygons = Polygons::new();
     let mut members: Vec<usize> = Vec::new();
