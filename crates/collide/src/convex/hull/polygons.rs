@@ -58,7 +58,7 @@ pub(super) struct Assembled {
 /// Merges coplanar triangles into polygons, drops mid-edge vertices, converts to `f32`.
 pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled {
     let (polygons, face_of_tri) = merge_coplanar(pts, tris, eps);
-    let polygons = drop_mid_edge(&polygons, pts.len());
+    let polygons = drop_mid_edge(polygons, pts.len());
     let (hull, manifold, corners, vertex_of_point) = assemble(pts, &polygons, eps);
     Assembled {
         hull,
@@ -120,6 +120,11 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
                     members.push(g);
                 }
             }
+        }
+        // A lone triangle is its own boundary loop, from its first vertex.
+        if members.len() == 1 {
+            polygons.push(&tris[seed].verts());
+            continue;
         }
         // Boundary loop: the members' edges whose neighbour is outside the region. A vertex
         // starting two boundary edges pinches the region.
@@ -183,7 +188,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
 /// In vertex order: dropping one can decide whether another's polygons still have more than
 /// three vertices. A vertex's two holders are fixed (only it leaves them), so each polygon's
 /// current length is all the decision needs.
-fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
+fn drop_mid_edge(polygons: Polygons, n_points: usize) -> Polygons {
     let mut degree = vec![0u32; n_points];
     for &v in &polygons.verts {
         degree[v] += 1;
@@ -211,6 +216,9 @@ fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
             len[p] -= 1;
             len[q] -= 1;
         }
+    }
+    if !dropped.contains(&true) {
+        return polygons;
     }
     let mut out = Polygons::new();
     out.verts.reserve(polygons.verts.len());
