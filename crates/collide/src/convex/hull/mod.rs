@@ -72,7 +72,8 @@ pub enum HullError {
     },
     /// The input defeated the algorithm's numerical safeguards: the hull built does not pass
     /// [`ConvexHull::validate`]. Seen only for needle-like clouds mixing coordinates of very
-    /// different magnitudes (1e20 and 1e25 in one cloud).
+    /// different magnitudes (1e20 and 1e25 in one cloud). Also given for more points, or
+    /// triangles under construction, than `u32` indices reach (`u32::MAX - 1`).
     Unstable,
 }
 
