@@ -321,3 +321,61 @@ fn random_clouds_never_panic_and_always_fit() {
         })
         .unwrap();
 }
+
+/// The fuzz regression clouds (`tests/data/fuzz/hull/`, read as the fuzz target reads them)
+/// past the sizes where the build checks by brute force: padded with points inside them to more
+/// than 2^16 point-face pairs (so input containment climbs the face graph), and also joined
+/// with a sphere of points about them (so the hull is large and its vertices climb too, their
+/// heights reused for the input check). Each still gives a hull that validates and holds every
+/// input point, or a typed error; never a broken hull.
+#[test]
+fn fuzz_clouds_past_the_brute_force_sizes() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/fuzz/hull");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    files.sort();
+    let mut tried = 0;
+    for f in &files {
+        let data = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let mut bytes = collide_fuzz_checks::Bytes::new(&data);
+        let n = (data.len() / 12).min(512);
+        let cloud: Vec<Vec3> = (0..n).map(|_| bytes.vec3()).collect();
+        if n < 4 || cloud.iter().any(|p| !p.is_finite()) {
+            continue;
+        }
+        // In f64: the clouds reach 1e27, whose squares overflow f32.
+        let centre = cloud.iter().map(|p| p.as_dvec3()).sum::<glam::DVec3>() / n as f64;
+        let mut padded = cloud.clone();
+        for k in 0..9_000 {
+            let t = 1.0 - ((k / n) % 63 + 1) as f64 / 64.0;
+            padded.push((centre + (cloud[k % n].as_dvec3() - centre) * t).as_vec3());
+        }
+        let reach = cloud
+            .iter()
+            .map(|p| (p.as_dvec3() - centre).length())
+            .fold(0.0, f64::max);
+        let mut g = Gen::new(20);
+        let mut grown = cloud.clone();
+        grown.extend((0..400).map(|_| (centre + g.unit().as_dvec3() * reach).as_vec3()));
+        for points in [&padded, &grown] {
+            match ConvexHull::try_new(points) {
+                Ok(hull) => assert_hull_fits(&hull, points),
+                Err(
+                    HullError::Unstable
+                    | HullError::Coplanar { .. }
+                    | HullError::Collinear { .. }
+                    | HullError::Coincident { .. },
+                ) => {}
+                Err(e) => panic!("{}: {e}", f.display()),
+            }
+        }
+        tried += 1;
+    }
+    assert!(
+        tried >= 10,
+        "only {tried} fuzz clouds read from {}",
+        dir.display()
+    );
+}

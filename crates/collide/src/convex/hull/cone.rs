@@ -1,15 +1,19 @@
 //! Step 3: the cone of new triangles from the horizon to the eye.
 
-use super::quickhull::{Quickhull, Tri};
+use super::quickhull::{Quickhull, Tri, NIL};
 use super::HullError;
 
 impl Quickhull<'_> {
     /// Adds one face `(a, b, eye)` per horizon edge, linked to the face beyond the horizon and
     /// to its two neighbours in the cone; returns the index of the first new face (the cone is
-    /// `base .. tris.len()`, in horizon order).
+    /// `base .. tris.len()`, in horizon order). More triangles than `u32` indices reach:
+    /// [`HullError::Unstable`].
     pub(super) fn cone(&mut self, eye: usize) -> Result<usize, HullError> {
         let base = self.tris.len();
         let nh = self.horizon.len();
+        if base + nh >= NIL as usize {
+            return Err(HullError::Unstable);
+        }
         for (i, &(ha, hb, g)) in self.horizon.iter().enumerate() {
             // Computed by the horizon's convexity check for this very horizon.
             let plane = self.planes.get(i).copied().flatten();
@@ -19,11 +23,11 @@ impl Quickhull<'_> {
             self.tris
                 .push(Tri::new([ha, hb, eye], [g, next, prev], n, d));
             // The face beyond keeps its copy of the edge (b → a); point it at the new face.
-            let tg = &self.tris[g].v;
+            let tg = self.tris[g].verts();
             let Some(j) = (0..3).find(|&j| tg[j] == hb && tg[(j + 1) % 3] == ha) else {
                 return Err(HullError::Unstable);
             };
-            self.tris[g].nb[j] = base + i;
+            self.tris[g].nb[j] = (base + i) as u32;
         }
         Ok(base)
     }

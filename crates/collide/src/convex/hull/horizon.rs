@@ -31,7 +31,7 @@ impl Quickhull<'_> {
             self.planes.clear();
             for &(ha, hb, g) in &self.horizon {
                 let tri = &self.tris[g];
-                let c = tri.v.iter().copied().find(|&v| v != ha && v != hb);
+                let c = tri.verts().into_iter().find(|&v| v != ha && v != hb);
                 // The new face's plane, kept for the cone when this is the last pass.
                 let plane = tri_plane(self.pts[ha], self.pts[hb], pe);
                 self.planes.push(plane);
@@ -74,7 +74,7 @@ impl Quickhull<'_> {
             }
             top.2 += 1;
             let e = (entry + k) % 3;
-            let g = self.tris[f].nb[e];
+            let g = self.tris[f].nb[e] as usize;
             if self.dfs[g] == pass {
                 continue;
             }
@@ -85,12 +85,15 @@ impl Quickhull<'_> {
                 self.stamp[g] = (iter, if vis { 1 } else { 2 });
                 vis
             };
-            let (ea, eb) = (self.tris[f].v[e], self.tris[f].v[(e + 1) % 3]);
+            let (ea, eb) = (
+                self.tris[f].v[e] as usize,
+                self.tris[f].v[(e + 1) % 3] as usize,
+            );
             if vis {
                 self.dfs[g] = pass;
                 self.visible.push(g);
                 // Enter g through its copy of the edge (b → a).
-                let tg = &self.tris[g].v;
+                let tg = self.tris[g].verts();
                 let Some(eg) = (0..3).find(|&j| tg[j] == eb && tg[(j + 1) % 3] == ea) else {
                     return Err(HullError::Unstable);
                 };

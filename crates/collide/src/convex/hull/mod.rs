@@ -72,7 +72,8 @@ pub enum HullError {
     },
     /// The input defeated the algorithm's numerical safeguards: the hull built does not pass
     /// [`ConvexHull::validate`]. Seen only for needle-like clouds mixing coordinates of very
-    /// different magnitudes (1e20 and 1e25 in one cloud).
+    /// different magnitudes (1e20 and 1e25 in one cloud). Also given for more points, or
+    /// triangles under construction, than `u32` indices reach (`u32::MAX - 1`).
     Unstable,
 }
 
@@ -236,15 +237,16 @@ impl ConvexHull {
         // builder assume them). Checked locally, linear in the hull's size; debug builds also
         // run the brute-force `validate`. The underlying Quickhull weakness is open: see
         // docs/degenerate-input.md.
-        let graph = validate::FaceGraph::new(&built.hull);
-        if !validate::check_built(&built, &graph)
+        let graph = std::cell::OnceCell::new();
+        let mut heights = Vec::new();
+        if !validate::check_built(&built, &graph, &mut heights)
             || (cfg!(debug_assertions) && built.hull.validate().is_err())
         {
             return Err(HullError::Unstable);
         }
         // Second safety net: every input point must be inside the final (f32) hull
         // within the documented `3 · tolerance`, else `Unstable`.
-        if !validate::contains_input(&built, &graph, &qh, points, 3.0 * tolerance) {
+        if !validate::contains_input(&built, &graph, &heights, &qh, points, 3.0 * tolerance) {
             return Err(HullError::Unstable);
         }
         Ok(built.hull)

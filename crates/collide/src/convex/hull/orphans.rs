@@ -1,7 +1,7 @@
 //! Step 4: conflict redistribution. The points of the faces the eye removed go to the cone;
 //! at the end, the points kept near the hull climb to their farthest face once more.
 
-use super::quickhull::{PointList, Quickhull, NONE};
+use super::quickhull::{next_in_list, PointList, Quickhull, NONE};
 
 impl Quickhull<'_> {
     /// Removes the visible faces and hands their points to the cone `base ..` (Barber et al.:
@@ -16,7 +16,7 @@ impl Quickhull<'_> {
         for &f in &self.visible {
             let tri = &mut self.tris[f];
             tri.alive = false;
-            tri.succ = base;
+            tri.succ = base as u32;
             orphans.extend(tri.outside.iter(&self.link));
             orphans.extend(tri.near.iter(&self.link));
             (tri.outside, tri.near) = (PointList::EMPTY, PointList::EMPTY);
@@ -30,7 +30,7 @@ impl Quickhull<'_> {
         let swallowed = orphans.len();
         let iter = self.iter;
         for &f in &self.visible {
-            for v in self.tris[f].v {
+            for v in self.tris[f].verts() {
                 if v != eye && self.on_horizon[v] != iter {
                     self.on_horizon[v] = iter;
                     orphans.push(v);
@@ -52,21 +52,22 @@ impl Quickhull<'_> {
     /// dropped. Records the face as the point's `home` either way.
     pub(super) fn assign(&mut self, first: usize, i: usize, keep: bool) {
         let p = self.pts[i];
-        let mut best = (f64::NEG_INFINITY, NONE);
-        for (f, tri) in self.tris.iter().enumerate().skip(first) {
-            if !tri.alive {
-                continue;
-            }
-            let dist = tri.dist(p);
-            if dist > best.0 {
-                best = (dist, f);
-            }
+        // Selects rather than branches: which face is farthest is a coin toss per face.
+        let (mut dist, mut f) = (f64::NEG_INFINITY, NONE);
+        for (g, tri) in self.tris.iter().enumerate().skip(first) {
+            let h = if tri.alive {
+                tri.dist(p)
+            } else {
+                f64::NEG_INFINITY
+            };
+            let higher = h > dist;
+            dist = if higher { h } else { dist };
+            f = if higher { g } else { f };
         }
-        let (dist, f) = best;
         if f == NONE {
             return;
         }
-        self.home[i] = f;
+        self.home[i] = f as u32;
         if dist <= -self.eps && !keep {
             return;
         }
@@ -86,16 +87,16 @@ impl Quickhull<'_> {
             if !self.tris[f].alive || self.tris[f].near.is_empty() {
                 continue;
             }
-            let mut next = self.tris[f].near.iter(&self.link).next();
+            let mut next = self.tris[f].near.first();
             self.tris[f].near = PointList::EMPTY;
             while let Some(i) = next {
                 // Read the successor before `i` moves to another list.
-                next = self.link.get(i).copied().filter(|&j| j != NONE);
+                next = next_in_list(&self.link, i);
                 let p = self.pts[i];
                 let (mut best, mut at) = (self.tris[f].dist(p), f);
                 loop {
                     let mut moved = false;
-                    for g in self.tris[at].nb {
+                    for g in self.tris[at].nbs() {
                         let dist = self.tris[g].dist(p);
                         if dist > best {
                             (best, at, moved) = (dist, g, true);
@@ -107,7 +108,7 @@ impl Quickhull<'_> {
                 }
                 if best > self.eps {
                     self.tris[at].outside.push(&mut self.link, i);
-                    self.home[i] = at;
+                    self.home[i] = at as u32;
                     self.pending.push(at);
                 } else {
                     self.tris[f].near.push(&mut self.link, i);

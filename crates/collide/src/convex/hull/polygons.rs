@@ -51,18 +51,21 @@ pub(super) struct Assembled {
     /// For each edge, the positions in `face_indices` of the corners where it starts in
     /// `faces[0]` and in `faces[1]`.
     pub corners: Vec<[u32; 2]>,
+    /// For each input point, its index among the hull's vertices (`u32::MAX` when it is none).
+    pub vertex_of_point: Vec<u32>,
 }
 
 /// Merges coplanar triangles into polygons, drops mid-edge vertices, converts to `f32`.
 pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled {
     let (polygons, face_of_tri) = merge_coplanar(pts, tris, eps);
-    let polygons = drop_mid_edge(&polygons, pts.len());
-    let (hull, manifold, corners) = assemble(pts, &polygons, eps);
+    let polygons = drop_mid_edge(polygons, pts.len());
+    let (hull, manifold, corners, vertex_of_point) = assemble(pts, &polygons, eps);
     Assembled {
         hull,
         face_of_tri,
         manifold,
         corners,
+        vertex_of_point,
     }
 }
 
@@ -75,15 +78,15 @@ pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled
 /// scratch arrays (`members`, the successor map `next` and its `keys`).
 fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize>) {
     let area = |f: usize| {
-        let [a, b, c] = tris[f].v;
+        let [a, b, c] = tris[f].verts();
         (pts[b] - pts[a]).cross(pts[c] - pts[a]).length()
     };
     let mut order: Vec<(f64, usize)> = (0..tris.len())
         .filter(|&f| tris[f].alive)
         .map(|f| (area(f), f))
         .collect();
-    // Stable: equal areas keep index order.
-    order.sort_by(|x, y| y.0.total_cmp(&x.0));
+    // Equal areas in index order.
+    order.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
     let mut region = vec![NONE; tris.len()];
     let mut polygons = Polygons::new();
     let mut members: Vec<usize> = Vec::new();
@@ -104,29 +107,38 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         while k < members.len() {
             let f = members[k];
             k += 1;
-            for &g in &tris[f].nb {
+            for g in tris[f].nbs() {
                 if region[g] != NONE || tris[g].n.dot(n) <= 0.0 {
                     continue;
                 }
-                if tris[g].v.iter().all(|&v| (n.dot(pts[v]) - d).abs() <= eps) {
+                if tris[g]
+                    .verts()
+                    .iter()
+                    .all(|&v| (n.dot(pts[v]) - d).abs() <= eps)
+                {
                     region[g] = r;
                     members.push(g);
                 }
             }
+        }
+        // A lone triangle is its own boundary loop, from its first vertex.
+        if members.len() == 1 {
+            polygons.push(&tris[seed].verts());
+            continue;
         }
         // Boundary loop: the members' edges whose neighbour is outside the region. A vertex
         // starting two boundary edges pinches the region.
         let mut pinched = false;
         for &f in &members {
             for e in 0..3 {
-                if region[tris[f].nb[e]] != r {
-                    let a = tris[f].v[e];
+                if region[tris[f].nb[e] as usize] != r {
+                    let a = tris[f].v[e] as usize;
                     if next[a] == NONE {
                         keys.push(a);
                     } else {
                         pinched = true;
                     }
-                    next[a] = tris[f].v[(e + 1) % 3];
+                    next[a] = tris[f].v[(e + 1) % 3] as usize;
                 }
             }
         }
@@ -134,7 +146,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         if !pinched {
             // Start at the seed's first vertex when it is on the boundary, else at the
             // smallest boundary vertex: the same points must give the same hull every time.
-            let first = tris[members[0]].v[0];
+            let first = tris[members[0]].v[0] as usize;
             let start = if next[first] != NONE {
                 first
             } else {
@@ -157,7 +169,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
             // Not a disk (round-off made a ring or a pinch): keep the triangles as faces.
             for (j, &f) in members.iter().enumerate() {
                 region[f] = if j == 0 { r } else { polygons.len() };
-                polygons.push(&tris[f].v);
+                polygons.push(&tris[f].verts());
             }
         } else {
             polygons.push(&lp);
@@ -176,7 +188,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
 /// In vertex order: dropping one can decide whether another's polygons still have more than
 /// three vertices. A vertex's two holders are fixed (only it leaves them), so each polygon's
 /// current length is all the decision needs.
-fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
+fn drop_mid_edge(polygons: Polygons, n_points: usize) -> Polygons {
     let mut degree = vec![0u32; n_points];
     for &v in &polygons.verts {
         degree[v] += 1;
@@ -205,6 +217,9 @@ fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
             len[q] -= 1;
         }
     }
+    if !dropped.contains(&true) {
+        return polygons;
+    }
     let mut out = Polygons::new();
     out.verts.reserve(polygons.verts.len());
     for p in 0..polygons.len() {
@@ -218,8 +233,13 @@ fn drop_mid_edge(polygons: &Polygons, n_points: usize) -> Polygons {
 /// The hull from its polygons: vertices compacted in order of first use, planes from
 /// Newell's normal offset through the farthest vertex (so every polygon vertex is on or below
 /// its plane), unique edges, vertex adjacency and the inner ball. Also returns whether the
-/// faces form a closed 2-manifold, and each edge's corners (see [`Assembled::corners`]).
-fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, Vec<[u32; 2]>) {
+/// faces form a closed 2-manifold, each edge's corners (see [`Assembled::corners`]) and each
+/// point's vertex index (see [`Assembled::vertex_of_point`]).
+fn assemble(
+    pts: &[DVec3],
+    polygons: &Polygons,
+    eps: f64,
+) -> (ConvexHull, bool, Vec<[u32; 2]>, Vec<u32>) {
     let mut remap = vec![u32::MAX; pts.len()];
     let mut vertices: Vec<Vec3> = Vec::new();
     let mut faces = Vec::with_capacity(polygons.len());
@@ -254,12 +274,8 @@ fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, 
     }
     let (edges, manifold, corners) = unique_edges(vertices.len(), &faces, &face_indices);
     // Vertex adjacency (compressed rows) from the unique edges, for hill-climbing support.
-    let (neighbour_start, neighbours) = compressed_rows(
-        vertices.len(),
-        edges
-            .iter()
-            .flat_map(|e| [e.vertices, [e.vertices[1], e.vertices[0]]]),
-    );
+    let (neighbour_start, neighbours) =
+        adjacency_rows(vertices.len(), &edges, |e| Some(e.vertices));
     // A ball inside the hull for cheap bounds (SAT skips face planes that cannot beat the
     // best one): about the vertex mean, whose distance to every face plane is at least the
     // radius. The face planes bound the hull only to within its tolerance, so the radius is
@@ -289,27 +305,32 @@ fn assemble(pts: &[DVec3], polygons: &Polygons, eps: f64) -> (ConvexHull, bool, 
         inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
         outer_radius: (outer * (1.0 + 1e-6)) as f32,
     };
-    (hull, manifold, corners)
+    (hull, manifold, corners, remap)
 }
 
-/// Compressed rows of `n` lists from `(row, value)` pairs, values in the order given:
-/// row `r` is `values[start[r] .. start[r + 1]]`.
-pub(super) fn compressed_rows(
+/// The adjacency of an undirected graph on `n` nodes in compressed rows: row `r` is
+/// `values[start[r] .. start[r + 1]]`. Each edge `[a, b]` that `ends` gives adds `b` to row `a`
+/// and `a` to row `b`, in edge order.
+pub(super) fn adjacency_rows(
     n: usize,
-    pairs: impl Iterator<Item = [u32; 2]> + Clone,
+    edges: &[HullEdge],
+    ends: impl Fn(&HullEdge) -> Option<[u32; 2]>,
 ) -> (Vec<u32>, Vec<u32>) {
     let mut start = vec![0u32; n + 1];
-    for [r, _] in pairs.clone() {
-        start[r as usize + 1] += 1;
+    for [a, b] in edges.iter().filter_map(&ends) {
+        start[a as usize + 1] += 1;
+        start[b as usize + 1] += 1;
     }
     for k in 1..start.len() {
         start[k] += start[k - 1];
     }
     let mut fill = start.clone();
     let mut values = vec![0u32; start[n] as usize];
-    for [r, v] in pairs {
-        values[fill[r as usize] as usize] = v;
-        fill[r as usize] += 1;
+    for [a, b] in edges.iter().filter_map(&ends) {
+        values[fill[a as usize] as usize] = b;
+        fill[a as usize] += 1;
+        values[fill[b as usize] as usize] = a;
+        fill[b as usize] += 1;
     }
     (start, values)
 }

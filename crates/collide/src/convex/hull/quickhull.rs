@@ -15,14 +15,29 @@ use super::HullError;
 /// Index meaning "none" in the builder's index-keyed arrays.
 pub(super) const NONE: usize = usize::MAX;
 
-/// A triangle of the hull under construction.
+/// Index meaning "none" in the builder's `u32` fields (points and triangles are counted in
+/// `u32`: [`Quickhull::build`] refuses more).
+pub(super) const NIL: u32 = u32::MAX;
+
+/// `x` as an index, [`NIL`] as [`NONE`].
+#[inline]
+fn widen(x: u32) -> usize {
+    if x == NIL {
+        NONE
+    } else {
+        x as usize
+    }
+}
+
+/// A triangle of the hull under construction (80 bytes: indices are `u32`).
 #[derive(Clone, Debug)]
 pub(super) struct Tri {
-    pub v: [usize; 3],
-    /// Neighbour across edge `v[i] → v[i+1]`.
-    pub nb: [usize; 3],
     pub n: DVec3,
     pub d: f64,
+    /// Vertices, counter-clockwise from outside (see [`Tri::verts`]).
+    pub v: [u32; 3],
+    /// Neighbour across edge `v[i] → v[i+1]` (see [`Tri::nbs`]).
+    pub nb: [u32; 3],
     /// Points more than `eps` above this face and above no other face by more (its conflict
     /// list).
     pub outside: PointList,
@@ -30,63 +45,95 @@ pub(super) struct Tri {
     /// rechecked when the face is replaced and at the end, since a later face beside a sharp
     /// edge can leave them outside.
     pub near: PointList,
-    pub alive: bool,
     /// For a removed face, the first face of the cone that replaced it (a face nearby, where
-    /// a point last seen near this face starts its climb).
-    pub succ: usize,
+    /// a point last seen near this face starts its climb); [`NIL`] while alive.
+    pub succ: u32,
+    pub alive: bool,
 }
 
 /// A list of points threaded through [`Quickhull::link`] (each point is in at most one list):
 /// adding a point allocates nothing, and the order is the order of adding.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PointList {
-    head: usize,
-    tail: usize,
+    head: u32,
+    tail: u32,
 }
 
 impl PointList {
     pub(super) const EMPTY: PointList = PointList {
-        head: NONE,
-        tail: NONE,
+        head: NIL,
+        tail: NIL,
     };
 
     #[inline]
     pub(super) fn is_empty(self) -> bool {
-        self.head == NONE
+        self.head == NIL
     }
 
     /// Appends point `i` (which must be in no list).
     #[inline]
-    pub(super) fn push(&mut self, link: &mut [usize], i: usize) {
-        link[i] = NONE;
+    pub(super) fn push(&mut self, link: &mut [u32], i: usize) {
+        link[i] = NIL;
         match self.tail {
-            NONE => self.head = i,
-            t => link[t] = i,
+            NIL => self.head = i as u32,
+            t => link[t as usize] = i as u32,
         }
-        self.tail = i;
+        self.tail = i as u32;
+    }
+
+    /// The first point, if any.
+    #[inline]
+    pub(super) fn first(self) -> Option<usize> {
+        (self.head != NIL).then_some(self.head as usize)
     }
 
     /// The points in order of adding.
     #[inline]
-    pub(super) fn iter(self, link: &[usize]) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors((self.head != NONE).then_some(self.head), move |&i| {
-            link.get(i).copied().filter(|&j| j != NONE)
-        })
+    pub(super) fn iter(self, link: &[u32]) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.first(), move |&i| next_in_list(link, i))
     }
 }
 
+/// The point after `i` in its [`PointList`], if any.
+#[inline]
+pub(super) fn next_in_list(link: &[u32], i: usize) -> Option<usize> {
+    link.get(i)
+        .copied()
+        .filter(|&j| j != NIL)
+        .map(|j| j as usize)
+}
+
 impl Tri {
+    /// Indices fit in `u32` (checked by [`Quickhull::build`] and [`Quickhull::cone`]).
     pub(super) fn new(v: [usize; 3], nb: [usize; 3], n: DVec3, d: f64) -> Tri {
         Tri {
-            v,
-            nb,
             n,
             d,
+            v: v.map(|x| x as u32),
+            nb: nb.map(|x| x as u32),
             outside: PointList::EMPTY,
             near: PointList::EMPTY,
+            succ: NIL,
             alive: true,
-            succ: NONE,
         }
+    }
+
+    /// The vertices as point indices.
+    #[inline]
+    pub(super) fn verts(&self) -> [usize; 3] {
+        self.v.map(|x| x as usize)
+    }
+
+    /// The neighbours as triangle indices.
+    #[inline]
+    pub(super) fn nbs(&self) -> [usize; 3] {
+        self.nb.map(|x| x as usize)
+    }
+
+    /// For a removed face, the first face of the cone that replaced it ([`NONE`] while alive).
+    #[inline]
+    pub(super) fn successor(&self) -> usize {
+        widen(self.succ)
     }
 
     /// Signed distance of `p` above the face's plane.
@@ -110,7 +157,7 @@ pub(super) struct Quickhull<'p> {
     pub pending: Vec<usize>,
     /// For each point, the face it was last assigned to or dropped beside (where its
     /// containment check starts climbing).
-    pub home: Vec<usize>,
+    pub home: Vec<u32>,
     /// Whether the convexity repair ever removed a face the eye was not clearly above (then
     /// Barber et al.'s guarantee for dropped points does not hold).
     pub repaired: bool,
@@ -134,7 +181,7 @@ pub(super) struct Quickhull<'p> {
     /// Points of the removed faces, to hand to the cone.
     pub orphans: Vec<usize>,
     /// For each point, the next point in the [`PointList`] it is in.
-    pub link: Vec<usize>,
+    pub link: Vec<u32>,
 }
 
 impl<'p> Quickhull<'p> {
@@ -142,8 +189,12 @@ impl<'p> Quickhull<'p> {
     ///
     /// Every iteration adds a vertex; a hull of n points needs at most n of them, and the near
     /// recheck can only re-add points, so a run far past that is a numerical cycle:
-    /// [`HullError::Unstable`]. So is a horizon that is not one simple loop.
+    /// [`HullError::Unstable`]. So is a horizon that is not one simple loop, and so are more
+    /// points or triangles than `u32` indices reach.
     pub(super) fn build(pts: &'p [DVec3], s: [usize; 4], eps: f64) -> Result<Self, HullError> {
+        if pts.len() >= NIL as usize {
+            return Err(HullError::Unstable);
+        }
         let mut qh = Quickhull {
             pts,
             eps,
@@ -162,7 +213,7 @@ impl<'p> Quickhull<'p> {
             visible: Vec::new(),
             stack: Vec::new(),
             orphans: Vec::new(),
-            link: vec![NONE; pts.len()],
+            link: vec![NIL; pts.len()],
         };
         qh.start(s)?;
         let max_iter = 4 * pts.len() + 64;
@@ -215,8 +266,8 @@ impl<'p> Quickhull<'p> {
             let tri = &self.tris[t];
             live[t] = if tri.alive {
                 t
-            } else if tri.succ > t && tri.succ < live.len() {
-                live[tri.succ]
+            } else if tri.successor() > t && tri.successor() < live.len() {
+                live[tri.successor()]
             } else {
                 NONE
             };

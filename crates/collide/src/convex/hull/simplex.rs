@@ -69,6 +69,7 @@ pub(super) fn initial_simplex(
 ///
 /// The cross product is taken at the vertex opposite the longest edge (the largest angle), whose
 /// relative error is smallest: `|δn| / |n| ≈ ε_64 · L / h` for base `L` and height `h`.
+#[inline]
 pub(super) fn tri_plane(a: DVec3, b: DVec3, c: DVec3) -> Option<(DVec3, f64)> {
     let (ab, bc, ca) = (b - a, c - b, a - c);
     let (lab, lbc, lca) = (
@@ -77,18 +78,21 @@ pub(super) fn tri_plane(a: DVec3, b: DVec3, c: DVec3) -> Option<(DVec3, f64)> {
         ca.length_squared(),
     );
     // Largest angle is opposite the longest edge; cross the two edges leaving that vertex.
+    // Each cross has the orientation of ab × ac (negating an edge is exact). All three are
+    // formed and one is picked: cheaper than a mispredicted branch.
+    let at_c = ca.cross(-bc); // (a - c) × (b - c)
+    let at_a = ab.cross(-ca); // (b - a) × (c - a)
+    let at_b = bc.cross(-ab); // (c - b) × (a - b)
     let n = if lab >= lbc && lab >= lca {
-        // opposite c: edges c→a and c→b; (a - c) × (b - c) has the same orientation as ab × ac.
-        (a - c).cross(b - c)
+        at_c
     } else if lbc >= lca {
-        // opposite a.
-        ab.cross(c - a)
+        at_a
     } else {
-        // opposite b: (c - b) × (a - b).
-        bc.cross(a - b)
+        at_b
     };
     let n = n.try_normalize()?;
-    let d = n.dot((a + b + c) / 3.0);
+    // The plane through the centroid: (a + b + c) / 3, the division moved past the dot.
+    let d = n.dot(a + b + c) * (1.0 / 3.0);
     Some((n, d))
 }
 

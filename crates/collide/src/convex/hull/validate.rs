@@ -3,11 +3,11 @@
 //! per point by climbing the face graph, in time linear in the size of the hull (small hulls
 //! and inputs, at most 2^16 pairs, also by brute force).
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use glam::DVec3;
 
-use super::polygons::{compressed_rows, Assembled};
+use super::polygons::{adjacency_rows, Assembled};
 use super::quickhull::{Quickhull, NONE};
 use super::ConvexHull;
 use crate::math::Vec3;
@@ -272,12 +272,27 @@ impl ConvexHull {
         Ok(())
     }
 
-    /// Whether every vertex is at most `tol` above every face plane (brute force).
-    fn vertices_below_faces(&self, tol: f32) -> bool {
+    /// Whether every one of `points` is at most `tol` above every face plane (brute force,
+    /// `O(points · faces)`).
+    ///
+    /// The points go into structure-of-arrays order so that each face's test over all of them
+    /// is one branch-free loop the compiler runs several lanes wide. The height is
+    /// `n.x·p.x + n.y·p.y + n.z·p.z + d`, evaluated in the order of [`Plane::signed_distance`]
+    /// so it rounds the same, and a NaN height counts as above, as there.
+    ///
+    /// [`Plane::signed_distance`]: crate::shapes::Plane::signed_distance
+    fn all_below_faces(&self, points: &[Vec3], tol: f32) -> bool {
+        let xs: Vec<f32> = points.iter().map(|p| p.x).collect();
+        let ys: Vec<f32> = points.iter().map(|p| p.y).collect();
+        let zs: Vec<f32> = points.iter().map(|p| p.z).collect();
         self.faces.iter().all(|face| {
-            self.vertices
-                .iter()
-                .all(|v| face.plane.signed_distance(*v) <= tol)
+            let (n, d) = (face.plane.normal, face.plane.d);
+            let mut above = false;
+            for ((&x, &y), &z) in xs.iter().zip(&ys).zip(&zs) {
+                let h = n.x * x + n.y * y + n.z * z + d;
+                above |= (h > tol) | h.is_nan();
+            }
+            !above
         })
     }
 
@@ -351,13 +366,9 @@ pub(super) struct FaceGraph {
 impl FaceGraph {
     /// The graph of `hull`'s faces from its edge list.
     pub(super) fn new(hull: &ConvexHull) -> FaceGraph {
-        let (start, adj) = compressed_rows(
-            hull.faces.len(),
-            hull.edges
-                .iter()
-                .filter(|e| e.faces[1] != u32::MAX)
-                .flat_map(|e| [e.faces, [e.faces[1], e.faces[0]]]),
-        );
+        let (start, adj) = adjacency_rows(hull.faces.len(), &hull.edges, |e| {
+            (e.faces[1] != u32::MAX).then_some(e.faces)
+        });
         FaceGraph {
             start,
             adj,
@@ -383,16 +394,21 @@ impl FaceGraph {
         };
         let mut best = dist(f);
         loop {
-            let mut next = f;
+            // The highest neighbour, and whether one ties with `f` (a plateau to search).
+            let (mut next, mut tie) = (f, false);
             for &g in self.row(f) {
                 let d = dist(g as usize);
                 if d > best {
                     (best, next) = (d, g as usize);
                 }
+                tie |= d == best && next == f;
             }
             if next != f {
                 f = next;
                 continue;
+            }
+            if !tie {
+                return best;
             }
             match self.plateau_exit(&dist, f, best) {
                 Some((g, d)) => (f, best) = (g, d),
@@ -409,16 +425,14 @@ impl FaceGraph {
     }
 
     /// A face higher than `best` next to the faces reachable from `f` through faces at exactly
-    /// `best` (a depth-first search marking faces with a fresh epoch), or `None`.
+    /// `best` (a depth-first search marking faces with a fresh epoch), or `None`. The caller
+    /// has seen a neighbour of `f` at `best`.
     fn plateau_exit(
         &self,
         dist: &impl Fn(usize) -> f32,
         f: usize,
         best: f32,
     ) -> Option<(usize, f32)> {
-        if !self.row(f).iter().any(|&g| dist(g as usize) == best) {
-            return None;
-        }
         let epoch = self.epoch.get().wrapping_add(1);
         if epoch == 0 {
             self.marks.iter().for_each(|m| m.set(0));
@@ -451,7 +465,15 @@ impl FaceGraph {
 /// every edge bounds a convex body, so every vertex is below every face plane; with round-off
 /// the bends could add up over several edges, so each vertex also climbs the face graph from
 /// one of its own faces.
-pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
+///
+/// `graph` is the hull's face graph, built here on first use. When the vertices climb, each
+/// one's height (the largest plane distance its climb found) is left in `heights`, by vertex,
+/// for [`contains_input`] to use instead of climbing again.
+pub(super) fn check_built(
+    a: &Assembled,
+    graph: &OnceCell<FaceGraph>,
+    heights: &mut Vec<f32>,
+) -> bool {
     let h = &a.hull;
     let (nv, nf) = (h.vertices.len(), h.faces.len());
     if !a.manifold || nv < 4 || nf < 4 || h.vertices.iter().any(|v| !v.is_finite()) {
@@ -515,17 +537,24 @@ pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
     // the climb's local view has missed needle-shaped hulls at 1e20 that fold over more than
     // one edge.
     if (nv as u64) * (nf as u64) <= 1 << 16 {
-        return h.vertices_below_faces(tol);
+        return h.all_below_faces(&h.vertices, tol);
     }
-    h.vertices
-        .iter()
-        .zip(&face_of_vertex)
-        .all(|(v, &f)| graph.climb(h, *v, f as usize) <= tol)
+    let graph = graph.get_or_init(|| FaceGraph::new(h));
+    heights.clear();
+    for (v, &f) in h.vertices.iter().zip(&face_of_vertex) {
+        let height = graph.climb(h, *v, f as usize);
+        if height > tol || height.is_nan() {
+            return false;
+        }
+        heights.push(height);
+    }
+    true
 }
 
 /// Whether every input point that could be outside the built hull is inside it within
 /// `bound`, each found by climbing the face graph from the face of the triangle it was last
-/// assigned to.
+/// assigned to (or, for a hull vertex, by its height from [`check_built`] in `heights`, when
+/// there is one).
 ///
 /// - When Quickhull kept its invariant (no `repaired` horizon), every input point is within
 ///   `eps` of the triangulated hull, and the points more than `eps` inside it were dropped
@@ -539,7 +568,8 @@ pub(super) fn check_built(a: &Assembled, graph: &FaceGraph) -> bool {
 ///   of a solid cloud).
 pub(super) fn contains_input(
     a: &Assembled,
-    graph: &FaceGraph,
+    graph: &OnceCell<FaceGraph>,
+    heights: &[f32],
     qh: &Quickhull<'_>,
     points: &[Vec3],
     bound: f32,
@@ -552,14 +582,23 @@ pub(super) fn contains_input(
             .filter(|&f| f != NONE)
             .unwrap_or(0)
     };
-    // Small inputs (at most 2^16 point-face pairs, a few µs) are checked against every face:
-    // with subnormal coordinates the planes round to ties the climb cannot see past.
-    let brute = (points.len() as u64) * (h.faces.len() as u64) <= 1 << 16;
+    // Small inputs (at most 2^16 point-face pairs, a few µs) are checked, all of them,
+    // against every face: with subnormal coordinates the planes round to ties the climb
+    // cannot see past. (Every input point, not only the ones the cases below pick: the others
+    // are inside the triangulation, so this only adds checks.)
+    if (points.len() as u64) * (h.faces.len() as u64) <= 1 << 16 {
+        return h.all_below_faces(points, bound);
+    }
+    let graph = graph.get_or_init(|| FaceGraph::new(h));
+    // A hull vertex already climbed in `check_built` (from one of its own faces).
     let inside = |i: usize, t: usize| {
-        if brute {
-            h.contains_point(points[i], bound)
-        } else {
-            graph.climb(h, points[i], face(t)) <= bound
+        let known = a
+            .vertex_of_point
+            .get(i)
+            .and_then(|&v| heights.get(v as usize));
+        match known {
+            Some(&height) => height <= bound,
+            None => graph.climb(h, points[i], face(t)) <= bound,
         }
     };
     if qh.repaired {
@@ -569,7 +608,7 @@ pub(super) fn contains_input(
         let r2 = if r_in > 0.0 { r_in * r_in } else { -1.0 };
         let c = c.as_dvec3();
         let live = qh.alive_successors();
-        let start = |i: usize| live.get(qh.home[i]).copied().unwrap_or(NONE);
+        let start = |i: usize| live.get(qh.home[i] as usize).copied().unwrap_or(NONE);
         // Points by their start triangle (a counting sort; bucket 0 for none): triangles made
         // together are neighbours, so consecutive climbs reuse the faces the last ones read.
         let bucket = |i: usize| start(i).checked_add(1).unwrap_or(0).min(live.len());
@@ -597,7 +636,7 @@ pub(super) fn contains_input(
             .enumerate()
             .filter(|(_, t)| t.alive)
             .all(|(f, t)| {
-                t.v.iter().all(|&i| {
+                t.verts().iter().all(|&i| {
                     let first = !std::mem::replace(&mut seen[i], true);
                     !first || inside(i, f)
                 }) && t.near.iter(&qh.link).all(|i| inside(i, f))
