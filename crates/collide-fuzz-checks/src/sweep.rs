@@ -2,8 +2,8 @@
 //! `collide::sweep`: never panics; a hit has `0 <= enter <= exit <= 1`, a finite point and a
 //! unit normal; NaN or infinite input anywhere gives `None`; sphere–sphere and AABB–AABB give
 //! the same verdict with A and B swapped (both are exact interval computations); on
-//! moderate input every sweep agrees with frame sampling, and the convex sweep (GJK
-//! conservative advancement) with the exact box and sphere–box sweeps.
+//! moderate input every sweep agrees with frame sampling, and the convex sweep (GJK ray cast,
+//! conservative advancement at a starting touch) with the exact box and sphere–box sweeps.
 use super::check_sweep;
 use collide::convex::{gjk, Posed, SupportMap};
 use collide::shapes::{Aabb, Obb, Plane, Sphere, Triangle};
@@ -179,7 +179,7 @@ fn check_contract<'a>(sweeps: impl Iterator<Item = (&'a str, &'a Option<Sweep>, 
     }
 }
 
-/// The convex sweep (conservative advancement on GJK) on the pairs that have an exact sweep
+/// The convex sweep (GJK ray cast, conservative advancement) on the pairs that have an exact sweep
 /// in `all`: the shared contract, and `None` on NaN or infinite input.
 fn convex_sweeps(input: &Input, all: &[Exact; 9]) -> [Convex; 2] {
     let Input {
