@@ -80,6 +80,80 @@ fn posed(hull: &Arc<ConvexHull>, rotation: Quat, position: Vec3) -> ConvexPolyhe
     p
 }
 
+/// A shape's world box at a pose: fast (transformed rest box) or tight (vertices).
+fn world_box(shape: &Shape, local_box: &Aabb, tight: bool, position: Vec3, rotation: Quat) -> Aabb {
+    let m = Affine3A::from_rotation_translation(rotation, position);
+    match shape {
+        // Spheres and capsules: exact boxes directly.
+        Shape::Sphere(r) => Aabb::from_center_half_extents(position, Vec3::splat(*r)),
+        Shape::Capsule(h, r) => {
+            let a = m.transform_point3(Vec3::new(0.0, -h, 0.0));
+            let b = m.transform_point3(Vec3::new(0.0, *h, 0.0));
+            Aabb::new(a.min(b), a.max(b)).expanded(*r)
+        }
+        Shape::Hull(hull) if tight => tight_aabb_vec3(hull.vertices(), &m),
+        Shape::Pieces(ps) if tight => ps
+            .iter()
+            .map(|(h, _)| tight_aabb_vec3(h.vertices(), &m))
+            .fold(Aabb::EMPTY, |acc, b| acc.union(&b)),
+        _ => local_box.transformed(&m),
+    }
+}
+
+/// A shape's one convex part placed at a pose (sphere, capsule, box, hull); `None` for pieces
+/// and surfaces.
+fn single_part(shape: &Shape, position: Vec3, rotation: Quat) -> Option<Part> {
+    Some(match shape {
+        Shape::Sphere(r) => Part::Sphere(Sphere::new(position, *r)),
+        Shape::Capsule(h, r) => {
+            let m = Affine3A::from_rotation_translation(rotation, position);
+            let end = |y: f32| m.transform_point3(Vec3::new(0.0, y, 0.0));
+            Part::Capsule(Capsule::new(end(-h), end(*h), *r))
+        }
+        Shape::Cuboid(h, hull) => {
+            let o = Obb::new(position, rotation, *h);
+            let p = hull.as_ref().map(|hull| posed(hull, rotation, position));
+            Part::Cuboid(o, p)
+        }
+        Shape::Hull(hull) => Part::Hull(posed(hull, rotation, position)),
+        Shape::Pieces(_) | Shape::Surface(_) => return None,
+    })
+}
+
+/// A scene query's shape of one convex part placed at a pose, as [`Body::query`] places it.
+pub(super) struct QueryPart {
+    pub(super) part: Part,
+    /// The part's world box.
+    pub(super) aabb: Aabb,
+    /// A sphere holding the part.
+    pub(super) sphere: Sphere,
+}
+
+/// A scene query's shape of one convex part (sphere, box, capsule, hull) placed at a pose,
+/// without building a body: the same part and box as [`Body::query`]. `None` for pieces and
+/// surfaces, and for a shape or pose the world would refuse.
+pub(super) fn query_part(geometry: &Geometry, position: Vec3, rotation: Quat) -> Option<QueryPart> {
+    let one_part = matches!(
+        geometry,
+        Geometry::Sphere(_) | Geometry::Cuboid(_) | Geometry::Capsule { .. } | Geometry::Hull(_)
+    );
+    if !(one_part && position.is_finite() && finite_quat(rotation)) {
+        return None;
+    }
+    let (shape, local_box) = prepare(geometry, false).ok()?;
+    let rotation = unit_quat(rotation);
+    let aabb = world_box(&shape, &local_box, false, position, rotation);
+    if !aabb.is_finite() {
+        return None;
+    }
+    let sphere = Sphere::new(
+        position + rotation * local_box.center(),
+        bounding_radius(&shape, &local_box),
+    );
+    let part = single_part(&shape, position, rotation)?;
+    Some(QueryPart { part, aabb, sphere })
+}
+
 pub(super) fn finite_quat(q: Quat) -> bool {
     q.is_finite() && glam::Vec4::from(q).abs().max_element() > 0.0
 }
@@ -160,22 +234,7 @@ impl Body {
 
     /// The body's world box at a pose: fast (transformed rest box) or tight (vertices).
     pub(super) fn world_box(&self, position: Vec3, rotation: Quat) -> Aabb {
-        let m = Affine3A::from_rotation_translation(rotation, position);
-        match &self.shape {
-            // Spheres and capsules: exact boxes directly.
-            Shape::Sphere(r) => Aabb::from_center_half_extents(position, Vec3::splat(*r)),
-            Shape::Capsule(h, r) => {
-                let a = m.transform_point3(Vec3::new(0.0, -h, 0.0));
-                let b = m.transform_point3(Vec3::new(0.0, *h, 0.0));
-                Aabb::new(a.min(b), a.max(b)).expanded(*r)
-            }
-            Shape::Hull(hull) if self.tight => tight_aabb_vec3(hull.vertices(), &m),
-            Shape::Pieces(ps) if self.tight => ps
-                .iter()
-                .map(|(h, _)| tight_aabb_vec3(h.vertices(), &m))
-                .fold(Aabb::EMPTY, |acc, b| acc.union(&b)),
-            _ => self.local_box.transformed(&m),
-        }
+        world_box(&self.shape, &self.local_box, self.tight, position, rotation)
     }
 
     /// The body's convex parts placed at a pose, each with its world box.
@@ -196,21 +255,7 @@ impl Body {
     /// The body's one convex part placed at a pose, for a body of one part (sphere, capsule,
     /// box, hull); `None` for pieces and surfaces. The scene queries' path: no list, no box.
     pub(super) fn single_part(&self, position: Vec3, rotation: Quat) -> Option<Part> {
-        Some(match &self.shape {
-            Shape::Sphere(r) => Part::Sphere(Sphere::new(position, *r)),
-            Shape::Capsule(h, r) => {
-                let m = Affine3A::from_rotation_translation(rotation, position);
-                let end = |y: f32| m.transform_point3(Vec3::new(0.0, y, 0.0));
-                Part::Capsule(Capsule::new(end(-h), end(*h), *r))
-            }
-            Shape::Cuboid(h, hull) => {
-                let o = Obb::new(position, rotation, *h);
-                let p = hull.as_ref().map(|hull| posed(hull, rotation, position));
-                Part::Cuboid(o, p)
-            }
-            Shape::Hull(hull) => Part::Hull(posed(hull, rotation, position)),
-            Shape::Pieces(_) | Shape::Surface(_) => return None,
-        })
+        single_part(&self.shape, position, rotation)
     }
 
     /// `true` for a mesh, heightfield or half-space.
