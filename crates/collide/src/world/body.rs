@@ -40,35 +40,39 @@ impl Shape {
 pub(super) const HALF_SPACE_EXTENT: f32 = 1e18;
 
 /// A body: geometry, poses, velocities, groups, and this frame's boxes.
+///
+/// Laid out in order, on a cache line boundary: what every scene query reads of a candidate
+/// (its box, pose, filter fields, bounding sphere and shape) fills the first two lines.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub(super) struct Body {
+    /// World box at the end pose.
+    pub(super) aabb: Aabb,
+    pub(super) position: Vec3,
+    pub(super) sphere_radius: f32,
+    pub(super) groups: CollisionGroups,
+    pub(super) rotation: Quat,
+    /// Bounding sphere in the rest frame: centre (radius above).
+    pub(super) sphere_center: Vec3,
+    pub(super) sensor: bool,
+    pub(super) fixed: bool,
+    pub(super) tight: bool,
+    /// Swept this frame.
+    pub(super) fast: bool,
     pub(super) shape: Shape,
+    /// Rest-frame box of the geometry.
+    pub(super) local_box: Aabb,
     /// The geometry as given (read back by [`super::World::geometry`]).
     pub(super) geometry: Geometry,
-    pub(super) sensor: bool,
     pub(super) user_value: u64,
-    pub(super) position: Vec3,
-    pub(super) rotation: Quat,
     /// Pose at the start of the frame (before the last move).
     pub(super) start_position: Vec3,
     pub(super) start_rotation: Quat,
     pub(super) linear_velocity: Vec3,
     pub(super) angular_velocity: Vec3,
-    pub(super) groups: CollisionGroups,
-    pub(super) tight: bool,
-    pub(super) fixed: bool,
-    /// Rest-frame box of the geometry.
-    pub(super) local_box: Aabb,
-    /// Bounding sphere in the rest frame: centre and radius.
-    pub(super) sphere_center: Vec3,
-    pub(super) sphere_radius: f32,
     /// Smallest half-size: the motion that can tunnel through this body.
     pub(super) thickness: f32,
     pub(super) proxy: ProxyId,
-    /// Swept this frame.
-    pub(super) fast: bool,
-    /// World box at the end pose.
-    pub(super) aabb: Aabb,
     /// The box given to the broad phase this frame (swept for a fast body).
     pub(super) broad_box: Aabb,
 }
