@@ -86,21 +86,24 @@ fn posed(hull: &Arc<ConvexHull>, rotation: Quat, position: Vec3) -> ConvexPolyhe
 
 /// A shape's world box at a pose: fast (transformed rest box) or tight (vertices).
 fn world_box(shape: &Shape, local_box: &Aabb, tight: bool, position: Vec3, rotation: Quat) -> Aabb {
-    let m = Affine3A::from_rotation_translation(rotation, position);
+    let m = || Affine3A::from_rotation_translation(rotation, position);
     match shape {
         // Spheres and capsules: exact boxes directly.
         Shape::Sphere(r) => Aabb::from_center_half_extents(position, Vec3::splat(*r)),
         Shape::Capsule(h, r) => {
+            let m = m();
             let a = m.transform_point3(Vec3::new(0.0, -h, 0.0));
             let b = m.transform_point3(Vec3::new(0.0, *h, 0.0));
             Aabb::new(a.min(b), a.max(b)).expanded(*r)
         }
-        Shape::Hull(hull) if tight => tight_aabb_vec3(hull.vertices(), &m),
-        Shape::Pieces(ps) if tight => ps
-            .iter()
-            .map(|(h, _)| tight_aabb_vec3(h.vertices(), &m))
-            .fold(Aabb::EMPTY, |acc, b| acc.union(&b)),
-        _ => local_box.transformed(&m),
+        Shape::Hull(hull) if tight => tight_aabb_vec3(hull.vertices(), &m()),
+        Shape::Pieces(ps) if tight => {
+            let m = m();
+            ps.iter()
+                .map(|(h, _)| tight_aabb_vec3(h.vertices(), &m))
+                .fold(Aabb::EMPTY, |acc, b| acc.union(&b))
+        }
+        _ => local_box.transformed(&m()),
     }
 }
 

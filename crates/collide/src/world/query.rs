@@ -623,6 +623,12 @@ fn world_hit(id: u32, hit: RayHit) -> WorldRayHit {
 
 /// The first hit of a ray on a body within `[0, max_t]`.
 fn ray_body(ray: &Ray, body: &Body, max_t: f32, parts: &mut Vec<(Part, Aabb)>) -> Option<RayHit> {
+    // A convex body whose bounding sphere the ray misses within the bound: no hit.
+    let reach = ray.dir * max_t;
+    if !body.is_surface() && reach.is_finite() {
+        let sphere = body.bounding_sphere(body.position, body.rotation);
+        sphere_entry(&Sphere::new(ray.origin, 0.0), reach, &sphere)?;
+    }
     if let Some(part) = body.single_part(body.position, body.rotation) {
         return narrow::ray_part(ray, &part, max_t);
     }
