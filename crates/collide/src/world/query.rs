@@ -794,9 +794,15 @@ fn route<'q>(
 /// out a contact the exact test would find.
 const SPHERE_SLACK: f64 = 1e-5;
 
-/// Whether two spheres may touch (the sphere test with the radii widened by the slack).
+/// Whether two spheres may touch (the sphere test with the radii widened by the slack). A
+/// distance that overflows rules out only when the widened reach does not overflow too; NaN
+/// never rules out.
 fn spheres_may_touch(a: &Sphere, b: &Sphere) -> bool {
-    sphere_entry(a, Vec3::ZERO, b).is_some()
+    let reach = a.radius + b.radius;
+    let scale = reach + a.center.abs().max_element() + b.center.abs().max_element();
+    let widened = reach + SPHERE_SLACK as f32 * scale;
+    let (d2, w2) = ((b.center - a.center).length_squared(), widened * widened);
+    d2 <= w2 || d2.is_nan() || w2.is_nan()
 }
 
 /// A lower bound on when sphere `a` moving by `motion` (`t` in `[0, 1]`) first touches the
