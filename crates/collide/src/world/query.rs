@@ -233,9 +233,9 @@ impl World {
             Some(Some(body)) if filter.passes(BodyId(id), body) => test(id, body),
             _ => bound,
         };
-        let fixed = self.fixed.ray_walk(ray, max_t);
+        let mut fixed = self.fixed.ray_walk(ray, max_t);
         self.walk_in_step(
-            fixed,
+            &mut fixed,
             max_t,
             |f| self.broad.ray_cast(ray, max_t, f),
             &mut visit,
@@ -248,7 +248,7 @@ impl World {
     /// kind prunes both walks. `visit(id, bound)` returns the new bound (`max_t` at first).
     fn walk_in_step(
         &self,
-        mut fixed: FixedWalk,
+        fixed: &mut FixedWalk,
         max_t: f32,
         moving: impl FnOnce(&mut dyn FnMut(ProxyId, f32) -> f32),
         visit: &mut dyn FnMut(u32, f32) -> f32,
@@ -413,11 +413,11 @@ impl World {
             }
             best.map_or(1.0, |b| b.toi)
         };
-        let fixed = self.fixed.cast_box_walk(&reach, motion, 1.0);
+        let mut fixed = self.fixed.cast_box_walk(&reach, motion, 1.0);
         let moving = |f: &mut dyn FnMut(ProxyId, f32) -> f32| {
             self.broad.cast_aabb(&reach, motion, 1.0, f);
         };
-        self.walk_in_step(fixed, 1.0, moving, &mut |id, _| test(id));
+        self.walk_in_step(&mut fixed, 1.0, moving, &mut |id, _| test(id));
         best
     }
 
