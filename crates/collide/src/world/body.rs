@@ -40,35 +40,39 @@ impl Shape {
 pub(super) const HALF_SPACE_EXTENT: f32 = 1e18;
 
 /// A body: geometry, poses, velocities, groups, and this frame's boxes.
+///
+/// Laid out in order, on a cache line boundary: what every scene query reads of a candidate
+/// (its box, pose, filter fields, bounding sphere and shape) fills the first two lines.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub(super) struct Body {
+    /// World box at the end pose.
+    pub(super) aabb: Aabb,
+    pub(super) position: Vec3,
+    pub(super) sphere_radius: f32,
+    pub(super) groups: CollisionGroups,
+    pub(super) rotation: Quat,
+    /// Bounding sphere in the rest frame: centre (radius above).
+    pub(super) sphere_center: Vec3,
+    pub(super) sensor: bool,
+    pub(super) fixed: bool,
+    pub(super) tight: bool,
+    /// Swept this frame.
+    pub(super) fast: bool,
     pub(super) shape: Shape,
+    /// Rest-frame box of the geometry.
+    pub(super) local_box: Aabb,
     /// The geometry as given (read back by [`super::World::geometry`]).
     pub(super) geometry: Geometry,
-    pub(super) sensor: bool,
     pub(super) user_value: u64,
-    pub(super) position: Vec3,
-    pub(super) rotation: Quat,
     /// Pose at the start of the frame (before the last move).
     pub(super) start_position: Vec3,
     pub(super) start_rotation: Quat,
     pub(super) linear_velocity: Vec3,
     pub(super) angular_velocity: Vec3,
-    pub(super) groups: CollisionGroups,
-    pub(super) tight: bool,
-    pub(super) fixed: bool,
-    /// Rest-frame box of the geometry.
-    pub(super) local_box: Aabb,
-    /// Bounding sphere in the rest frame: centre and radius.
-    pub(super) sphere_center: Vec3,
-    pub(super) sphere_radius: f32,
     /// Smallest half-size: the motion that can tunnel through this body.
     pub(super) thickness: f32,
     pub(super) proxy: ProxyId,
-    /// Swept this frame.
-    pub(super) fast: bool,
-    /// World box at the end pose.
-    pub(super) aabb: Aabb,
     /// The box given to the broad phase this frame (swept for a fast body).
     pub(super) broad_box: Aabb,
 }
@@ -78,6 +82,83 @@ fn posed(hull: &Arc<ConvexHull>, rotation: Quat, position: Vec3) -> ConvexPolyhe
     let mut p = ConvexPolyhedron::new(hull.clone());
     p.set_pose(rotation, position);
     p
+}
+
+/// A shape's world box at a pose: fast (transformed rest box) or tight (vertices).
+fn world_box(shape: &Shape, local_box: &Aabb, tight: bool, position: Vec3, rotation: Quat) -> Aabb {
+    let m = || Affine3A::from_rotation_translation(rotation, position);
+    match shape {
+        // Spheres and capsules: exact boxes directly.
+        Shape::Sphere(r) => Aabb::from_center_half_extents(position, Vec3::splat(*r)),
+        Shape::Capsule(h, r) => {
+            let m = m();
+            let a = m.transform_point3(Vec3::new(0.0, -h, 0.0));
+            let b = m.transform_point3(Vec3::new(0.0, *h, 0.0));
+            Aabb::new(a.min(b), a.max(b)).expanded(*r)
+        }
+        Shape::Hull(hull) if tight => tight_aabb_vec3(hull.vertices(), &m()),
+        Shape::Pieces(ps) if tight => {
+            let m = m();
+            ps.iter()
+                .map(|(h, _)| tight_aabb_vec3(h.vertices(), &m))
+                .fold(Aabb::EMPTY, |acc, b| acc.union(&b))
+        }
+        _ => local_box.transformed(&m()),
+    }
+}
+
+/// A shape's one convex part placed at a pose (sphere, capsule, box, hull); `None` for pieces
+/// and surfaces.
+fn single_part(shape: &Shape, position: Vec3, rotation: Quat) -> Option<Part> {
+    Some(match shape {
+        Shape::Sphere(r) => Part::Sphere(Sphere::new(position, *r)),
+        Shape::Capsule(h, r) => {
+            let m = Affine3A::from_rotation_translation(rotation, position);
+            let end = |y: f32| m.transform_point3(Vec3::new(0.0, y, 0.0));
+            Part::Capsule(Capsule::new(end(-h), end(*h), *r))
+        }
+        Shape::Cuboid(h, hull) => {
+            let o = Obb::new(position, rotation, *h);
+            let p = hull.as_ref().map(|hull| posed(hull, rotation, position));
+            Part::Cuboid(o, p)
+        }
+        Shape::Hull(hull) => Part::Hull(posed(hull, rotation, position)),
+        Shape::Pieces(_) | Shape::Surface(_) => return None,
+    })
+}
+
+/// A scene query's shape of one convex part placed at a pose, as [`Body::query`] places it.
+pub(super) struct QueryPart {
+    pub(super) part: Part,
+    /// The part's world box.
+    pub(super) aabb: Aabb,
+    /// A sphere holding the part.
+    pub(super) sphere: Sphere,
+}
+
+/// A scene query's shape of one convex part (sphere, box, capsule, hull) placed at a pose,
+/// without building a body: the same part and box as [`Body::query`]. `None` for pieces and
+/// surfaces, and for a shape or pose the world would refuse.
+pub(super) fn query_part(geometry: &Geometry, position: Vec3, rotation: Quat) -> Option<QueryPart> {
+    let one_part = matches!(
+        geometry,
+        Geometry::Sphere(_) | Geometry::Cuboid(_) | Geometry::Capsule { .. } | Geometry::Hull(_)
+    );
+    if !(one_part && position.is_finite() && finite_quat(rotation)) {
+        return None;
+    }
+    let (shape, local_box) = prepare(geometry, false).ok()?;
+    let rotation = unit_quat(rotation);
+    let aabb = world_box(&shape, &local_box, false, position, rotation);
+    if !aabb.is_finite() {
+        return None;
+    }
+    let sphere = Sphere::new(
+        position + rotation * local_box.center(),
+        bounding_radius(&shape, &local_box),
+    );
+    let part = single_part(&shape, position, rotation)?;
+    Some(QueryPart { part, aabb, sphere })
 }
 
 pub(super) fn finite_quat(q: Quat) -> bool {
@@ -160,22 +241,7 @@ impl Body {
 
     /// The body's world box at a pose: fast (transformed rest box) or tight (vertices).
     pub(super) fn world_box(&self, position: Vec3, rotation: Quat) -> Aabb {
-        let m = Affine3A::from_rotation_translation(rotation, position);
-        match &self.shape {
-            // Spheres and capsules: exact boxes directly.
-            Shape::Sphere(r) => Aabb::from_center_half_extents(position, Vec3::splat(*r)),
-            Shape::Capsule(h, r) => {
-                let a = m.transform_point3(Vec3::new(0.0, -h, 0.0));
-                let b = m.transform_point3(Vec3::new(0.0, *h, 0.0));
-                Aabb::new(a.min(b), a.max(b)).expanded(*r)
-            }
-            Shape::Hull(hull) if self.tight => tight_aabb_vec3(hull.vertices(), &m),
-            Shape::Pieces(ps) if self.tight => ps
-                .iter()
-                .map(|(h, _)| tight_aabb_vec3(h.vertices(), &m))
-                .fold(Aabb::EMPTY, |acc, b| acc.union(&b)),
-            _ => self.local_box.transformed(&m),
-        }
+        world_box(&self.shape, &self.local_box, self.tight, position, rotation)
     }
 
     /// The body's convex parts placed at a pose, each with its world box.
@@ -196,21 +262,7 @@ impl Body {
     /// The body's one convex part placed at a pose, for a body of one part (sphere, capsule,
     /// box, hull); `None` for pieces and surfaces. The scene queries' path: no list, no box.
     pub(super) fn single_part(&self, position: Vec3, rotation: Quat) -> Option<Part> {
-        Some(match &self.shape {
-            Shape::Sphere(r) => Part::Sphere(Sphere::new(position, *r)),
-            Shape::Capsule(h, r) => {
-                let m = Affine3A::from_rotation_translation(rotation, position);
-                let end = |y: f32| m.transform_point3(Vec3::new(0.0, y, 0.0));
-                Part::Capsule(Capsule::new(end(-h), end(*h), *r))
-            }
-            Shape::Cuboid(h, hull) => {
-                let o = Obb::new(position, rotation, *h);
-                let p = hull.as_ref().map(|hull| posed(hull, rotation, position));
-                Part::Cuboid(o, p)
-            }
-            Shape::Hull(hull) => Part::Hull(posed(hull, rotation, position)),
-            Shape::Pieces(_) | Shape::Surface(_) => return None,
-        })
+        single_part(&self.shape, position, rotation)
     }
 
     /// `true` for a mesh, heightfield or half-space.

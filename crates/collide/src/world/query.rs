@@ -6,7 +6,7 @@
 //! bodies' tree, each body kept only when the filter lets it through, then the one narrow
 //! phase the pipeline uses ([`super::pair`]: a query shape is placed like a body).
 
-use super::body::Body;
+use super::body::{self, Body, QueryPart};
 use super::fixed::FixedWalk;
 use super::narrow::{self, Part};
 use super::pair::{self, Placed};
@@ -17,6 +17,7 @@ use crate::convex::gjk;
 use crate::math::{Quat, Vec3};
 use crate::raycast::RayHit;
 use crate::shapes::{Aabb, Ray, Sphere};
+use std::cell::OnceCell;
 use std::fmt;
 
 /// Which bodies a scene query sees. [`QueryFilter::default`] sees every body but sensors.
@@ -232,9 +233,9 @@ impl World {
             Some(Some(body)) if filter.passes(BodyId(id), body) => test(id, body),
             _ => bound,
         };
-        let fixed = self.fixed.ray_walk(ray, max_t);
+        let mut fixed = self.fixed.ray_walk(ray, max_t);
         self.walk_in_step(
-            fixed,
+            &mut fixed,
             max_t,
             |f| self.broad.ray_cast(ray, max_t, f),
             &mut visit,
@@ -247,7 +248,7 @@ impl World {
     /// kind prunes both walks. `visit(id, bound)` returns the new bound (`max_t` at first).
     fn walk_in_step(
         &self,
-        mut fixed: FixedWalk,
+        fixed: &mut FixedWalk,
         max_t: f32,
         moving: impl FnOnce(&mut dyn FnMut(ProxyId, f32) -> f32),
         visit: &mut dyn FnMut(u32, f32) -> f32,
@@ -353,23 +354,51 @@ impl World {
         distance: f32,
         filter: &QueryFilter<'_>,
     ) -> Option<ShapeHit> {
-        let query = query_body(shape, position, rotation)?;
         if !(motion.is_finite() && distance.is_finite() && distance >= 0.0) {
             return None;
         }
-        let reach = query.aabb.expanded(distance);
-        let mut scratch = pair::QueryScratch::grown(Placed::now(&query), distance);
+        // One convex part not grown: placed directly, each body's bounding sphere first.
+        let direct = (distance == 0.0)
+            .then(|| body::query_part(shape, position, rotation))
+            .flatten();
+        let general_body = OnceCell::new();
+        let general = || {
+            general_body
+                .get_or_init(|| query_body(shape, position, rotation))
+                .as_ref()
+        };
+        let reach = match &direct {
+            Some(q) => q.aabb,
+            None => general()?.aabb.expanded(distance),
+        };
+        let mut scratch: Option<pair::QueryScratch<'_>> = None;
         let mut best: Option<ShapeHit> = None;
         // Bodies in the order the shape's box meets theirs, each tree nearest first: a body
         // whose box is met after the best time of impact so far cannot be hit earlier.
         let mut test = |id: u32| {
             if let Some(Some(body)) = self.bodies.get(id as usize) {
                 if filter.passes(BodyId(id), body) {
+                    // A body whose bounding sphere is met only after the best hit so far
+                    // cannot be hit earlier.
+                    let bound = best.map_or(1.0, |b| f64::from(b.toi));
+                    let found = match route(direct.as_ref(), body, |q, b| {
+                        sphere_entry(&q.sphere, motion, b).is_some_and(|t| t <= bound)
+                    }) {
+                        Route::Miss => None,
+                        Route::Direct(q, part) => {
+                            narrow::impact(&q.part, motion, &part, Vec3::ZERO)
+                        }
+                        Route::General => general().and_then(|g| {
+                            scratch
+                                .get_or_insert_with(|| {
+                                    pair::QueryScratch::grown(Placed::now(g), distance)
+                                })
+                                .cast(motion, Placed::now(body))
+                        }),
+                    };
                     // Representable hits only (as every sweep's): a contact beyond ±f32::MAX
                     // (a body that large) is no hit.
-                    let found = scratch
-                        .cast(motion, Placed::now(body))
-                        .filter(|i| i.point.is_finite() && i.normal.is_finite());
+                    let found = found.filter(|i| i.point.is_finite() && i.normal.is_finite());
                     if let Some(i) = found {
                         if best.is_none_or(|b| i.toi < b.toi || (i.toi == b.toi && id < b.body.0)) {
                             best = Some(ShapeHit {
@@ -384,11 +413,11 @@ impl World {
             }
             best.map_or(1.0, |b| b.toi)
         };
-        let fixed = self.fixed.cast_box_walk(&reach, motion, 1.0);
+        let mut fixed = self.fixed.cast_box_walk(&reach, motion, 1.0);
         let moving = |f: &mut dyn FnMut(ProxyId, f32) -> f32| {
             self.broad.cast_aabb(&reach, motion, 1.0, f);
         };
-        self.walk_in_step(fixed, 1.0, moving, &mut |id, _| test(id));
+        self.walk_in_step(&mut fixed, 1.0, moving, &mut |id, _| test(id));
         best
     }
 
@@ -405,12 +434,35 @@ impl World {
         filter: &QueryFilter<'_>,
     ) -> Vec<BodyId> {
         let mut out = Vec::new();
-        let Some(query) = query_body(shape, position, rotation) else {
+        // One convex part: placed directly, each body's bounding sphere first.
+        let direct = body::query_part(shape, position, rotation);
+        let general_body = OnceCell::new();
+        let general = || {
+            general_body
+                .get_or_init(|| query_body(shape, position, rotation))
+                .as_ref()
+        };
+        let Some(aabb) = direct
+            .as_ref()
+            .map(|q| q.aabb)
+            .or_else(|| Some(general()?.aabb))
+        else {
             return out;
         };
-        let mut scratch = pair::QueryScratch::new(Placed::now(&query));
-        self.candidates(&query.aabb, filter, &mut |id, body| {
-            if scratch.touches(Placed::now(body)) {
+        let mut scratch: Option<pair::QueryScratch<'_>> = None;
+        self.candidates(&aabb, filter, &mut |id, body| {
+            let touches = match route(direct.as_ref(), body, |q, b| {
+                spheres_may_touch(&q.sphere, b)
+            }) {
+                Route::Miss => false,
+                Route::Direct(q, part) => narrow::intersects(&q.part, &part),
+                Route::General => general().is_some_and(|g| {
+                    scratch
+                        .get_or_insert_with(|| pair::QueryScratch::new(Placed::now(g)))
+                        .touches(Placed::now(body))
+                }),
+            };
+            if touches {
                 out.push(BodyId(id));
             }
         });
@@ -571,6 +623,12 @@ fn world_hit(id: u32, hit: RayHit) -> WorldRayHit {
 
 /// The first hit of a ray on a body within `[0, max_t]`.
 fn ray_body(ray: &Ray, body: &Body, max_t: f32, parts: &mut Vec<(Part, Aabb)>) -> Option<RayHit> {
+    // A convex body whose bounding sphere the ray misses within the bound: no hit.
+    let reach = ray.dir * max_t;
+    if !body.is_surface() && reach.is_finite() {
+        let sphere = body.bounding_sphere(body.position, body.rotation);
+        sphere_entry(&Sphere::new(ray.origin, 0.0), reach, &sphere)?;
+    }
     if let Some(part) = body.single_part(body.position, body.rotation) {
         return narrow::ray_part(ray, &part, max_t);
     }
@@ -697,4 +755,78 @@ fn from_gjk(r: &gjk::GjkResult, swapped: bool) -> ShapeDistance {
         point_on_body: on_body,
         point_on_shape: on_shape,
     }
+}
+
+/// How a scene query meets one body.
+enum Route<'q> {
+    /// The bounding spheres rule out any contact.
+    Miss,
+    /// The query's one part against the body's one part.
+    Direct(&'q QueryPart, Part),
+    /// Through the query built as a body ([`pair::QueryScratch`]).
+    General,
+}
+
+/// How the query (`direct`: its one part, when placed directly) meets `body`: a convex body
+/// whose bounding sphere `may_touch` rules out is missed; a body of one part meets the part
+/// directly; anything else goes the general way.
+fn route<'q>(
+    direct: Option<&'q QueryPart>,
+    body: &Body,
+    may_touch: impl FnOnce(&QueryPart, &Sphere) -> bool,
+) -> Route<'q> {
+    let Some(q) = direct else {
+        return Route::General;
+    };
+    if body.is_surface() {
+        return Route::General;
+    }
+    if !may_touch(q, &body.bounding_sphere(body.position, body.rotation)) {
+        return Route::Miss;
+    }
+    match body.single_part(body.position, body.rotation) {
+        Some(part) => Route::Direct(q, part),
+        None => Route::General,
+    }
+}
+
+/// Relative slack on the bounding-sphere tests: rounding in placing the spheres never rules
+/// out a contact the exact test would find.
+const SPHERE_SLACK: f64 = 1e-5;
+
+/// Whether two spheres may touch (the sphere test with the radii widened by the slack). A
+/// distance that overflows rules out only when the widened reach does not overflow too; NaN
+/// never rules out.
+fn spheres_may_touch(a: &Sphere, b: &Sphere) -> bool {
+    let reach = a.radius + b.radius;
+    let scale = reach + a.center.abs().max_element() + b.center.abs().max_element();
+    let widened = reach + SPHERE_SLACK as f32 * scale;
+    let (d2, w2) = ((b.center - a.center).length_squared(), widened * widened);
+    d2 <= w2 || d2.is_nan() || w2.is_nan()
+}
+
+/// A lower bound on when sphere `a` moving by `motion` (`t` in `[0, 1]`) first touches the
+/// still sphere `b`, or `None` when it never does: in f64, the radii widened by the slack.
+/// NaN never rules out (gives 0).
+fn sphere_entry(a: &Sphere, motion: Vec3, b: &Sphere) -> Option<f64> {
+    let (ca, cb, m) = (a.center.as_dvec3(), b.center.as_dvec3(), motion.as_dvec3());
+    let f = cb - ca;
+    let reach = f64::from(a.radius) + f64::from(b.radius);
+    let scale = reach + ca.abs().max_element() + cb.abs().max_element() + m.abs().max_element();
+    let widened = reach + SPHERE_SLACK * scale;
+    let r2 = widened * widened;
+    let ff = f.length_squared();
+    if ff <= r2 || ff.is_nan() || r2.is_nan() {
+        return Some(0.0);
+    }
+    // |f − t·m|² = r² at t = (f·m − √((f·m)² − |m|²(|f|² − r²))) / |m|², the first root.
+    let (fm, mm) = (f.dot(m), m.length_squared());
+    let disc = fm * fm - mm * (ff - r2);
+    if !(fm > 0.0 && disc >= 0.0) {
+        return (fm.is_nan() || disc.is_nan()).then_some(0.0);
+    }
+    let t = (fm - disc.sqrt()) / mm;
+    // The widening slack also covers the rounding of the root.
+    let t = (t * (1.0 - SPHERE_SLACK)).max(0.0);
+    (t <= 1.0).then_some(t)
 }

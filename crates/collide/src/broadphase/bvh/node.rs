@@ -189,6 +189,18 @@ impl Node {
         count: 0,
     };
 
+    /// The largest absolute coordinate of the slots' boxes (0 for none): that of their union.
+    /// Empty slots are NaN: `lanes.max(acc)` keeps `acc` in a NaN lane (packed `maxps` and
+    /// `f32::max` alike).
+    #[inline]
+    pub(super) fn reach(&self) -> f32 {
+        let mut acc = Vec4::ZERO;
+        for axis in self.lo.iter().chain(&self.hi) {
+            acc = Vec4::from_array(*axis).abs().max(acc);
+        }
+        acc.max_element()
+    }
+
     /// Slot bits whose boxes touch the query (empty slots never do).
     #[inline(always)]
     pub(super) fn touching(&self, q: &Query) -> u32 {

@@ -89,9 +89,7 @@ impl DynamicBvh {
         // The packed slab test computes `box − origin` in f32: it may overflow for a box near
         // f32::MAX seen from the far side of the origin, which the scalar test redoes in f64.
         let reach = |v: Vec3| v.abs().max_element();
-        let root_box = self.nodes[self.root as usize].bounds();
-        let packed =
-            reach(origin) + reach(root_box.min).max(reach(root_box.max)) + reach(margin) < 1e38;
+        let packed = reach(origin) + self.nodes[self.root as usize].reach() + reach(margin) < 1e38;
         let slot_entries = |boxes: &mut dyn Iterator<Item = Aabb>, out: &mut [f32], bound: f32| {
             for (t, b) in out.iter_mut().zip(boxes) {
                 *t = ray_box_entry(origin, dir, inv, &grown(b), bound).unwrap_or(f32::INFINITY);
