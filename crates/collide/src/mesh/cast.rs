@@ -84,10 +84,10 @@ where
             (None, Some(b)) => keep(&mut first, i, sphere_triangle(b, motion, &c, limit)),
             (None, None) => {
                 // The shape lies in `outer`, so it cannot touch the triangle before the ball
-                // does: a triangle the ball misses by `limit` is skipped without advancement;
+                // does: a triangle the ball misses by `limit` (and the slack) is skipped;
                 // the others wait, and those the ball reaches before the walk's box did are
                 // advanced now, earliest first.
-                let Some(reach) = ball_reach(&outer, motion, &c, limit) else {
+                let Some(reach) = ball_reach(&outer, motion, &c, limit + slack(limit)) else {
                     return bound;
                 };
                 if waiting.is_full() {
