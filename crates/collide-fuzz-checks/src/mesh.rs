@@ -1,8 +1,9 @@
 //! Mesh colliders and heightfields from raw bytes: construction never panics (a typed error
-//! or a valid collider), and every query on a valid one keeps its contract.
+//! or a valid collider), and every query on a valid one (rays, closest points, contacts and
+//! shape casts) keeps its contract.
 
 use super::{check_hit, is_unit, Bytes};
-use collide::mesh::{Heightfield, MeshCollider, MeshContact, MeshRayHit};
+use collide::mesh::{Heightfield, MeshCollider, MeshContact, MeshRayHit, MeshShapeHit};
 use collide::shapes::{Ray, TriMesh};
 use collide::Vec3;
 
@@ -30,6 +31,11 @@ pub fn run(data: &[u8]) {
                 Probe::Sphere(s) => m.contacts(&s, 0.0, out),
                 Probe::Box(o) => m.contacts(&o, 0.0, out),
                 Probe::Capsule(c) => m.contacts(&c, 0.0, out),
+            },
+            &mut |shape, motion| match shape {
+                Probe::Sphere(s) => m.cast_shape(&s, motion),
+                Probe::Box(o) => m.cast_shape(&o, motion),
+                Probe::Capsule(c) => m.cast_shape(&c, motion),
             },
             &mut out,
         );
@@ -60,6 +66,11 @@ pub fn run(data: &[u8]) {
                 Probe::Box(o) => f.contacts(&o, 0.0, out),
                 Probe::Capsule(c) => f.contacts(&c, 0.0, out),
             },
+            &mut |shape, motion| match shape {
+                Probe::Sphere(s) => f.cast_shape(&s, motion),
+                Probe::Box(o) => f.cast_shape(&o, motion),
+                Probe::Capsule(c) => f.cast_shape(&c, motion),
+            },
             &mut out,
         );
         let ray = b.ray();
@@ -71,6 +82,7 @@ pub fn run(data: &[u8]) {
 }
 
 /// A convex shape to touch a mesh with.
+#[derive(Clone, Copy)]
 enum Probe {
     Sphere(collide::shapes::Sphere),
     Box(collide::shapes::Obb),
@@ -84,6 +96,7 @@ fn queries(
     ray_cast: &mut dyn FnMut(&Ray, f32) -> Option<MeshRayHit>,
     closest: &mut dyn FnMut(Vec3) -> Option<f32>,
     contacts: &mut dyn FnMut(Probe, &mut Vec<MeshContact>),
+    cast: &mut dyn FnMut(Probe, Vec3) -> Option<MeshShapeHit>,
     out: &mut Vec<MeshContact>,
 ) {
     for _ in 0..4 {
@@ -107,6 +120,15 @@ fn queries(
             1 => Probe::Box(b.obb()),
             _ => Probe::Capsule(b.capsule()),
         };
+        // Shape casts (the capsule by the convex sweep): a hit within the frame, finite, with
+        // a unit normal.
+        let motion = b.vec3();
+        if let Some(h) = cast(probe, motion) {
+            assert!(
+                (0.0..=1.0).contains(&h.toi) && h.point.is_finite() && is_unit(h.normal),
+                "{name}: cast by {motion}: {h:?}"
+            );
+        }
         out.clear();
         contacts(probe, out);
         for c in out.iter() {
