@@ -82,7 +82,7 @@ pub fn run(data: &[u8]) {
 }
 
 /// A convex shape to touch a mesh with.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 enum Probe {
     Sphere(collide::shapes::Sphere),
     Box(collide::shapes::Obb),
@@ -126,7 +126,7 @@ fn queries(
         if let Some(h) = cast(probe, motion) {
             assert!(
                 (0.0..=1.0).contains(&h.toi) && h.point.is_finite() && is_unit(h.normal),
-                "{name}: cast by {motion}: {h:?}"
+                "{name}: cast of {probe:?} by {motion}: {h:?}"
             );
         }
         out.clear();

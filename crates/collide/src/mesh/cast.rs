@@ -300,8 +300,8 @@ fn box_triangle(b: &Obb, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32
 ///
 /// Touching or overlapping at the start (the closest point within `r`): the normal runs from
 /// the closest point to the centre (the face's, turned against the motion, for a centre on
-/// the triangle), and the triangle is hit at `0` only when the motion goes deeper along it
-/// (the starting-touch rule), else `None`.
+/// the triangle; on a triangle of no area, against the motion), and the triangle is hit at `0`
+/// only when the motion goes deeper along it (the starting-touch rule), else `None`.
 fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Option<(f32, Face)> {
     let o = b.center.as_dvec3();
     let m = motion.as_dvec3();
@@ -309,24 +309,29 @@ fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Optio
     let p = c.map(Vec3::as_dvec3);
     let face = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
     let hit = |u: f64, q: DVec3, n: DVec3| Some((u as f32, Face::Found(q.as_vec3(), n.as_vec3())));
+    // Where the centre is on the triangle the face normal, turned to the side `from`; on a
+    // triangle of no area, against the motion.
+    let face_from = |from: DVec3| {
+        if face == DVec3::ZERO {
+            (-m).try_normalize().unwrap_or(DVec3::Y)
+        } else if face.dot(from) < 0.0 {
+            -face
+        } else {
+            face
+        }
+    };
     // In contact at the start.
     let q0 = crate::closest::triangle::point_triangle(o, p[0], p[1], p[2]);
     let d0 = o - q0;
     if d0.length_squared() <= r * r {
-        let n = d0
-            .try_normalize()
-            .unwrap_or(if face.dot(m) > 0.0 { -face } else { face });
+        let n = d0.try_normalize().unwrap_or_else(|| face_from(-m));
         let deeper = n.dot(m) < -f64::from(ALONG_TOLERANCE) * m.length();
         return if deeper { hit(0.0, q0, n) } else { None };
     }
     let (u, q) = ball_entry(o, m, r, &p, face, f64::from(limit))?;
     let n = (o + m * u - q)
         .try_normalize()
-        .unwrap_or(if face.dot(o - p[0]) < 0.0 {
-            -face
-        } else {
-            face
-        });
+        .unwrap_or_else(|| face_from(o - p[0]));
     hit(u, q, n)
 }
 
