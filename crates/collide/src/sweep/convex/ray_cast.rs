@@ -175,24 +175,7 @@ mod tests {
     use super::*;
     use crate::convex::{ConvexHull, Posed};
     use crate::shapes::{Capsule, Triangle};
-
-    /// A small deterministic generator (xorshift) for the random pairs.
-    struct Rng(u64);
-
-    impl Rng {
-        fn unit(&mut self) -> f32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.unit()
-        }
-        fn vec(&mut self, s: f32) -> Vec3 {
-            Vec3::new(self.range(-s, s), self.range(-s, s), self.range(-s, s))
-        }
-    }
+    use collide_testkit::Gen;
 
     /// One of the shapes the casts meet: a hull of a random cloud, a capsule, a triangle.
     enum Shape {
@@ -202,8 +185,8 @@ mod tests {
     }
 
     impl Shape {
-        fn random(g: &mut Rng, at: Vec3) -> Shape {
-            match (g.unit() * 3.0) as u32 {
+        fn random(g: &mut Gen, at: Vec3) -> Shape {
+            match g.range(0.0, 3.0) as u32 {
                 0 => {
                     let points: Vec<Vec3> = (0..12).map(|_| at + g.vec(0.8)).collect();
                     ConvexHull::try_new(&points).map_or_else(
@@ -239,7 +222,7 @@ mod tests {
     /// before it.
     #[test]
     fn agrees_with_conservative_advancement_and_sampling() {
-        let mut g = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut g = Gen::new(0x9e37_79b9_7f4a_7c15);
         let (mut hits, mut grazing) = (0, 0);
         for case in 0..1500 {
             let a = Shape::random(&mut g, Vec3::ZERO);
