@@ -86,22 +86,22 @@ where
                 // The shape lies in `outer`, so it cannot touch the triangle before the ball
                 // does: a triangle the ball misses by `limit` (and the slack) is skipped;
                 // the others wait, and those the ball reaches before the walk's box did are
-                // advanced now, earliest first.
+                // swept now, earliest first.
                 let Some(reach) = ball_reach(&outer, motion, &c, limit + slack(limit)) else {
                     return bound;
                 };
                 if waiting.is_full() {
-                    advance_earliest(set, shape, motion, &mut waiting, f32::INFINITY, &mut first);
+                    sweep_earliest(set, shape, motion, &mut waiting, f32::INFINITY, &mut first);
                 }
                 waiting.push(reach, i);
-                while advance_earliest(set, shape, motion, &mut waiting, reached, &mut first) {}
+                while sweep_earliest(set, shape, motion, &mut waiting, reached, &mut first) {}
             }
         }
         // Boxes reached a little after the best time may still hold a tie on a smaller index,
         // or a hit the box slab test rounds late: the walk goes on a relative 1e-4 beyond.
         first.map_or(bound, |(t, _, _)| t + slack(t))
     });
-    while advance_earliest(set, shape, motion, &mut waiting, f32::INFINITY, &mut first) {}
+    while sweep_earliest(set, shape, motion, &mut waiting, f32::INFINITY, &mut first) {}
     let (toi, i, face) = first?;
     let (point, normal) = match face {
         Face::Found(point, normal) => (point, normal),
@@ -148,8 +148,8 @@ fn keep(first: &mut Option<(f32, u32, Face)>, i: u32, found: Option<(f32, Face)>
     }
 }
 
-/// Triangles waiting for conservative advancement, each with the earliest time the shape's
-/// bounding ball reaches it. Advanced earliest first, the first contact is usually found
+/// Triangles waiting for the convex sweep, each with the earliest time the shape's
+/// bounding ball reaches it. Swept earliest first, the first contact is usually found
 /// first, and the triangles behind it are dropped on their bound alone.
 #[derive(Default)]
 struct Waiting {
@@ -185,10 +185,10 @@ impl Waiting {
     }
 }
 
-/// Advances the shape against the waiting triangle its ball reaches first, when that is no
+/// Sweeps the shape against the waiting triangle its ball reaches first, when that is no
 /// later than `by`; one the ball reaches after the best contact (plus slack) is dropped
 /// untested. `false` when none was taken.
-fn advance_earliest<T, S>(
+fn sweep_earliest<T, S>(
     set: &T,
     shape: &S,
     motion: Vec3,

@@ -233,8 +233,8 @@ impl MeshCollider {
     }
 
     /// The first contact of a convex shape (in this frame) moving by `motion` with any
-    /// triangle: time of impact in `[0, 1]`, never late (conservative advancement per
-    /// triangle). Per triangle, the sweeps' starting-touch rule ([`crate::sweep`]): a triangle
+    /// triangle: time of impact in `[0, 1]`, never late (exact for boxes and spheres, the
+    /// convex sweep per triangle otherwise). Per triangle, the sweeps' starting-touch rule ([`crate::sweep`]): a triangle
     /// the shape touches or overlaps at the start is hit at `toi = 0` only when the shape
     /// moves deeper into it (against that triangle's contact normal); moving away or along it
     /// (sliding on a floor) that triangle is not hit, and the cast goes on to the others (a

@@ -15,9 +15,9 @@ use crate::shapes::{Aabb, Ray, Triangle};
 /// diagonal from sample `(r, c)` to `(r + 1, c + 1)`: triangle `2 · (r · (cols − 1) + c)` has
 /// corners `(r, c), (r + 1, c), (r + 1, c + 1)` and the next one `(r, c), (r + 1, c + 1),
 /// (r, c + 1)`; both face `+y`. A NaN sample is a hole: every triangle touching it is absent.
-/// Queries walk the cells directly (no tree): rays by a 2-D DDA over blocks of
-/// [`BLOCK`]` x `[`BLOCK`] cells, then over the cells of the blocks whose height range the ray
-/// meets; boxes by the cell range.
+/// Queries walk the cells directly (no tree): rays by a 2-D DDA over blocks of 8 x 8 cells,
+/// then over the cells of the blocks whose height range the ray meets; boxes by the cell
+/// range.
 #[derive(Clone, Debug)]
 pub struct Heightfield {
     heights: Vec<f32>,
@@ -426,8 +426,8 @@ impl Heightfield {
     }
 
     /// The first contact of a convex shape (in this frame) moving by `motion` with any
-    /// triangle: time of impact in `[0, 1]`, never late (conservative advancement per
-    /// triangle). Per triangle, the sweeps' starting-touch rule ([`crate::sweep`]): a triangle
+    /// triangle: time of impact in `[0, 1]`, never late (exact for boxes and spheres, the
+    /// convex sweep per triangle otherwise). Per triangle, the sweeps' starting-touch rule ([`crate::sweep`]): a triangle
     /// the shape touches or overlaps at the start is hit at `toi = 0` only when the shape
     /// moves deeper into it (against that triangle's contact normal); moving away or along it
     /// (sliding on a floor) that triangle is not hit, and the cast goes on to the others (a

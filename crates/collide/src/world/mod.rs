@@ -13,7 +13,7 @@
 //!    the per-pair separating-plane cache for polyhedra ([`crate::convex::contact_manifold`]),
 //!    GJK/EPA for capsules; several convex pieces are pruned by their boxes first.
 //! 5. **Sweeps** for pairs with a fast body: the first contact within the frame (exact sweeps
-//!    for spheres and boxes, conservative advancement otherwise) — no tunnelling.
+//!    for spheres and boxes, the GJK ray cast of `sweep::convex` otherwise) — no tunnelling.
 //!
 //! Each pair keeps its caches (separating feature, GJK simplex) from one frame to the next
 //! while the broad phase reports it; the first frame it does not, they are dropped.
