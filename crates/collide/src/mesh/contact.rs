@@ -90,13 +90,24 @@ where
                 return true;
             }
             // The shape wholly on one side of the triangle's plane (beyond the margin)
-            // cannot touch it: two support points instead of GJK.
+            // cannot touch it: two support points (a ball: its centre) instead of GJK.
             // A relative slack keeps shapes touching to rounding (GJK's touching tolerance).
             let n = set.face_normal(i);
             let offset = n.dot(c[0]);
             let slack = margin + 1e-5 * (offset.abs() + reach);
-            if n.dot(shape.support(-n)) > offset + slack || n.dot(shape.support(n)) < offset - slack
-            {
+            let clear = match &ball {
+                // A ball: its centre farther than the radius from the triangle's box or plane.
+                Some(b) => {
+                    let r = b.radius + slack;
+                    let outside = (lo - b.center).max(b.center - hi).max(Vec3::ZERO);
+                    outside.length_squared() > r * r || (n.dot(b.center) - offset).abs() > r
+                }
+                None => {
+                    n.dot(shape.support(-n)) > offset + slack
+                        || n.dot(shape.support(n)) < offset - slack
+                }
+            };
+            if clear {
                 return true;
             }
             let tri = Triangle::new(c[0], c[1], c[2]);
