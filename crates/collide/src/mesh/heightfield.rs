@@ -618,6 +618,21 @@ impl TriangleSet for Heightfield {
 mod tests {
     use super::*;
 
+    /// Uniform numbers in `[-1, 1)` from a linear congruential generator seeded by `seed`.
+    fn uniform(mut seed: u32) -> impl FnMut() -> f32 {
+        move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1 << 24) as f32 * 2.0 - 1.0
+        }
+    }
+
+    /// The ray's first hit over every triangle of the field, tested one by one.
+    fn brute_force(f: &Heightfield, ray: &Ray, max_t: f32) -> Option<MeshRayHit> {
+        (0..f.triangle_count() as u32)
+            .filter_map(|i| ray_triangle(ray, &f.corners(i)?, i, max_t))
+            .min_by(|a, b| a.t.total_cmp(&b.t))
+    }
+
     fn bumpy(rows: usize, cols: usize) -> Heightfield {
         let h = (0..rows * cols)
             .map(|i| ((i % cols) as f32 * 0.7).sin() + ((i / cols) as f32 * 0.3).cos())
@@ -646,19 +661,13 @@ mod tests {
     #[test]
     fn rays_match_brute_force_over_every_triangle() {
         let f = bumpy(13, 17);
-        let mut seed = 7u32;
-        let mut rnd = || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) as f32 / (1 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rnd = uniform(7);
         for _ in 0..2000 {
             let o = Vec3::new(rnd() * 7.0, rnd() * 4.0, rnd() * 6.0);
             let d = Vec3::new(rnd(), rnd(), rnd());
             let ray = Ray::new(o, d);
             let got = f.ray_cast(&ray, 20.0);
-            let want = (0..f.triangle_count() as u32)
-                .filter_map(|i| ray_triangle(&ray, &f.corners(i)?, i, 20.0))
-                .min_by(|a, b| a.t.total_cmp(&b.t));
+            let want = brute_force(&f, &ray, 20.0);
             match (got, want) {
                 (None, None) => {}
                 (Some(g), Some(w)) => assert!((g.t - w.t).abs() < 1e-4, "{g:?} vs {w:?}"),
@@ -672,11 +681,7 @@ mod tests {
     #[test]
     fn long_rays_over_many_blocks_and_holes_match_brute_force() {
         let (rows, cols) = (45, 61);
-        let mut seed = 11u32;
-        let mut rnd = move || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) as f32 / (1 << 24) as f32 * 2.0 - 1.0
-        };
+        let mut rnd = uniform(11);
         let heights: Vec<f32> = (0..rows * cols)
             .map(|i| {
                 let (r, c) = ((i / cols) as f32, (i % cols) as f32);
@@ -695,9 +700,7 @@ mod tests {
             let d = Vec3::new(rnd(), rnd() * 0.15, rnd());
             let ray = Ray::new(o, d);
             let got = f.ray_cast(&ray, 200.0);
-            let want = (0..f.triangle_count() as u32)
-                .filter_map(|i| ray_triangle(&ray, &f.corners(i)?, i, 200.0))
-                .min_by(|a, b| a.t.total_cmp(&b.t));
+            let want = brute_force(&f, &ray, 200.0);
             match (got, want) {
                 (None, None) => misses += 1,
                 (Some(g), Some(w)) => {
