@@ -24,7 +24,7 @@ use parry3d::query::ContactManifold;
 use parry3d::shape::ConvexPolyhedron as ParryPoly;
 
 use crate::convert;
-use crate::timing::Case;
+use crate::timing::{Case, Pass};
 
 /// One hull in both libraries.
 #[derive(Clone)]
@@ -76,6 +76,15 @@ fn pairs(sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Pair> {
 }
 
 /// The verdict (SAT and GJK), contact and manifold rows of one hull pair.
+/// parry's verdict pass, the same for both verdict rows: how many pairs GJK finds touching.
+fn parry_verdicts(set: Arc<Vec<Pair>>, pa: Arc<ParryPoly>, pb: Arc<ParryPoly>) -> Pass {
+    Box::new(move || {
+        set.iter()
+            .filter(|q| intersection_test_support_map_support_map(&q.pos12, &*pa, &*pb))
+            .count()
+    })
+}
+
 fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
     let set = Arc::new(pairs(sa, sb, n, seed));
     let (pa, pb) = (sa.parry.clone(), sb.parry.clone());
@@ -89,11 +98,7 @@ fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
                     .filter(|q| sat_cached(&q.a, &q.b, &mut SepCache::default()).is_penetrating())
                     .count()
             }),
-            parry: Box::new(move || {
-                p.iter()
-                    .filter(|q| intersection_test_support_map_support_map(&q.pos12, &*pa, &*pb))
-                    .count()
-            }),
+            parry: parry_verdicts(p, pa, pb),
             parry_call: "query::details::intersection_test_support_map_support_map (GJK)".into(),
             direct: None,
         }
@@ -104,11 +109,7 @@ fn rows(label: &str, sa: &Shape, sb: &Shape, n: usize, seed: u64) -> Vec<Case> {
             name: format!("{label} verdict (GJK)"),
             n,
             collide: Box::new(move || c.iter().filter(|q| gjk::intersects(&q.a, &q.b)).count()),
-            parry: Box::new(move || {
-                p.iter()
-                    .filter(|q| intersection_test_support_map_support_map(&q.pos12, &*pa, &*pb))
-                    .count()
-            }),
+            parry: parry_verdicts(p, pa, pb),
             parry_call: "query::details::intersection_test_support_map_support_map (GJK)".into(),
             direct: None,
         }
