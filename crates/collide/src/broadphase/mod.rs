@@ -52,8 +52,10 @@
 
 mod brute;
 mod bvh;
+pub(crate) mod lanes;
 mod sap;
 pub(crate) mod static_tree;
+pub(crate) mod walk_stack;
 
 pub use brute::BruteForce;
 pub use bvh::DynamicBvh;

@@ -1,19 +1,30 @@
 //! A static bounding-volume tree over boxes (a mesh's triangles, a world's fixed bodies):
-//! built once by the binned surface-area heuristic, flattened into an array, and walked with
-//! a fixed stack.
+//! built once by the binned surface-area heuristic, collapsed into nodes of four children,
+//! and walked with four slab tests (or box compares) at a time.
 //!
 //! Build (Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, 2007): at
-//! each node the triangles' centroids are dropped into [`BINS`] bins along each axis; the
-//! split between bins that minimises `A_left · N_left + A_right · N_right` (the expected cost
-//! of a ray that hits the node, with `A` the surface area of a side's box) is taken when it
-//! beats keeping the node a leaf. Nodes deeper than [`MEDIAN_DEPTH`] split at the median, so
-//! no tree is deeper than `MEDIAN_DEPTH + 32` and the traversal stack never overflows.
+//! each node the items' centroids are dropped into [`BINS`] bins along each axis; the split
+//! between bins that minimises `A_left · N_left + A_right · N_right` (the expected cost of a
+//! ray that hits the node, with `A` the surface area of a side's box) is taken when it beats
+//! keeping the node a leaf. Nodes deeper than [`MEDIAN_DEPTH`] split at the median, so no
+//! tree is deeper than `MEDIAN_DEPTH + 32`.
 //!
-//! Layout: an internal node's two children are adjacent (`first`, `first + 1`), so a node is
-//! 32 bytes: its box and two `u32`s. Leaves hold a range of the item order.
+//! Collapse (Wald, Benthin & Boulos, *Getting Rid of Packets*, 2008; Dammertz et al., *Shallow
+//! Bounding Volume Hierarchies*, 2008): each node of the wide tree takes the binary tree's
+//! node and opens its largest-area inner child until it has four children or only leaves,
+//! so one node holds two levels of the binary tree and a walk makes half the steps.
+//!
+//! Layout: a node is 128 bytes (two cache lines): its four children's boxes as lanes
+//! ([`lanes`](crate::broadphase::lanes)), and per child either the index of its node or the
+//! range of items of its leaf. Leaves hold at most [`MAX_LEAF`] items of the item order.
 
-use crate::math::{Vec3, Vec3A};
+use crate::broadphase::lanes::{
+    first_lanes, lane3, load3, set_lane3, Lanes, Query, RayLanes, EMPTY_LANES,
+};
+use crate::broadphase::walk_stack::WalkStack;
+use crate::math::{splat3, Vec3};
 use crate::shapes::Aabb;
+use glam::Vec4;
 
 /// Number of centroid bins per axis in the SAH build.
 const BINS: usize = 16;
@@ -21,35 +32,123 @@ const BINS: usize = 16;
 const MAX_LEAF: u32 = 4;
 /// Below this depth the SAH chooses splits; from it on, nodes split at the median.
 const MEDIAN_DEPTH: usize = 40;
-/// Traversal stack size: the deepest tree plus one pending sibling per level.
-const STACK: usize = MEDIAN_DEPTH + 40;
+/// Deepest binary tree the build can make (median splits halve the items from
+/// `MEDIAN_DEPTH` on, and there are fewer than 2³² of them); the wide tree is no deeper.
+const MAX_DEPTH: usize = MEDIAN_DEPTH + 32;
 /// Relative cost of visiting a node against testing one item (the SAH's `C_trav / C_isect`).
 const TRAVERSAL_COST: f32 = 1.0;
+/// Children per node (one `Vec4` lane each).
+const WIDTH: usize = 4;
 
-/// One node: a box and either two adjacent children or a range of items.
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(C)]
-pub(crate) struct Node {
-    pub min: Vec3,
-    /// Internal: index of the first child (the second is `first + 1`). Leaf: first item.
-    pub first: u32,
-    pub max: Vec3,
-    /// Number of items; 0 for an internal node.
-    pub count: u32,
+/// A child of a node: another node, or a leaf's range of items.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Child {
+    /// A node's index, or a leaf's first item.
+    first: u32,
+    /// A leaf's item count (1 to [`MAX_LEAF`]); 0 for a node.
+    count: u32,
 }
 
-impl Node {
+impl Child {
+    /// The root node.
+    const ROOT: Child = Child { first: 0, count: 0 };
+
     #[inline]
-    pub fn is_leaf(&self) -> bool {
+    fn is_leaf(self) -> bool {
         self.count > 0
     }
 
+    /// A leaf's items.
     #[inline]
-    fn aabb(&self) -> Aabb {
-        Aabb {
-            min: self.min,
-            max: self.max,
+    fn items(self) -> std::ops::Range<u32> {
+        self.first..self.first + self.count
+    }
+}
+
+/// A node: up to four children in lanes `0..lanes`, with their boxes. Unused lanes hold NaN
+/// boxes (no compare with them holds) and are masked out of slab tests.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct Node {
+    /// Per axis, the children's box minima (one lane per child).
+    lo: [Lanes; 3],
+    /// Per axis, the children's box maxima.
+    hi: [Lanes; 3],
+    /// Per lane: a child node's index, or a leaf's first item.
+    first: [u32; WIDTH],
+    /// Per lane: a leaf's item count; 0 for a child node (and an unused lane).
+    count: [u8; WIDTH],
+    /// Lanes in use; 1 to 4.
+    lanes: u32,
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        lo: [EMPTY_LANES; 3],
+        hi: [EMPTY_LANES; 3],
+        first: [0; WIDTH],
+        count: [0; WIDTH],
+        lanes: 0,
+    };
+
+    /// Child `l`.
+    #[inline(always)]
+    fn child(&self, l: usize) -> Child {
+        Child {
+            first: self.first[l],
+            count: u32::from(self.count[l]),
         }
+    }
+
+    /// The box of child `l`.
+    #[inline(always)]
+    fn child_box(&self, l: usize) -> Aabb {
+        Aabb {
+            min: lane3(&self.lo, l),
+            max: lane3(&self.hi, l),
+        }
+    }
+
+    /// Appends a child with its box.
+    fn push(&mut self, child: Child, b: &Aabb) {
+        let l = self.lanes as usize;
+        set_lane3(&mut self.lo, l, b.min);
+        set_lane3(&mut self.hi, l, b.max);
+        self.first[l] = child.first;
+        // Leaves hold at most MAX_LEAF (4) items: the count fits a byte.
+        self.count[l] = child.count as u8;
+        self.lanes += 1;
+    }
+
+    /// Entry times of a ray into the children's boxes within `[0, max_t]` (`INFINITY`:
+    /// missed).
+    #[inline(always)]
+    fn ray_entries(&self, ray: &RayLanes, max_t: f32) -> [f32; WIDTH] {
+        ray.entries(
+            load3(&self.lo),
+            load3(&self.hi),
+            max_t,
+            first_lanes(self.lanes),
+        )
+    }
+
+    /// Lane bits of the children whose boxes touch the query (unused lanes never do).
+    #[inline(always)]
+    fn touching(&self, q: &Query) -> u32 {
+        q.touching(load3(&self.lo), load3(&self.hi))
+    }
+
+    /// Squared distances from `p` (splatted) to the children's boxes; NaN in unused lanes.
+    #[inline(always)]
+    fn distances2(&self, p: &[Vec4; 3]) -> [f32; WIDTH] {
+        let (lo, hi) = (load3(&self.lo), load3(&self.hi));
+        let mut d2 = Vec4::ZERO;
+        for k in 0..3 {
+            // The clamp of p into the box is its closest point; NaN lanes stay NaN.
+            let d = p[k] - p[k].max(lo[k]).min(hi[k]);
+            d2 += d * d;
+        }
+        d2.to_array()
     }
 }
 
@@ -70,94 +169,39 @@ impl std::fmt::Display for TreeDefect {
 
 impl std::error::Error for TreeDefect {}
 
-/// The tree: nodes (root at 0) and the item order its leaves index.
+/// The tree: nodes (root at 0, none for no items) and the box of everything.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct StaticTree {
-    pub nodes: Vec<Node>,
+    nodes: Vec<Node>,
+    bounds: Aabb,
 }
-
-/// A ray prepared for slab tests against many boxes: origin and reciprocal direction.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SlabRay {
-    origin: Vec3A,
-    inv_dir: Vec3A,
-    /// Every box grown by this much per axis (zero for a ray; a box's half-extents for the
-    /// box swept along the ray).
-    margin: Vec3A,
-}
-
-impl SlabRay {
-    #[inline]
-    pub fn new(origin: Vec3, dir: Vec3) -> SlabRay {
-        SlabRay::grown(origin, dir, Vec3::ZERO)
-    }
-
-    /// A ray against boxes grown by `margin`.
-    #[inline]
-    pub fn grown(origin: Vec3, dir: Vec3, margin: Vec3) -> SlabRay {
-        SlabRay {
-            origin: origin.into(),
-            inv_dir: Vec3A::from(dir).recip(),
-            margin: margin.into(),
-        }
-    }
-
-    /// The entry parameter of the ray into `node`'s box within `[0, max_t]`, or `None`.
-    ///
-    /// Slab test (Kay & Kajiya 1986) with the far distance widened by `1 + 2γ₃` (PBRT
-    /// §3.9.2) so rounding never loses a grazing hit. A ray parallel to a slab (a zero
-    /// direction component, reciprocal `±inf`) whose origin lies on the slab's plane gives
-    /// `0 · inf = NaN`: such a ray is inside that slab for every `t`, so a NaN bound counts
-    /// as `−inf` on the near side and `+inf` on the far side.
-    #[inline(always)]
-    fn enter(&self, node: &Node, max_t: f32) -> Option<f32> {
-        let t1 = (Vec3A::from(node.min) - self.margin - self.origin) * self.inv_dir;
-        let t2 = (Vec3A::from(node.max) + self.margin - self.origin) * self.inv_dir;
-        let (nan1, nan2) = (t1.is_nan_mask(), t2.is_nan_mask());
-        let (lo, hi) = (Vec3A::NEG_INFINITY, Vec3A::INFINITY);
-        let near_v = Vec3A::select(nan1, lo, t1).min(Vec3A::select(nan2, lo, t2));
-        let far_v = Vec3A::select(nan1, hi, t1).max(Vec3A::select(nan2, hi, t2));
-        let near = near_v.max_element().max(0.0);
-        let far = far_v.min_element() * WIDEN;
-        (near <= far.min(max_t)).then_some(near)
-    }
-}
-
-/// `1 + 2γ₃`, `γₙ = nε/(1 − nε)`, `ε = 2⁻²⁴`.
-const WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f32::EPSILON * 0.5);
 
 /// A ray's walk through a [`StaticTree`], nearer child first, that can stop and go on: the
-/// nodes still to visit, each with the parameter at which the ray enters it.
+/// children still to visit, each with the parameter at which the ray enters it.
 #[derive(Clone, Debug)]
 pub(crate) struct RayWalk {
-    ray: SlabRay,
-    stack: [(u32, f32); STACK],
-    top: usize,
+    ray: RayLanes,
+    stack: WalkStack<(Child, f32)>,
 }
 
 impl RayWalk {
-    /// A walk that visits nothing.
-    fn done(ray: SlabRay) -> RayWalk {
-        RayWalk {
-            ray,
-            stack: [(0, 0.0); STACK],
-            top: 0,
-        }
-    }
-
-    /// The walk before its first step: the root, if the ray enters it within `max_t`.
-    fn start(tree: &StaticTree, ray: SlabRay, max_t: f32) -> RayWalk {
-        let mut walk = RayWalk::done(ray);
-        if let Some(t) = tree.nodes.first().and_then(|root| ray.enter(root, max_t)) {
-            walk.stack[0] = (0, t);
-            walk.top = 1;
+    /// The walk before its first step: the root, unless the tree is empty or the ray (or the
+    /// margin, or `max_t`) is not usable.
+    fn start(tree: &StaticTree, origin: Vec3, dir: Vec3, margin: Vec3, max_t: f32) -> RayWalk {
+        let mut walk = RayWalk {
+            ray: RayLanes::new(origin, dir, margin),
+            stack: WalkStack::default(),
+        };
+        let usable = origin.is_finite() && dir.is_finite() && margin.is_finite() && max_t >= 0.0;
+        if usable && !tree.nodes.is_empty() {
+            walk.stack.push((Child::ROOT, 0.0));
         }
         walk
     }
 
-    /// Walks on until the next node to visit is entered beyond `until` (to the end for
+    /// Walks on until the next child to visit is entered beyond `until` (to the end for
     /// `INFINITY`), calling `hit(item, bound)` for every item of the leaves reached, each
-    /// returning the new bound (nodes entered beyond it are skipped); returns the bound. A
+    /// returning the new bound (children entered beyond it are skipped); returns the bound. A
     /// NaN or negative bound ends the walk.
     pub fn advance(
         &mut self,
@@ -166,55 +210,59 @@ impl RayWalk {
         mut bound: f32,
         mut hit: impl FnMut(u32, f32) -> f32,
     ) -> f32 {
-        while self.top > 0 {
-            let (index, near) = self.stack[self.top - 1];
+        while let Some((child, near)) = self.stack.peek() {
             if near > until && near <= bound {
                 // Later: the other tree's nearer candidates go first.
                 return bound;
             }
-            self.top -= 1;
+            self.stack.pop();
             if near > bound {
                 continue;
             }
-            let node = &tree.nodes[index as usize];
-            if node.is_leaf() {
-                for item in node.first..node.first + node.count {
+            if child.is_leaf() {
+                for item in child.items() {
                     bound = hit(item, bound);
                     if bound.is_nan() || bound < 0.0 {
-                        self.top = 0;
+                        self.stack.clear();
                         return bound;
                     }
                 }
                 continue;
             }
-            self.push_children(tree, node, bound);
+            self.push_children(&tree.nodes[child.first as usize], bound);
         }
         bound
     }
 
-    /// Pushes the children of `node` that the ray enters within `bound`, the farther first so
-    /// that the nearer one is walked next.
+    /// Pushes the children of `node` that the ray enters within `bound`, the farthest first
+    /// so that the nearest is walked next.
     #[inline(always)]
-    fn push_children(&mut self, tree: &StaticTree, node: &Node, bound: f32) {
-        let (a, b) = (node.first, node.first + 1);
-        let ta = self.ray.enter(&tree.nodes[a as usize], bound);
-        let tb = self.ray.enter(&tree.nodes[b as usize], bound);
-        let mut push = |entry: (u32, f32)| {
-            self.stack[self.top] = entry;
-            self.top += 1;
-        };
-        match (ta, tb) {
-            (Some(ta), Some(tb)) if ta <= tb => {
-                push((b, tb));
-                push((a, ta));
+    fn push_children(&mut self, node: &Node, bound: f32) {
+        let entries = node.ray_entries(&self.ray, bound);
+        let mut order = [(f32::INFINITY, 0usize); WIDTH];
+        let mut n = 0;
+        for (l, &t) in entries.iter().enumerate() {
+            if t.is_finite() {
+                order[n] = (t, l);
+                n += 1;
             }
-            (Some(ta), Some(tb)) => {
-                push((a, ta));
-                push((b, tb));
-            }
-            (Some(ta), None) => push((a, ta)),
-            (None, Some(tb)) => push((b, tb)),
-            (None, None) => {}
+        }
+        sort_small(&mut order[..n]);
+        for &(t, l) in order[..n].iter().rev() {
+            self.stack.push((node.child(l), t));
+        }
+    }
+}
+
+/// Sorts at most four (key, lane) pairs by key (insertion sort: fewer branches than a
+/// general sort on so few).
+#[inline(always)]
+fn sort_small<T: Copy>(v: &mut [(f32, T)]) {
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && v[j - 1].0 > v[j].0 {
+            v.swap(j - 1, j);
+            j -= 1;
         }
     }
 }
@@ -226,127 +274,91 @@ struct Bin {
     count: u32,
 }
 
+/// A node of the binary tree the build makes before collapsing it: a box and either two
+/// adjacent children (`first`, `first + 1`) or a range of items.
+#[derive(Clone, Copy, Debug)]
+struct BinaryNode {
+    bounds: Aabb,
+    /// Inner: index of the first child. Leaf: first item.
+    first: u32,
+    /// Number of items; 0 for an inner node.
+    count: u32,
+}
+
 impl StaticTree {
     /// Builds the tree over items with these boxes and reorders `order` (which must hold
     /// `0..boxes.len()`) so that each leaf's items are contiguous. No items: an empty tree.
     /// Boxes must be finite.
     pub fn build(boxes: &[Aabb], order: &mut [u32]) -> StaticTree {
-        let n = order.len();
-        if n == 0 {
-            return StaticTree::default();
-        }
-        let centroids: Vec<Vec3> = boxes.iter().map(Aabb::center).collect();
-        let mut nodes = Vec::with_capacity(2 * n / MAX_LEAF as usize + 1);
-        nodes.push(Node {
-            min: Vec3::ZERO,
-            first: 0,
-            max: Vec3::ZERO,
-            count: 0,
-        });
-        // Pending nodes: (index, first item, item count, depth).
-        let mut pending = vec![(0usize, 0usize, n, 0usize)];
-        let mut scratch = Vec::with_capacity(n);
-        while let Some((index, start, count, depth)) = pending.pop() {
-            let items = &mut order[start..start + count];
-            let bounds = items
-                .iter()
-                .fold(Aabb::EMPTY, |b, &i| b.union(&boxes[i as usize]));
-            let mid = if count as u32 <= MAX_LEAF {
-                None
-            } else if depth >= MEDIAN_DEPTH {
-                Some(median_split(items, &centroids))
-            } else {
-                sah_split(items, boxes, &centroids, &bounds, &mut scratch)
+        if order.is_empty() {
+            return StaticTree {
+                nodes: Vec::new(),
+                bounds: Aabb::EMPTY,
             };
-            let node = &mut nodes[index];
-            node.min = bounds.min;
-            node.max = bounds.max;
-            match mid {
-                None => {
-                    node.first = start as u32;
-                    node.count = count as u32;
-                }
-                Some(mid) => {
-                    let first = nodes.len();
-                    nodes[index].first = first as u32;
-                    nodes[index].count = 0;
-                    let blank = nodes[index];
-                    nodes.push(blank);
-                    nodes.push(blank);
-                    pending.push((first + 1, start + mid, count - mid, depth + 1));
-                    pending.push((first, start, mid, depth + 1));
-                }
-            }
         }
-        StaticTree { nodes }
+        let binary = build_binary(boxes, order);
+        StaticTree {
+            nodes: collapse(&binary),
+            bounds: binary[0].bounds,
+        }
     }
 
     /// The root box; [`Aabb::EMPTY`] for an empty tree.
     pub fn bounds(&self) -> Aabb {
-        self.nodes.first().map_or(Aabb::EMPTY, Node::aabb)
+        self.bounds
     }
 
     /// Visits the items whose leaf boxes a ray enters within `[0, max_t]`, nearer boxes first.
     ///
     /// `hit(item, max_t)` returns the new bound: the parameter of a hit it found (boxes
     /// entered beyond it are skipped), or the `max_t` it was given to keep searching. A
-    /// returned NaN or negative bound ends the walk.
+    /// returned NaN or negative bound ends the walk. A NaN or infinite ray visits nothing.
     pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, hit: impl FnMut(u32, f32) -> f32) {
-        self.walk(SlabRay::new(origin, dir), max_t, hit);
-    }
-
-    fn walk(&self, ray: SlabRay, max_t: f32, hit: impl FnMut(u32, f32) -> f32) {
-        RayWalk::start(self, ray, max_t).advance(self, f32::INFINITY, max_t, hit);
+        self.ray_walk(origin, dir, max_t)
+            .advance(self, f32::INFINITY, max_t, hit);
     }
 
     /// [`StaticTree::ray`] as a walk that can stop and go on ([`RayWalk::advance`]), for
     /// walking this tree in step with another.
     pub fn ray_walk(&self, origin: Vec3, dir: Vec3, max_t: f32) -> RayWalk {
-        RayWalk::start(self, SlabRay::new(origin, dir), max_t)
+        RayWalk::start(self, origin, dir, Vec3::ZERO, max_t)
     }
 
     /// The walk of a box moving by `motion` from `aabb`: the ray from its centre against every
     /// node box grown by its half-extents, `t` in units of `motion`; it can stop and go on
-    /// ([`RayWalk::advance`]).
+    /// ([`RayWalk::advance`]). An empty or non-finite box visits nothing.
     pub fn cast_box_walk(&self, aabb: &Aabb, motion: Vec3, max_t: f32) -> RayWalk {
         if !aabb.is_finite() || aabb.is_empty() {
-            return RayWalk::done(SlabRay::new(Vec3::ZERO, motion));
+            return RayWalk::start(&StaticTree::default(), Vec3::ZERO, motion, Vec3::ZERO, 0.0);
         }
-        let ray = SlabRay::grown(aabb.center(), motion, aabb.half_extents());
-        RayWalk::start(self, ray, max_t)
+        RayWalk::start(self, aabb.center(), motion, aabb.half_extents(), max_t)
     }
 
     /// Visits the items whose leaf boxes touch `query`; `visit` returns `false` to stop.
+    /// A NaN query touches nothing.
     pub fn query_aabb(&self, query: &Aabb, mut visit: impl FnMut(u32) -> bool) {
         if self.nodes.is_empty() {
             return;
         }
-        let (qmin, qmax) = (Vec3A::from(query.min), Vec3A::from(query.max));
-        let touches = |n: &Node| {
-            // NaN in the query makes every comparison false: nothing touches.
-            Vec3A::from(n.min).cmple(qmax).all() && qmin.cmple(Vec3A::from(n.max)).all()
-        };
-        let mut stack = [0u32; STACK];
-        let mut top = 0;
-        if touches(&self.nodes[0]) {
-            top = 1;
-        }
-        while top > 0 {
-            top -= 1;
-            let node = &self.nodes[stack[top] as usize];
-            if node.is_leaf() {
-                for item in node.first..node.first + node.count {
+        let q = Query::new(query);
+        let mut stack = WalkStack::<Child>::default();
+        stack.push(Child::ROOT);
+        while let Some(child) = stack.pop() {
+            if child.is_leaf() {
+                for item in child.items() {
                     if !visit(item) {
                         return;
                     }
                 }
                 continue;
             }
-            for child in [node.first + 1, node.first] {
-                if touches(&self.nodes[child as usize]) {
-                    stack[top] = child;
-                    top += 1;
-                }
+            let node = &self.nodes[child.first as usize];
+            let mut touching = node.touching(&q);
+            // Lowest lane last on the stack, so it is walked first.
+            while touching != 0 {
+                let l = 31 - touching.leading_zeros() as usize;
+                touching &= !(1 << l);
+                stack.push(node.child(l));
             }
         }
     }
@@ -358,45 +370,33 @@ impl StaticTree {
         if self.nodes.is_empty() {
             return;
         }
-        let p = Vec3A::from(p);
-        let dist2 = |n: &Node| {
-            let q = p.clamp(Vec3A::from(n.min), Vec3A::from(n.max));
-            (p - q).length_squared()
-        };
+        let splat = splat3(p);
         let mut bound = max_dist2;
-        let mut stack = [(0u32, 0.0f32); STACK];
-        stack[0] = (0, dist2(&self.nodes[0]));
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let (index, d2) = stack[top];
+        let mut stack = WalkStack::<(Child, f32)>::default();
+        stack.push((Child::ROOT, 0.0));
+        while let Some((child, d2)) = stack.pop() {
             if d2 > bound {
                 continue;
             }
-            let node = &self.nodes[index as usize];
-            if node.is_leaf() {
-                for item in node.first..node.first + node.count {
+            if child.is_leaf() {
+                for item in child.items() {
                     bound = visit(item, bound);
                 }
                 continue;
             }
-            let (a, b) = (node.first, node.first + 1);
-            let (da, db) = (
-                dist2(&self.nodes[a as usize]),
-                dist2(&self.nodes[b as usize]),
-            );
-            let (near, far) = if da <= db {
-                ((a, da), (b, db))
-            } else {
-                ((b, db), (a, da))
-            };
-            if far.1 <= bound {
-                stack[top] = far;
-                top += 1;
+            let node = &self.nodes[child.first as usize];
+            let d2 = node.distances2(&splat);
+            let mut order = [(f32::INFINITY, 0usize); WIDTH];
+            let mut n = 0;
+            for (l, &d) in d2.iter().enumerate().take(node.lanes as usize) {
+                if d <= bound {
+                    order[n] = (d, l);
+                    n += 1;
+                }
             }
-            if near.1 <= bound {
-                stack[top] = near;
-                top += 1;
+            sort_small(&mut order[..n]);
+            for &(d, l) in order[..n].iter().rev() {
+                stack.push((node.child(l), d));
             }
         }
     }
@@ -404,7 +404,7 @@ impl StaticTree {
     /// Visits the pairs of items (one from each tree) whose leaf boxes touch, `other`'s boxes
     /// moved into this tree's frame by `to_self`; `visit` returns `false` to stop. Both trees
     /// are walked together (a simultaneous descent, Gottschalk, Lin & Manocha 1996), always
-    /// splitting the node with the larger box.
+    /// opening the child with the larger box.
     pub fn pairs_with(
         &self,
         other: &StaticTree,
@@ -414,31 +414,34 @@ impl StaticTree {
         if self.nodes.is_empty() || other.nodes.is_empty() {
             return;
         }
-        let moved = |n: &Node| n.aabb().transformed(to_self);
-        let mut stack = vec![(0u32, 0u32)];
-        while let Some((i, j)) = stack.pop() {
-            let (a, b) = (&self.nodes[i as usize], &other.nodes[j as usize]);
-            let bb = moved(b);
-            if !crate::overlap::aabb_aabb(&a.aabb(), &bb) {
+        let moved = |b: &Aabb| b.transformed(to_self);
+        // Pairs whose boxes (B's moved) touch: (A's child, its box, B's child, its moved box).
+        let mut stack = vec![(Child::ROOT, self.bounds, Child::ROOT, moved(&other.bounds))];
+        let touch = crate::overlap::aabb_aabb;
+        while let Some((a, a_box, b, b_box)) = stack.pop() {
+            if !touch(&a_box, &b_box) {
                 continue;
             }
             match (a.is_leaf(), b.is_leaf()) {
                 (true, true) => {
-                    for x in a.first..a.first + a.count {
-                        for y in b.first..b.first + b.count {
+                    for x in a.items() {
+                        for y in b.items() {
                             if !visit(x, y) {
                                 return;
                             }
                         }
                     }
                 }
-                (false, true) => stack.extend([(a.first, j), (a.first + 1, j)]),
-                (true, false) => stack.extend([(i, b.first), (i, b.first + 1)]),
-                (false, false) => {
-                    if a.aabb().surface_area() >= bb.surface_area() {
-                        stack.extend([(a.first, j), (a.first + 1, j)]);
-                    } else {
-                        stack.extend([(i, b.first), (i, b.first + 1)]);
+                (false, b_leaf) if b_leaf || a_box.surface_area() >= b_box.surface_area() => {
+                    let node = &self.nodes[a.first as usize];
+                    for l in 0..node.lanes as usize {
+                        stack.push((node.child(l), node.child_box(l), b, b_box));
+                    }
+                }
+                _ => {
+                    let node = &other.nodes[b.first as usize];
+                    for l in 0..node.lanes as usize {
+                        stack.push((a, a_box, node.child(l), moved(&node.child_box(l))));
                     }
                 }
             }
@@ -446,8 +449,9 @@ impl StaticTree {
     }
 
     /// Checks the invariants against the item boxes in leaf order: every child box inside
-    /// its parent's, every item box inside its leaf's, every item in exactly one leaf, child
-    /// indices in range and visited once, depth within the traversal stack.
+    /// its parent's (the root's children inside the tree's box), every item box inside its
+    /// leaf's, every item in exactly one leaf of at most [`MAX_LEAF`] items, unused lanes
+    /// empty, child indices in range and visited once, depth within [`MAX_DEPTH`].
     pub fn validate(&self, boxes_in_order: &[Aabb]) -> Result<(), TreeDefect> {
         let n = boxes_in_order.len();
         if self.nodes.is_empty() {
@@ -462,42 +466,52 @@ impl StaticTree {
         }
         let mut seen_item = vec![false; n];
         let mut seen_node = vec![false; self.nodes.len()];
-        let mut pending = vec![(0usize, 0usize)];
-        while let Some((index, depth)) = pending.pop() {
+        let mut pending = vec![(0usize, self.bounds, 0usize)];
+        while let Some((index, parent_box, depth)) = pending.pop() {
             let fail = |what| Err(TreeDefect { node: index, what });
             if std::mem::replace(&mut seen_node[index], true) {
                 return fail("node reached twice");
             }
-            if depth > MEDIAN_DEPTH + 32 {
-                return fail("deeper than the traversal stack allows");
+            if depth > MAX_DEPTH {
+                return fail("deeper than the build can make");
             }
             let node = &self.nodes[index];
-            if !(node.min.is_finite() && node.max.is_finite() && node.min.cmple(node.max).all()) {
-                return fail("box not finite or inverted");
+            let lanes = node.lanes as usize;
+            if !(1..=WIDTH).contains(&lanes) {
+                return fail("no children or too many");
             }
-            if node.is_leaf() {
-                let (first, count) = (node.first as usize, node.count as usize);
-                if first + count > n {
-                    return fail("leaf range past the items");
+            for l in lanes..WIDTH {
+                let b = node.child_box(l);
+                if !(b.min.is_nan() && b.max.is_nan()) || node.child(l) != Child::default() {
+                    return fail("unused lane not empty");
                 }
-                for item in first..first + count {
-                    if std::mem::replace(&mut seen_item[item], true) {
+            }
+            for l in 0..lanes {
+                let (child, b) = (node.child(l), node.child_box(l));
+                if !(b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all()) {
+                    return fail("box not finite or inverted");
+                }
+                if !parent_box.contains(&b) {
+                    return fail("child box outside its parent");
+                }
+                if !child.is_leaf() {
+                    let first = child.first as usize;
+                    if first >= self.nodes.len() || first <= index {
+                        return fail("child index out of range");
+                    }
+                    pending.push((first, b, depth + 1));
+                    continue;
+                }
+                if child.count > MAX_LEAF || child.first as usize + child.count as usize > n {
+                    return fail("leaf range too long or past the items");
+                }
+                for item in child.items() {
+                    if std::mem::replace(&mut seen_item[item as usize], true) {
                         return fail("item in two leaves");
                     }
-                    if !node.aabb().contains(&boxes_in_order[item]) {
+                    if !b.contains(&boxes_in_order[item as usize]) {
                         return fail("item box outside its leaf");
                     }
-                }
-            } else {
-                let first = node.first as usize;
-                if first + 1 >= self.nodes.len() || first <= index {
-                    return fail("child index out of range");
-                }
-                for child in [first, first + 1] {
-                    if !node.aabb().contains(&self.nodes[child].aabb()) {
-                        return fail("child box outside its parent");
-                    }
-                    pending.push((child, depth + 1));
                 }
             }
         }
@@ -515,6 +529,104 @@ impl StaticTree {
         }
         Ok(())
     }
+}
+
+/// The binary SAH tree over the items (root at 0, children adjacent), reordering `order` so
+/// that each leaf's items are contiguous. `order` must not be empty.
+fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
+    let n = order.len();
+    let centroids: Vec<Vec3> = boxes.iter().map(Aabb::center).collect();
+    let blank = BinaryNode {
+        bounds: Aabb::EMPTY,
+        first: 0,
+        count: 0,
+    };
+    let mut nodes = Vec::with_capacity(2 * n / MAX_LEAF as usize + 1);
+    nodes.push(blank);
+    // Pending nodes: (index, first item, item count, depth).
+    let mut pending = vec![(0usize, 0usize, n, 0usize)];
+    let mut scratch = Vec::with_capacity(n);
+    while let Some((index, start, count, depth)) = pending.pop() {
+        let items = &mut order[start..start + count];
+        let bounds = items
+            .iter()
+            .fold(Aabb::EMPTY, |b, &i| b.union(&boxes[i as usize]));
+        let mid = if count as u32 <= MAX_LEAF {
+            None
+        } else if depth >= MEDIAN_DEPTH {
+            Some(median_split(items, &centroids))
+        } else {
+            sah_split(items, boxes, &centroids, &bounds, &mut scratch)
+        };
+        nodes[index].bounds = bounds;
+        match mid {
+            None => {
+                nodes[index].first = start as u32;
+                nodes[index].count = count as u32;
+            }
+            Some(mid) => {
+                let first = nodes.len();
+                nodes[index].first = first as u32;
+                nodes.push(blank);
+                nodes.push(blank);
+                pending.push((first + 1, start + mid, count - mid, depth + 1));
+                pending.push((first, start, mid, depth + 1));
+            }
+        }
+    }
+    nodes
+}
+
+/// The wide tree of a binary one: each wide node gathers up to four binary nodes below one
+/// binary node, opening the inner one with the largest surface area until there are four
+/// or only leaves are left (a binary leaf at the root is the root's only child). Children
+/// keep the binary tree's left-to-right order.
+fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
+    let mut nodes = Vec::with_capacity(binary.len() / 2 + 1);
+    nodes.push(Node::EMPTY);
+    // Pending: (binary node, the wide node that gathers below it).
+    let mut pending = vec![(0u32, 0usize)];
+    while let Some((top, wide)) = pending.pop() {
+        let mut gathered = [top; WIDTH];
+        let mut n = 1;
+        loop {
+            let inner = (0..n)
+                .filter(|&k| binary[gathered[k] as usize].count == 0)
+                .max_by(|&x, &y| {
+                    let area = |k: usize| binary[gathered[k] as usize].bounds.surface_area();
+                    area(x).total_cmp(&area(y))
+                });
+            // Opening replaces one entry by its two children: it fits while there are
+            // fewer than four.
+            let Some(k) = inner.filter(|_| n < WIDTH) else {
+                break;
+            };
+            let first = binary[gathered[k] as usize].first;
+            gathered.copy_within(k + 1..n, k + 2);
+            gathered[k] = first;
+            gathered[k + 1] = first + 1;
+            n += 1;
+        }
+        for &b in &gathered[..n] {
+            let node = &binary[b as usize];
+            let child = if node.count > 0 {
+                Child {
+                    first: node.first,
+                    count: node.count,
+                }
+            } else {
+                let index = nodes.len();
+                nodes.push(Node::EMPTY);
+                pending.push((b, index));
+                Child {
+                    first: index as u32,
+                    count: 0,
+                }
+            };
+            nodes[wide].push(child, &node.bounds);
+        }
+    }
+    nodes
 }
 
 /// The SAH's best split of `items`: they are reordered so the first `mid` go left. `None`
@@ -712,7 +824,11 @@ mod tests {
     fn validate_reports_a_box_outside_its_parent() {
         let boxes = unit_boxes(50);
         let (mut tree, in_order) = built(&boxes);
-        tree.nodes[1].max += Vec3::splat(1000.0);
-        assert!(tree.validate(&in_order).is_err());
+        assert_eq!(tree.validate(&in_order), Ok(()));
+        tree.nodes[0].hi[0][1] += 1000.0;
+        assert_eq!(
+            tree.validate(&in_order).map_err(|d| d.what),
+            Err("child box outside its parent")
+        );
     }
 }

@@ -14,9 +14,10 @@ use super::{
     check_aabb, BroadPhase, BroadPhaseDefect, BroadPhaseError, CollisionGroups, DefectSite, IdPool,
     ProxyId,
 };
+use crate::broadphase::lanes::Query;
 use crate::math::{Vec3, Vec3A};
 use crate::shapes::{Aabb, Ray};
-use node::{is_bucket, Bucket, Node, Query, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
+use node::{is_bucket, Bucket, Node, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
 
 /// How far ahead a proxy's fat box reaches along the last displacement, in displacements
 /// (Box2D's `b2_aabbMultiplier`, 4 there), capped at two margins: a body moving steadily

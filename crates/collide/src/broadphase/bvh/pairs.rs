@@ -2,8 +2,9 @@
 //! moved proxy (incremental frames); and reporting those whose tight boxes touch.
 
 use super::build::radix_sort;
-use super::node::{first_lanes, is_bucket, Bucket, Query, BUCKET, NULL};
+use super::node::{is_bucket, Bucket, BUCKET, NULL};
 use super::{DynamicBvh, Loc};
+use crate::broadphase::lanes::{first_lanes, Query};
 use crate::broadphase::{CollisionGroups, ProxyId};
 
 /// Proxies from which the self-traversal runs in parallel tasks: below this, one task (the

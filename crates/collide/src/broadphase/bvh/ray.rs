@@ -1,49 +1,12 @@
 //! Rays and swept boxes through the tree: nearest child first, four slab tests at a time.
 
-use super::node::{self, is_bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
+use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
 use super::DynamicBvh;
+use crate::broadphase::lanes::RayLanes;
+use crate::broadphase::walk_stack::WalkStack;
 use crate::broadphase::{ray_box_entry, ProxyId};
 use crate::math::Vec3;
 use crate::shapes::Aabb;
-
-/// The ray walk's stack of (child reference, entry time): inline for any balanced tree,
-/// spilling to the heap for a degenerate one.
-struct RayStack {
-    inline: [(u32, f32); 64],
-    len: usize,
-    spill: Vec<(u32, f32)>,
-}
-
-impl Default for RayStack {
-    fn default() -> Self {
-        RayStack {
-            inline: [(NULL, 0.0); 64],
-            len: 0,
-            spill: Vec::new(),
-        }
-    }
-}
-
-impl RayStack {
-    #[inline]
-    fn push(&mut self, c: u32, t: f32) {
-        if self.len < self.inline.len() {
-            self.inline[self.len] = (c, t);
-            self.len += 1;
-        } else {
-            self.spill.push((c, t));
-        }
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<(u32, f32)> {
-        if let Some(v) = self.spill.pop() {
-            return Some(v);
-        }
-        self.len = self.len.checked_sub(1)?;
-        Some(self.inline[self.len])
-    }
-}
 
 impl DynamicBvh {
     /// The ray walk behind [`BroadPhase::ray_cast`] and [`BroadPhase::cast_aabb`]: every box
@@ -85,7 +48,7 @@ impl DynamicBvh {
         if self.root == NULL {
             return;
         }
-        let lanes = node::RayLanes::new(origin, dir, margin);
+        let lanes = RayLanes::new(origin, dir, margin);
         // The packed slab test computes `box − origin` in f32: it may overflow for a box near
         // f32::MAX seen from the far side of the origin, which the scalar test redoes in f64.
         let reach = |v: Vec3| v.abs().max_element();
@@ -95,8 +58,8 @@ impl DynamicBvh {
                 *t = ray_box_entry(origin, dir, inv, &grown(b), bound).unwrap_or(f32::INFINITY);
             }
         };
-        let mut stack = RayStack::default();
-        stack.push(self.root, 0.0);
+        let mut stack = WalkStack::<(u32, f32)>::default();
+        stack.push((self.root, 0.0));
         while let Some((c, near)) = stack.pop() {
             if near > bound {
                 continue;
@@ -153,7 +116,7 @@ impl DynamicBvh {
             order[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
             // Farthest pushed first: the nearest is walked next.
             for &(t, child) in order[..n].iter().rev() {
-                stack.push(child, t);
+                stack.push((child, t));
             }
         }
     }

@@ -1,0 +1,145 @@
+//! Four boxes at a time: boxes stored as structure-of-arrays lanes (one `f32` lane per box
+//! and coordinate) so that one packed compare or slab test (a glam `Vec4`) handles four
+//! children of a tree node. Shared by the dynamic tree's nodes and buckets and the static
+//! tree's nodes.
+
+use crate::math::{splat3, Vec3};
+use crate::shapes::Aabb;
+use glam::{BVec4A, Vec4};
+
+/// The bits of a lane mask for the first `n` lanes.
+#[inline(always)]
+pub(crate) fn first_lanes(n: u32) -> u32 {
+    (1u32 << n) - 1
+}
+
+/// A query box splatted across four lanes per coordinate, built once per query.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Query {
+    lo: [Vec4; 3],
+    hi: [Vec4; 3],
+}
+
+impl Query {
+    /// The splatted box. A NaN coordinate matches nothing (every comparison with it is false).
+    #[inline(always)]
+    pub(crate) fn new(b: &Aabb) -> Query {
+        Query {
+            lo: splat3(b.min),
+            hi: splat3(b.max),
+        }
+    }
+
+    /// Lane bits of the boxes `lo`/`hi` (one per lane) that touch the query:
+    /// `q.min <= b.max && b.min <= q.max` on every axis (Gomez 1999, listing 3, in min/max
+    /// form; touching counts). Six packed compares and one `movmskps`.
+    #[inline(always)]
+    pub(crate) fn touching(&self, lo: [Vec4; 3], hi: [Vec4; 3]) -> u32 {
+        let m: BVec4A = self.lo[0].cmple(hi[0])
+            & lo[0].cmple(self.hi[0])
+            & self.lo[1].cmple(hi[1])
+            & lo[1].cmple(self.hi[1])
+            & self.lo[2].cmple(hi[2])
+            & lo[2].cmple(self.hi[2]);
+        m.bitmask()
+    }
+}
+
+/// A ray splatted across four lanes, for entry times into four boxes at once; the boxes may
+/// be grown by a margin per axis (a box swept along the ray: the ray from its centre against
+/// each box grown by its half-extents).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RayLanes {
+    origin: [Vec4; 3],
+    inv_dir: [Vec4; 3],
+    margin: [Vec4; 3],
+}
+
+impl RayLanes {
+    #[inline(always)]
+    pub(crate) fn new(origin: Vec3, dir: Vec3, margin: Vec3) -> RayLanes {
+        RayLanes {
+            origin: splat3(origin),
+            inv_dir: splat3(dir.recip()),
+            margin: splat3(margin),
+        }
+    }
+
+    /// Entry times into the boxes `lo`/`hi` (grown by the margin) within `[0, max_t]`, one per
+    /// lane; `INFINITY` where the ray misses. Slab test (Kay & Kajiya 1986), the far distance
+    /// widened by `1 + 2γ₃` (PBRT §3.9.2) so rounding never loses a grazing hit. A ray
+    /// parallel to a slab whose origin lies on its plane gives `0 · inf = NaN`: inside that
+    /// slab for every `t`, so NaN counts as `−inf` near and `+inf` far. Lanes not in `valid`
+    /// (bits) miss.
+    #[inline(always)]
+    pub(crate) fn entries(&self, lo: [Vec4; 3], hi: [Vec4; 3], max_t: f32, valid: u32) -> [f32; 4] {
+        let mut near = Vec4::ZERO;
+        let mut far = Vec4::splat(max_t);
+        for k in 0..3 {
+            let t1 = (lo[k] - self.margin[k] - self.origin[k]) * self.inv_dir[k];
+            let t2 = (hi[k] + self.margin[k] - self.origin[k]) * self.inv_dir[k];
+            let (nan1, nan2) = (t1.is_nan_mask(), t2.is_nan_mask());
+            let (neg, pos) = (Vec4::NEG_INFINITY, Vec4::INFINITY);
+            let n = Vec4::select(nan1, neg, t1).min(Vec4::select(nan2, neg, t2));
+            let f = Vec4::select(nan1, pos, t1).max(Vec4::select(nan2, pos, t2));
+            near = near.max(n);
+            far = far.min(f * RAY_WIDEN);
+        }
+        let hit = near.cmple(far).bitmask() & valid;
+        let near = near.to_array();
+        std::array::from_fn(|l| {
+            if hit >> l & 1 != 0 {
+                near[l]
+            } else {
+                f32::INFINITY
+            }
+        })
+    }
+}
+
+/// `1 + 2γ₃`, `γₙ = nε/(1 − nε)`, `ε = 2⁻²⁴`.
+const RAY_WIDEN: f32 = 1.0 + 2.0 * (3.0 * f32::EPSILON * 0.5) / (1.0 - 3.0 * f32::EPSILON * 0.5);
+
+/// Four lanes of one coordinate, aligned for a packed load.
+pub(crate) type Lanes = [f32; 4];
+
+/// The empty lane value: every comparison with NaN is false, so an empty slot or lane never
+/// touches anything (not even an infinite query box) and needs no mask.
+pub(crate) const EMPTY_LANES: Lanes = [f32::NAN; 4];
+
+/// Reads lane `l` of three coordinate arrays as a point.
+#[inline(always)]
+pub(crate) fn lane3(v: &[Lanes; 3], l: usize) -> Vec3 {
+    Vec3::new(v[0][l], v[1][l], v[2][l])
+}
+
+/// Writes a point into lane `l` of three coordinate arrays.
+#[inline(always)]
+pub(crate) fn set_lane3(v: &mut [Lanes; 3], l: usize, p: Vec3) {
+    v[0][l] = p.x;
+    v[1][l] = p.y;
+    v[2][l] = p.z;
+}
+
+/// Loads three coordinate arrays into `Vec4`s.
+#[inline(always)]
+pub(crate) fn load3(v: &[Lanes; 3]) -> [Vec4; 3] {
+    [
+        Vec4::from_array(v[0]),
+        Vec4::from_array(v[1]),
+        Vec4::from_array(v[2]),
+    ]
+}
+
+/// The union of the boxes in lanes `0..n` (the empty box for none).
+#[inline]
+pub(crate) fn union_of(lo: &[Lanes; 3], hi: &[Lanes; 3], n: usize) -> Aabb {
+    let mut u = Aabb::EMPTY;
+    for l in 0..n {
+        u = u.union(&Aabb {
+            min: lane3(lo, l),
+            max: lane3(hi, l),
+        });
+    }
+    u
+}
