@@ -3,10 +3,11 @@
 //! and walked with four slab tests (or box compares) at a time.
 //!
 //! Build (Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, 2007): at
-//! each node the items' centroids are dropped into [`BINS`] bins along each axis; the split
-//! between bins that minimises `A_left · N_left + A_right · N_right` (the expected cost of a
-//! ray that hits the node, with `A` the surface area of a side's box) is taken when it beats
-//! keeping the node a leaf. Nodes deeper than [`MEDIAN_DEPTH`] split at the median, so no
+//! each node the items' centroids are dropped into [`BINS`] bins along the longest axis of
+//! their bounds; the split between bins that minimises `A_left · N_left + A_right · N_right`
+//! (the expected cost of a ray that hits the node, with `A` the surface area of a side's
+//! box) is taken when it beats keeping the node a leaf. The sides' bounds come from the bins,
+//! so each node costs one pass to bin its items and one to partition them. Nodes deeper than [`MEDIAN_DEPTH`] split at the median, so no
 //! tree is deeper than `MEDIAN_DEPTH + 32`.
 //!
 //! Collapse (Wald, Benthin & Boulos, *Getting Rid of Packets*, 2008; Dammertz et al., *Shallow
@@ -22,7 +23,7 @@ use crate::broadphase::lanes::{
     first_lanes, lane3, load3, set_lane3, Lanes, Query, RayLanes, EMPTY_LANES,
 };
 use crate::broadphase::walk_stack::WalkStack;
-use crate::math::{splat3, Vec3};
+use crate::math::{splat3, Vec3, Vec3A};
 use crate::shapes::Aabb;
 use glam::Vec4;
 
@@ -265,13 +266,6 @@ fn sort_small<T: Copy>(v: &mut [(f32, T)]) {
             j -= 1;
         }
     }
-}
-
-/// One bin of the SAH sweep: the box and count of the centroids that fell in it.
-#[derive(Clone, Copy)]
-struct Bin {
-    bounds: Aabb,
-    count: u32,
 }
 
 /// A node of the binary tree the build makes before collapsing it: a box and either two
@@ -531,11 +525,73 @@ impl StaticTree {
     }
 }
 
+/// A box in SIMD lanes, for the build's many unions.
+#[derive(Clone, Copy, Debug)]
+struct Bounds {
+    min: Vec3A,
+    max: Vec3A,
+}
+
+impl Bounds {
+    const EMPTY: Bounds = Bounds {
+        min: Vec3A::INFINITY,
+        max: Vec3A::NEG_INFINITY,
+    };
+
+    #[inline(always)]
+    fn union(self, o: Bounds) -> Bounds {
+        Bounds {
+            min: self.min.min(o.min),
+            max: self.max.max(o.max),
+        }
+    }
+
+    #[inline(always)]
+    fn including(self, p: Vec3A) -> Bounds {
+        Bounds {
+            min: self.min.min(p),
+            max: self.max.max(p),
+        }
+    }
+
+    /// Surface area; 0 for an empty box.
+    #[inline(always)]
+    fn surface_area(self) -> f32 {
+        let d = (self.max - self.min).max(Vec3A::ZERO);
+        2.0 * (d.x * d.y + d.y * d.z + d.z * d.x)
+    }
+
+    fn aabb(self) -> Aabb {
+        Aabb {
+            min: self.min.into(),
+            max: self.max.into(),
+        }
+    }
+}
+
+/// A range of items waiting to become a node: where it goes, its items, its depth, and the
+/// bounds of its item boxes and of their centroids.
+struct Pending {
+    index: usize,
+    start: usize,
+    count: usize,
+    depth: usize,
+    bounds: Bounds,
+    centroid_bounds: Bounds,
+}
+
 /// The binary SAH tree over the items (root at 0, children adjacent), reordering `order` so
 /// that each leaf's items are contiguous. `order` must not be empty.
 fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
     let n = order.len();
-    let centroids: Vec<Vec3> = boxes.iter().map(Aabb::center).collect();
+    let boxes: Vec<Bounds> = boxes
+        .iter()
+        .map(|b| Bounds {
+            min: b.min.into(),
+            max: b.max.into(),
+        })
+        .collect();
+    let centroids: Vec<Vec3A> = boxes.iter().map(|b| (b.min + b.max) * 0.5).collect();
     let blank = BinaryNode {
         bounds: Aabb::EMPTY,
         first: 0,
@@ -543,36 +599,55 @@ fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
     };
     let mut nodes = Vec::with_capacity(2 * n / MAX_LEAF as usize + 1);
     nodes.push(blank);
-    // Pending nodes: (index, first item, item count, depth).
-    let mut pending = vec![(0usize, 0usize, n, 0usize)];
-    let mut scratch = Vec::with_capacity(n);
-    while let Some((index, start, count, depth)) = pending.pop() {
-        let items = &mut order[start..start + count];
-        let bounds = items
+    let mut pending = vec![Pending {
+        index: 0,
+        start: 0,
+        count: n,
+        depth: 0,
+        bounds: order
             .iter()
-            .fold(Aabb::EMPTY, |b, &i| b.union(&boxes[i as usize]));
-        let mid = if count as u32 <= MAX_LEAF {
+            .fold(Bounds::EMPTY, |b, &i| b.union(boxes[i as usize])),
+        centroid_bounds: order
+            .iter()
+            .fold(Bounds::EMPTY, |b, &i| b.including(centroids[i as usize])),
+    }];
+    let mut scratch = Vec::with_capacity(n);
+    while let Some(node) = pending.pop() {
+        let items = &mut order[node.start..node.start + node.count];
+        let split = if node.count as u32 <= MAX_LEAF {
             None
-        } else if depth >= MEDIAN_DEPTH {
-            Some(median_split(items, &centroids))
+        } else if node.depth >= MEDIAN_DEPTH {
+            Some(median_split(items, &boxes, &centroids, &node))
         } else {
-            sah_split(items, boxes, &centroids, &bounds, &mut scratch)
+            sah_split(items, &boxes, &centroids, &node, &mut scratch)
         };
-        nodes[index].bounds = bounds;
-        match mid {
-            None => {
-                nodes[index].first = start as u32;
-                nodes[index].count = count as u32;
-            }
-            Some(mid) => {
-                let first = nodes.len();
-                nodes[index].first = first as u32;
-                nodes.push(blank);
-                nodes.push(blank);
-                pending.push((first + 1, start + mid, count - mid, depth + 1));
-                pending.push((first, start, mid, depth + 1));
-            }
-        }
+        nodes[node.index].bounds = node.bounds.aabb();
+        let Some([left, right]) = split else {
+            nodes[node.index].first = node.start as u32;
+            nodes[node.index].count = node.count as u32;
+            continue;
+        };
+        let first = nodes.len();
+        nodes[node.index].first = first as u32;
+        nodes.push(blank);
+        nodes.push(blank);
+        let (depth, start) = (node.depth + 1, node.start);
+        pending.push(Pending {
+            index: first + 1,
+            start: start + left.count,
+            count: right.count,
+            depth,
+            bounds: right.bounds,
+            centroid_bounds: right.centroid_bounds,
+        });
+        pending.push(Pending {
+            index: first,
+            start,
+            count: left.count,
+            depth,
+            bounds: left.bounds,
+            centroid_bounds: left.centroid_bounds,
+        });
     }
     nodes
 }
@@ -629,99 +704,127 @@ fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
     nodes
 }
 
-/// The SAH's best split of `items`: they are reordered so the first `mid` go left. `None`
-/// when keeping a leaf is cheaper (and allowed) or no bin boundary separates the centroids
-/// (then a median split when the node is too big for a leaf).
+/// One side of a split: how many items, and the bounds of their boxes and centroids.
+#[derive(Clone, Copy)]
+struct Side {
+    count: usize,
+    bounds: Bounds,
+    centroid_bounds: Bounds,
+}
+
+impl Side {
+    const EMPTY: Side = Side {
+        count: 0,
+        bounds: Bounds::EMPTY,
+        centroid_bounds: Bounds::EMPTY,
+    };
+
+    #[inline(always)]
+    fn add(&mut self, b: Bounds, c: Vec3A) {
+        self.count += 1;
+        self.bounds = self.bounds.union(b);
+        self.centroid_bounds = self.centroid_bounds.including(c);
+    }
+
+    #[inline(always)]
+    fn union(self, o: &Side) -> Side {
+        Side {
+            count: self.count + o.count,
+            bounds: self.bounds.union(o.bounds),
+            centroid_bounds: self.centroid_bounds.union(o.centroid_bounds),
+        }
+    }
+}
+
+/// The SAH's best split of the node's items along the longest axis of their centroids: they
+/// are reordered so that the left side comes first, and both sides are returned. `None` when
+/// keeping a leaf is cheaper (and allowed); a median split when the centroids coincide and
+/// the node is too big for a leaf.
 fn sah_split(
     items: &mut [u32],
-    boxes: &[Aabb],
-    centroids: &[Vec3],
-    bounds: &Aabb,
+    boxes: &[Bounds],
+    centroids: &[Vec3A],
+    node: &Pending,
     scratch: &mut Vec<u32>,
-) -> Option<usize> {
+) -> Option<[Side; 2]> {
     let count = items.len();
-    let cbounds = items
-        .iter()
-        .fold(Aabb::EMPTY, |b, &i| b.including(centroids[i as usize]));
-    let extent = cbounds.max - cbounds.min;
-    let splits = extent.cmpgt(Vec3::ZERO);
-    // Bins per axis, filled in one pass over the items: a centroid falls in bin
-    // `⌊(c − min) · BINS / extent⌋` (the last bin closed) on each axis that has an extent.
-    let scale = Vec3::select(splits, Vec3::splat(BINS as f32) / extent, Vec3::ZERO);
-    let bin_of = |c: Vec3| {
-        let k = ((c - cbounds.min) * scale).to_array();
-        k.map(|k| (k as usize).min(BINS - 1))
-    };
-    let mut bins = [[Bin {
-        bounds: Aabb::EMPTY,
-        count: 0,
-    }; BINS]; 3];
-    for &i in items.iter() {
-        let k = bin_of(centroids[i as usize]);
-        let b = &boxes[i as usize];
-        for axis in 0..3 {
-            let bin = &mut bins[axis][k[axis]];
-            bin.bounds = bin.bounds.union(b);
-            bin.count += 1;
-        }
+    let cb = node.centroid_bounds;
+    let extent = cb.max - cb.min;
+    let axis = extent.max_position();
+    if extent[axis] <= 0.0 {
+        return (count as u32 > MAX_LEAF).then(|| median_split(items, boxes, centroids, node));
     }
-    // (cost, axis, first bin on the right).
-    let mut best: Option<(f32, usize, usize)> = None;
-    for (axis, bins) in bins.iter().enumerate() {
-        if !splits.test(axis) {
+    // A centroid falls in bin `⌊(c − min) · BINS / extent⌋` (the last bin closed).
+    let (min, scale) = (cb.min[axis], BINS as f32 / extent[axis]);
+    let bin_of = |c: Vec3A| (((c[axis] - min) * scale) as usize).min(BINS - 1);
+    let mut bins = [Side::EMPTY; BINS];
+    for &i in items.iter() {
+        let c = centroids[i as usize];
+        bins[bin_of(c)].add(boxes[i as usize], c);
+    }
+    // Sweep from the right: area·count of bins k.. for each k; then from the left for the
+    // cheapest boundary (cost, first bin on the right).
+    let mut right_cost = [0.0f32; BINS];
+    let mut acc = Side::EMPTY;
+    for k in (1..BINS).rev() {
+        acc = acc.union(&bins[k]);
+        right_cost[k] = acc.bounds.surface_area() * acc.count as f32;
+    }
+    let mut best: Option<(f32, usize)> = None;
+    let mut acc = Side::EMPTY;
+    for k in 1..BINS {
+        acc = acc.union(&bins[k - 1]);
+        if acc.count == 0 || acc.count == count {
             continue;
         }
-        // Sweep from the right: area·count of bins k.. for each k.
-        let mut right_cost = [0.0f32; BINS];
-        let (mut acc, mut n) = (Aabb::EMPTY, 0u32);
-        for k in (1..BINS).rev() {
-            acc = acc.union(&bins[k].bounds);
-            n += bins[k].count;
-            right_cost[k] = if n == 0 {
-                0.0
-            } else {
-                acc.surface_area() * n as f32
-            };
-        }
-        let (mut acc, mut n) = (Aabb::EMPTY, 0u32);
-        for k in 1..BINS {
-            acc = acc.union(&bins[k - 1].bounds);
-            n += bins[k - 1].count;
-            if n == 0 || n as usize == count {
-                continue;
-            }
-            let cost = acc.surface_area() * n as f32 + right_cost[k];
-            if best.is_none_or(|(c, _, _)| cost < c) {
-                best = Some((cost, axis, k));
-            }
+        let cost = acc.bounds.surface_area() * acc.count as f32 + right_cost[k];
+        if best.is_none_or(|(c, _)| cost < c) {
+            best = Some((cost, k));
         }
     }
-    let Some((cost, axis, k)) = best else {
-        return (count as u32 > MAX_LEAF).then(|| median_split(items, centroids));
+    // Every centroid in one bin (a few far outliers stretch the extent): no boundary splits.
+    let Some((cost, k)) = best else {
+        return (count as u32 > MAX_LEAF).then(|| median_split(items, boxes, centroids, node));
     };
     // Leaf cost `N` against `C_trav + (split cost) / A_node`.
-    let area = bounds.surface_area();
+    let area = node.bounds.surface_area();
     let split_cost = TRAVERSAL_COST + if area > 0.0 { cost / area } else { 0.0 };
     if count as u32 <= MAX_LEAF && split_cost >= count as f32 {
         return None;
     }
-    let mid = partition(items, scratch, |i| bin_of(centroids[i as usize])[axis] < k);
-    Some(mid)
+    let mid = partition(items, scratch, |i| bin_of(centroids[i as usize]) < k);
+    let side = |range: std::ops::Range<usize>| {
+        bins[range]
+            .iter()
+            .fold(Side::EMPTY, |acc, bin| acc.union(bin))
+    };
+    let (left, right) = (side(0..k), side(k..BINS));
+    debug_assert_eq!(mid, left.count, "the partition follows the bins");
+    Some([left, right])
 }
 
-/// Splits at the median centroid along the box's longest centroid axis (ties by index, so
-/// the order is deterministic); the first half goes left.
-fn median_split(items: &mut [u32], centroids: &[Vec3]) -> usize {
-    let cbounds = items
-        .iter()
-        .fold(Aabb::EMPTY, |b, &i| b.including(centroids[i as usize]));
-    let axis = (cbounds.max - cbounds.min).max_position();
+/// Splits at the median centroid along the longest centroid axis (ties by index, so the
+/// order is deterministic); the first half goes left.
+fn median_split(
+    items: &mut [u32],
+    boxes: &[Bounds],
+    centroids: &[Vec3A],
+    node: &Pending,
+) -> [Side; 2] {
+    let cb = node.centroid_bounds;
+    let axis = (cb.max - cb.min).max_position();
     let mid = items.len() / 2;
     items.select_nth_unstable_by(mid, |&a, &b| {
         let (ca, cb) = (centroids[a as usize][axis], centroids[b as usize][axis]);
         ca.total_cmp(&cb).then(a.cmp(&b))
     });
-    mid
+    let side = |items: &[u32]| {
+        items.iter().fold(Side::EMPTY, |mut side, &i| {
+            side.add(boxes[i as usize], centroids[i as usize]);
+            side
+        })
+    };
+    [side(&items[..mid]), side(&items[mid..])]
 }
 
 /// Moves the items for which `left` holds to the front, keeping each side's relative order;
