@@ -239,7 +239,7 @@ impl ConvexHull {
         // docs/degenerate-input.md.
         let graph = std::cell::OnceCell::new();
         let mut heights = Vec::new();
-        if !validate::check_built(&built, &graph, &mut heights)
+        if !validate::check_built(&built, &graph, &mut heights, points.len())
             || (cfg!(debug_assertions) && built.hull.validate().is_err())
         {
             return Err(HullError::Unstable);
