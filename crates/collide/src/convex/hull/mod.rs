@@ -184,6 +184,27 @@ impl PartialEq for ConvexHull {
     }
 }
 
+/// The position after `k` in a cycle of `len` positions (`k < len`): `(k + 1) % len`
+/// without a division (these run once per polygon corner or horizon edge).
+#[inline]
+fn cyclic_next(k: usize, len: usize) -> usize {
+    if k + 1 == len {
+        0
+    } else {
+        k + 1
+    }
+}
+
+/// The position before `k` in a cycle of `len` positions (`k < len`): `(k + len - 1) % len`.
+#[inline]
+fn cyclic_prev(k: usize, len: usize) -> usize {
+    if k == 0 {
+        len - 1
+    } else {
+        k - 1
+    }
+}
+
 /// The next hull identity (0 is never given out: it means "no hull" in caches).
 pub(super) fn next_hull_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);

@@ -9,7 +9,7 @@ use glam::DVec3;
 
 use super::polygons::{adjacency_rows, Assembled};
 use super::quickhull::{Quickhull, NONE};
-use super::ConvexHull;
+use super::{cyclic_next, cyclic_prev, ConvexHull};
 use crate::math::Vec3;
 
 /// The first broken invariant [`ConvexHull::validate`] finds: which, and where.
@@ -510,7 +510,7 @@ pub(super) fn check_built(
             face_of_vertex[v as usize] = f as u32;
             let (pa, pb) = (
                 h.vertices[v as usize],
-                h.vertices[idx[(k + 1) % idx.len()] as usize],
+                h.vertices[idx[cyclic_next(k, idx.len())] as usize],
             );
             newell += pa.as_dvec3().cross(pb.as_dvec3());
             if face.plane.signed_distance(pa).abs() > tol {
@@ -532,8 +532,8 @@ pub(super) fn check_built(
             let (first, count) = (face.first as usize, face.count as usize);
             let k = corner as usize - first;
             // The vertices before the edge's start and after its end in this face.
-            let before = h.face_indices[first + (k + count - 1) % count];
-            let after = h.face_indices[first + (k + 2) % count];
+            let before = h.face_indices[first + cyclic_prev(k, count)];
+            let after = h.face_indices[first + cyclic_next(cyclic_next(k, count), count)];
             let plane = h.faces[other].plane;
             if [before, after]
                 .iter()
