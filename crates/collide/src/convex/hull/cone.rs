@@ -1,7 +1,7 @@
 //! Step 3: the cone of new triangles from the horizon to the eye.
 
 use super::quickhull::{Quickhull, Tri, NIL};
-use super::HullError;
+use super::{cyclic_next, cyclic_prev, HullError};
 
 impl Quickhull<'_> {
     /// Adds one face `(a, b, eye)` per horizon edge, linked to the face beyond the horizon and
@@ -18,8 +18,8 @@ impl Quickhull<'_> {
             // Computed by the horizon's convexity check for this very horizon.
             let plane = self.planes.get(i).copied().flatten();
             let (n, d) = plane.ok_or(HullError::Unstable)?;
-            let next = base + (i + 1) % nh;
-            let prev = base + (i + nh - 1) % nh;
+            let next = base + cyclic_next(i, nh);
+            let prev = base + cyclic_prev(i, nh);
             self.tris
                 .push(Tri::new([ha, hb, eye], [g, next, prev], n, d));
             // The face beyond keeps its copy of the edge (b → a); point it at the new face.

@@ -5,7 +5,7 @@ use glam::DVec3;
 
 use super::quickhull::Quickhull;
 use super::simplex::tri_plane;
-use super::HullError;
+use super::{cyclic_next, HullError};
 
 impl Quickhull<'_> {
     /// Fills `visible` with the faces eye `pe` sees, starting from face `f0`, and `horizon`
@@ -115,7 +115,7 @@ impl Quickhull<'_> {
         let iter = self.iter;
         for i in 0..nh {
             let (a, b, _) = self.horizon[i];
-            if b != self.horizon[(i + 1) % nh].0 || self.on_horizon[a] == iter {
+            if b != self.horizon[cyclic_next(i, nh)].0 || self.on_horizon[a] == iter {
                 return false;
             }
             self.on_horizon[a] = iter;

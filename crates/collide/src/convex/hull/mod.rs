@@ -184,6 +184,27 @@ impl PartialEq for ConvexHull {
     }
 }
 
+/// The position after `k` in a cycle of `len` positions (`k < len`): `(k + 1) % len`
+/// without a division (these run once per polygon corner or horizon edge).
+#[inline]
+fn cyclic_next(k: usize, len: usize) -> usize {
+    if k + 1 == len {
+        0
+    } else {
+        k + 1
+    }
+}
+
+/// The position before `k` in a cycle of `len` positions (`k < len`): `(k + len - 1) % len`.
+#[inline]
+fn cyclic_prev(k: usize, len: usize) -> usize {
+    if k == 0 {
+        len - 1
+    } else {
+        k - 1
+    }
+}
+
 /// The next hull identity (0 is never given out: it means "no hull" in caches).
 pub(super) fn next_hull_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
@@ -239,7 +260,7 @@ impl ConvexHull {
         // docs/degenerate-input.md.
         let graph = std::cell::OnceCell::new();
         let mut heights = Vec::new();
-        if !validate::check_built(&built, &graph, &mut heights)
+        if !validate::check_built(&built, &graph, &mut heights, points.len())
             || (cfg!(debug_assertions) && built.hull.validate().is_err())
         {
             return Err(HullError::Unstable);

@@ -46,8 +46,8 @@ impl Quickhull<'_> {
         self.orphans = orphans;
     }
 
-    /// Puts point `i` in the outside or near set of the face among `tris[first..]` it is
-    /// farthest above (alive faces only), or drops it when it is more than `eps` inside all of
+    /// Puts point `i` in the outside or near set of the face among `tris[first..]` (all alive:
+    /// the simplex or a new cone) it is farthest above, or drops it when it is more than `eps` inside all of
     /// them. With `keep`, a point more than `eps` inside goes to the near set instead of being
     /// dropped. Records the face as the point's `home` either way.
     pub(super) fn assign(&mut self, first: usize, i: usize, keep: bool) {
@@ -55,11 +55,8 @@ impl Quickhull<'_> {
         // Selects rather than branches: which face is farthest is a coin toss per face.
         let (mut dist, mut f) = (f64::NEG_INFINITY, NONE);
         for (g, tri) in self.tris.iter().enumerate().skip(first) {
-            let h = if tri.alive {
-                tri.dist(p)
-            } else {
-                f64::NEG_INFINITY
-            };
+            debug_assert!(tri.alive);
+            let h = tri.dist(p);
             let higher = h > dist;
             dist = if higher { h } else { dist };
             f = if higher { g } else { f };

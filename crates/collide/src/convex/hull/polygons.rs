@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use glam::DVec3;
 
 use super::quickhull::{Tri, NONE};
-use super::{next_hull_id, ConvexHull, HullEdge, HullFace};
+use super::{cyclic_next, next_hull_id, ConvexHull, HullEdge, HullFace};
 use crate::math::Vec3;
 use crate::shapes::Plane;
 
@@ -81,12 +81,13 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         let [a, b, c] = tris[f].verts();
         (pts[b] - pts[a]).cross(pts[c] - pts[a]).length()
     };
-    let mut order: Vec<(f64, usize)> = (0..tris.len())
+    // Sorted by (decreasing area, index) as integers: an area is a finite non-negative f64
+    // (a length), whose bits order as it does, so `!bits` orders by decreasing area.
+    let mut order: Vec<(u64, usize)> = (0..tris.len())
         .filter(|&f| tris[f].alive)
-        .map(|f| (area(f), f))
+        .map(|f| (!area(f).to_bits(), f))
         .collect();
-    // Equal areas in index order.
-    order.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    order.sort_unstable();
     let mut region = vec![NONE; tris.len()];
     let mut polygons = Polygons::new();
     let mut members: Vec<usize> = Vec::new();
@@ -248,7 +249,7 @@ fn assemble(
         let p = polygons.get(p);
         let mut newell = DVec3::ZERO;
         for (k, &a) in p.iter().enumerate() {
-            newell += pts[a].cross(pts[p[(k + 1) % p.len()]]);
+            newell += pts[a].cross(pts[p[cyclic_next(k, p.len())]]);
         }
         let n = newell.normalize_or_zero().as_vec3().normalize_or_zero();
         let d = p
@@ -285,11 +286,13 @@ fn assemble(
         .iter()
         .map(|f| -(f.plane.normal.as_dvec3().dot(centroid) + f64::from(f.plane.d)))
         .fold(f64::INFINITY, f64::min);
-    // The smallest ball about the centroid holding every vertex, its radius rounded up.
+    // The smallest ball about the centroid holding every vertex, its radius rounded up (one
+    // square root: it is monotone, so the root of the largest square is the largest root).
     let outer = vertices
         .iter()
-        .map(|v| (v.as_dvec3() - centroid).length())
-        .fold(0.0f64, f64::max);
+        .map(|v| (v.as_dvec3() - centroid).length_squared())
+        .fold(0.0f64, f64::max)
+        .sqrt();
     let hull = ConvexHull {
         id: next_hull_id(),
         vertices,
@@ -362,7 +365,7 @@ fn unique_edges(
     for (f, face) in faces.iter().enumerate() {
         let idx = &face_indices[face.first as usize..(face.first + face.count) as usize];
         for (k, &a) in idx.iter().enumerate() {
-            let b = idx[(k + 1) % idx.len()];
+            let b = idx[cyclic_next(k, idx.len())];
             let row = |v: u32| &out[start[v as usize]..fill[v as usize]];
             let corner = face.first + k as u32;
             if let Some(&(_, e)) = row(b).iter().find(|&&(w, _)| w == a) {

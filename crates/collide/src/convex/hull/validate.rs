@@ -9,7 +9,7 @@ use glam::DVec3;
 
 use super::polygons::{adjacency_rows, Assembled};
 use super::quickhull::{Quickhull, NONE};
-use super::ConvexHull;
+use super::{cyclic_next, cyclic_prev, ConvexHull};
 use crate::math::Vec3;
 
 /// The first broken invariant [`ConvexHull::validate`] finds: which, and where.
@@ -272,8 +272,8 @@ impl ConvexHull {
         Ok(())
     }
 
-    /// Whether every one of `points` is at most `tol` above every face plane (brute force,
-    /// `O(points · faces)`).
+    /// Whether every one of `points` is at most its `limits` entry above every face plane
+    /// (brute force, `O(points · faces)`).
     ///
     /// The points go into structure-of-arrays order so that each face's test over all of them
     /// is one branch-free loop the compiler runs several lanes wide. The height is
@@ -281,14 +281,15 @@ impl ConvexHull {
     /// so it rounds the same, and a NaN height counts as above, as there.
     ///
     /// [`Plane::signed_distance`]: crate::shapes::Plane::signed_distance
-    fn all_below_faces(&self, points: &[Vec3], tol: f32) -> bool {
+    fn all_below_faces(&self, points: &[Vec3], limits: &[f32]) -> bool {
         let xs: Vec<f32> = points.iter().map(|p| p.x).collect();
         let ys: Vec<f32> = points.iter().map(|p| p.y).collect();
         let zs: Vec<f32> = points.iter().map(|p| p.z).collect();
+        let limits = &limits[..xs.len()];
         self.faces.iter().all(|face| {
             let (n, d) = (face.plane.normal, face.plane.d);
             let mut above = false;
-            for ((&x, &y), &z) in xs.iter().zip(&ys).zip(&zs) {
+            for (((&x, &y), &z), &tol) in xs.iter().zip(&ys).zip(&zs).zip(limits) {
                 let h = n.x * x + n.y * y + n.z * z + d;
                 above |= (h > tol) | h.is_nan();
             }
@@ -469,10 +470,16 @@ impl FaceGraph {
 /// `graph` is the hull's face graph, built here on first use. When the vertices climb, each
 /// one's height (the largest plane distance its climb found) is left in `heights`, by vertex,
 /// for [`contains_input`] to use instead of climbing again.
+///
+/// When [`contains_input`] will check the `n_points` input points against every face by brute
+/// force ([`brute_force_points`]), the edge and vertex-height checks here are left to it: the
+/// hull's vertices are input points, and it holds them to this check's `tol` as well, which
+/// implies each edge's convexity (a vertex beside an edge below the other face's plane).
 pub(super) fn check_built(
     a: &Assembled,
     graph: &OnceCell<FaceGraph>,
     heights: &mut Vec<f32>,
+    n_points: usize,
 ) -> bool {
     let h = &a.hull;
     let (nv, nf) = (h.vertices.len(), h.faces.len());
@@ -503,7 +510,7 @@ pub(super) fn check_built(
             face_of_vertex[v as usize] = f as u32;
             let (pa, pb) = (
                 h.vertices[v as usize],
-                h.vertices[idx[(k + 1) % idx.len()] as usize],
+                h.vertices[idx[cyclic_next(k, idx.len())] as usize],
             );
             newell += pa.as_dvec3().cross(pb.as_dvec3());
             if face.plane.signed_distance(pa).abs() > tol {
@@ -514,6 +521,9 @@ pub(super) fn check_built(
             return false;
         }
     }
+    if brute_force_points(n_points, h) {
+        return true;
+    }
     for (e, edge) in h.edges.iter().enumerate() {
         let [c0, c1] = a.corners[e];
         for (side, corner) in [(0, c0), (1, c1)] {
@@ -522,8 +532,8 @@ pub(super) fn check_built(
             let (first, count) = (face.first as usize, face.count as usize);
             let k = corner as usize - first;
             // The vertices before the edge's start and after its end in this face.
-            let before = h.face_indices[first + (k + count - 1) % count];
-            let after = h.face_indices[first + (k + 2) % count];
+            let before = h.face_indices[first + cyclic_prev(k, count)];
+            let after = h.face_indices[first + cyclic_next(cyclic_next(k, count), count)];
             let plane = h.faces[other].plane;
             if [before, after]
                 .iter()
@@ -537,7 +547,7 @@ pub(super) fn check_built(
     // the climb's local view has missed needle-shaped hulls at 1e20 that fold over more than
     // one edge.
     if (nv as u64) * (nf as u64) <= 1 << 16 {
-        return h.all_below_faces(&h.vertices, tol);
+        return h.all_below_faces(&h.vertices, &vec![tol; nv]);
     }
     let graph = graph.get_or_init(|| FaceGraph::new(h));
     heights.clear();
@@ -549,6 +559,12 @@ pub(super) fn check_built(
         heights.push(height);
     }
     true
+}
+
+/// Whether [`contains_input`] checks all `n_points` input points against every face of `hull`
+/// by brute force (at most 2^16 point-face pairs, a few µs).
+fn brute_force_points(n_points: usize, hull: &ConvexHull) -> bool {
+    (n_points as u64) * (hull.faces.len() as u64) <= 1 << 16
 }
 
 /// Whether every input point that could be outside the built hull is inside it within
@@ -585,9 +601,15 @@ pub(super) fn contains_input(
     // Small inputs (at most 2^16 point-face pairs, a few µs) are checked, all of them,
     // against every face: with subnormal coordinates the planes round to ties the climb
     // cannot see past. (Every input point, not only the ones the cases below pick: the others
-    // are inside the triangulation, so this only adds checks.)
-    if (points.len() as u64) * (h.faces.len() as u64) <= 1 << 16 {
-        return h.all_below_faces(points, bound);
+    // are inside the triangulation, so this only adds checks.) The hull's vertices are also
+    // held to `check_built`'s convexity bound, which left them to this pass.
+    if brute_force_points(points.len(), h) {
+        let tol = h.validate_tolerance().min(bound);
+        let limits: Vec<f32> = a.vertex_of_point[..points.len()]
+            .iter()
+            .map(|&v| if v == u32::MAX { bound } else { tol })
+            .collect();
+        return h.all_below_faces(points, &limits);
     }
     let graph = graph.get_or_init(|| FaceGraph::new(h));
     // A hull vertex already climbed in `check_built` (from one of its own faces).
