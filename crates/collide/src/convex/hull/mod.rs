@@ -41,6 +41,7 @@ use std::sync::OnceLock;
 use glam::DVec3;
 
 use super::gauss_map::{GaussArc, GaussClusters};
+use super::lanes::PointLanes;
 use crate::math::Vec3;
 use crate::shapes::Plane;
 use quickhull::Quickhull;
@@ -161,6 +162,11 @@ pub struct ConvexHull {
     /// Each edge's Gauss-map arc (its great circle from the edge direction, and a cap around
     /// it), by edge index: built on first use like `gauss`. Derived data, left out of equality.
     pub(super) arcs: OnceLock<Vec<GaussArc>>,
+    /// The vertices in lanes of four, for support scans. Derived data, left out of equality.
+    pub(super) vertex_lanes: PointLanes,
+    /// The faces' outward normals in lanes of four, for the face most turned toward a
+    /// direction. Derived data, left out of equality.
+    pub(super) normal_lanes: PointLanes,
     /// Mean of the vertices.
     pub(super) centroid: Vec3,
     /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
@@ -264,6 +270,20 @@ impl ConvexHull {
     #[must_use]
     pub fn faces(&self) -> &[HullFace] {
         &self.faces
+    }
+
+    /// Index of the vertex farthest along `dir` (the first of ties; 0 for a NaN `dir`), by a
+    /// branch-free scan four vertices at a time.
+    #[inline]
+    pub(crate) fn support_index(&self, dir: Vec3) -> usize {
+        self.vertex_lanes.argmax(dir)
+    }
+
+    /// Index of the face whose outward normal has the largest dot product with `n` (the first
+    /// of ties; 0 for a NaN `n`).
+    #[inline]
+    pub(crate) fn most_aligned_face(&self, n: Vec3) -> usize {
+        self.normal_lanes.argmax(n)
     }
 
     /// Vertex indices of all faces, concatenated; a face's are `first .. first + count`.
