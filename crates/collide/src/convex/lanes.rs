@@ -8,6 +8,7 @@
 use glam::Vec4;
 
 use crate::math::Vec3;
+use crate::shapes::Plane;
 
 /// Points `0..len` in groups of four: group `g`, lane `k` holds point `4g + k`. The last group
 /// is filled up with copies of the last point, which tie with it and never win (the first of
@@ -71,6 +72,19 @@ impl PointLanes {
         merged.1 as usize
     }
 
+    /// `true` when `dir · p + d <= bound` for every point `p` with its offset `d` (lane for
+    /// lane in `offsets`, padded like the points), each value summed `x + y + z + d` as
+    /// `Plane::signed_distance` does; a NaN value fails.
+    #[inline]
+    fn all_within(&self, offsets: &[Vec4], dir: Vec3, bound: f32) -> bool {
+        let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        let bound = Vec4::splat(bound);
+        self.groups
+            .iter()
+            .zip(offsets)
+            .all(|([x, y, z], d)| (*x * dx + *y * dy + *z * dz + *d).cmple(bound).all())
+    }
+
     /// [`PointLanes::argmax`] one point at a time.
     fn argmax_scalar(&self, dir: Vec3) -> usize {
         let mut best = (f32::NEG_INFINITY, 0);
@@ -83,6 +97,46 @@ impl PointLanes {
             }
         }
         best.1
+    }
+}
+
+/// Planes in lanes of four: their unit normals as [`PointLanes`] and their offsets `d` (the
+/// plane is `n · x + d = 0`) in the same lanes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PlaneLanes {
+    normals: PointLanes,
+    offsets: Vec<Vec4>,
+}
+
+impl PlaneLanes {
+    /// `planes` in lanes.
+    pub(crate) fn new(planes: &[Plane]) -> PlaneLanes {
+        let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
+        let offsets = planes
+            .chunks(4)
+            .map(|chunk| {
+                let at = |k: usize| chunk.get(k).or(chunk.last()).map_or(0.0, |p| p.d);
+                Vec4::new(at(0), at(1), at(2), at(3))
+            })
+            .collect();
+        PlaneLanes {
+            normals: PointLanes::new(&normals),
+            offsets,
+        }
+    }
+
+    /// Index of the plane whose normal has the largest dot product with `dir` (the first of
+    /// ties; 0 for a NaN `dir` or no planes).
+    #[inline]
+    pub(crate) fn most_aligned(&self, dir: Vec3) -> usize {
+        self.normals.argmax(dir)
+    }
+
+    /// `true` when `p` is at signed distance `<= bound` from every plane (inside the
+    /// intersection of their half-spaces, grown by `bound`); `false` for a NaN distance.
+    #[inline]
+    pub(crate) fn all_within(&self, p: Vec3, bound: f32) -> bool {
+        self.normals.all_within(&self.offsets, p, bound)
     }
 }
 
@@ -120,6 +174,29 @@ mod tests {
                 assert_eq!(lanes.argmax(dir), scalar(&pts, dir), "{len} points, {dir}");
                 assert_eq!(lanes.argmax_scalar(dir), scalar(&pts, dir));
             }
+        }
+    }
+
+    #[test]
+    fn all_within_is_every_planes_test() {
+        // The planes of random clouds of 1 to 9 points as normals, random offsets: a point is
+        // within when each plane's `signed_distance` is, and a NaN point never is.
+        let mut g = collide_testkit::Gen::new(0x91a);
+        for len in 1..10 {
+            let planes: Vec<Plane> = (0..len)
+                .map(|_| Plane {
+                    normal: g.unit(),
+                    d: g.range(-1.0, 1.0),
+                })
+                .collect();
+            let lanes = PlaneLanes::new(&planes);
+            for _ in 0..50 {
+                let p = g.vec(2.0);
+                let bound = g.range(-0.5, 0.5);
+                let want = planes.iter().all(|pl| pl.signed_distance(p) <= bound);
+                assert_eq!(lanes.all_within(p, bound), want, "{len} planes, {p}");
+            }
+            assert!(!lanes.all_within(Vec3::NAN, 1.0));
         }
     }
 }

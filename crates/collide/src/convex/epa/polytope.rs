@@ -72,9 +72,11 @@ impl Polytope {
         // for the topology but never chosen as the nearest and never seen as visible.
         let scale2 = (b - a).length_squared().max((c - a).length_squared());
         let (n, d) = if len > 1e-12 * scale2 && len.is_finite() {
-            let n = n / len;
+            // One division for the three components (and a product for the mean): the face
+            // is built on every step's fan, so its divisions are on the expansion's hot path.
+            let n = n * (1.0 / len);
             // Mean of the three vertices' distances, for a symmetric rounding error.
-            (n, (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0)
+            (n, (n.dot(a) + n.dot(b) + n.dot(c)) * (1.0 / 3.0))
         } else {
             (DVec3::ZERO, f64::INFINITY)
         };

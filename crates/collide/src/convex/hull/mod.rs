@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 use glam::DVec3;
 
 use super::gauss_map::{GaussArc, GaussClusters};
-use super::lanes::PointLanes;
+use super::lanes::{PlaneLanes, PointLanes};
 use crate::math::Vec3;
 use crate::shapes::Plane;
 use quickhull::Quickhull;
@@ -164,9 +164,9 @@ pub struct ConvexHull {
     pub(super) arcs: OnceLock<Vec<GaussArc>>,
     /// The vertices in lanes of four, for support scans. Derived data, left out of equality.
     pub(super) vertex_lanes: PointLanes,
-    /// The faces' outward normals in lanes of four, for the face most turned toward a
-    /// direction. Derived data, left out of equality.
-    pub(super) normal_lanes: PointLanes,
+    /// The faces' planes in lanes of four, for the face most turned toward a direction and
+    /// for point-inside tests. Derived data, left out of equality.
+    pub(super) plane_lanes: PlaneLanes,
     /// Mean of the vertices.
     pub(super) centroid: Vec3,
     /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
@@ -283,7 +283,7 @@ impl ConvexHull {
     /// of ties; 0 for a NaN `n`).
     #[inline]
     pub(crate) fn most_aligned_face(&self, n: Vec3) -> usize {
-        self.normal_lanes.argmax(n)
+        self.plane_lanes.most_aligned(n)
     }
 
     /// Vertex indices of all faces, concatenated; a face's are `first .. first + count`.
@@ -379,11 +379,9 @@ impl ConvexHull {
     #[inline]
     #[must_use]
     pub fn contains_point(&self, p: Vec3, tolerance: f32) -> bool {
-        // `signed_distance_bound(p) <= tolerance`, stopping at the first face beyond it (or
-        // NaN): a point outside is usually outside the first faces tried.
-        self.faces
-            .iter()
-            .all(|f| f.plane.signed_distance(p) <= tolerance)
+        // `signed_distance_bound(p) <= tolerance`, four faces at a time, stopping at the first
+        // group with a face beyond it (or NaN): a point outside is usually outside early.
+        self.plane_lanes.all_within(p, tolerance)
     }
 
     /// Mean of the vertices (strictly inside the hull, which has volume).

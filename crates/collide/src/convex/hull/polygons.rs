@@ -8,7 +8,7 @@ use glam::DVec3;
 
 use super::quickhull::{Tri, NONE};
 use super::{next_hull_id, ConvexHull, HullEdge, HullFace};
-use crate::convex::lanes::PointLanes;
+use crate::convex::lanes::{PlaneLanes, PointLanes};
 use crate::math::Vec3;
 use crate::shapes::Plane;
 
@@ -291,11 +291,11 @@ fn assemble(
         .iter()
         .map(|v| (v.as_dvec3() - centroid).length())
         .fold(0.0f64, f64::max);
-    let normals: Vec<Vec3> = faces.iter().map(|f| f.plane.normal).collect();
+    let planes: Vec<Plane> = faces.iter().map(|f| f.plane).collect();
     let hull = ConvexHull {
         id: next_hull_id(),
         vertex_lanes: PointLanes::new(&vertices),
-        normal_lanes: PointLanes::new(&normals),
+        plane_lanes: PlaneLanes::new(&planes),
         vertices,
         faces,
         face_indices,
