@@ -1,8 +1,5 @@
 //! The EPA polytope: faces with their adjacency, the horizon walk and the expansion loop.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use glam::DVec3;
 
 use super::answer::{along_face, finish, flat_normal};
@@ -30,36 +27,12 @@ pub(super) struct Face {
 pub(super) struct Polytope {
     pub(super) verts: Vec<Vertex>,
     pub(super) faces: Vec<Face>,
-    /// Every face with a finite plane distance, nearest first (dead ones are dropped when
-    /// they come up): the expansion's next face in O(log F) instead of a pass over all faces.
-    queue: BinaryHeap<Queued>,
-}
-
-/// A face in [`Polytope::queue`]: ordered so that the heap's top is the least distance `d`,
-/// and among equal distances the lowest index (the face a pass in index order would pick).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Queued {
-    d: f64,
-    face: usize,
-}
-
-/// The distances are finite (NaN and infinite ones are never queued).
-impl Eq for Queued {}
-
-impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: `BinaryHeap` pops its largest element.
-        other
-            .d
-            .total_cmp(&self.d)
-            .then_with(|| other.face.cmp(&self.face))
-    }
-}
-
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
+    /// The plane distance and index of every face with a finite distance, in index order
+    /// (dead ones are dropped at the next search): the expansion's next face is the least
+    /// distance here. A pass over a few tens of pairs without a data-dependent branch per
+    /// face costs less than keeping a heap, whose sifting branches on every new face's
+    /// distance right after its square root and division.
+    live: Vec<(f64, usize)>,
 }
 
 impl Polytope {
@@ -81,10 +54,7 @@ impl Polytope {
             (DVec3::ZERO, f64::INFINITY)
         };
         if d < f64::INFINITY {
-            self.queue.push(Queued {
-                d,
-                face: self.faces.len(),
-            });
+            self.live.push((d, self.faces.len()));
         }
         self.faces.push(Face {
             v: [i, j, k],
@@ -143,7 +113,7 @@ impl Polytope {
     /// `verts`, its faces linked; the lists keep their room from earlier expansions.
     pub(super) fn start_tetrahedron(&mut self) {
         self.faces.clear();
-        self.queue.clear();
+        self.live.clear();
         self.add_face(0, 1, 2);
         self.add_face(0, 3, 1);
         self.add_face(0, 2, 3);
@@ -221,13 +191,18 @@ impl Polytope {
     /// The live face nearest the origin (least plane distance, the lowest index among equal
     /// ones), `None` when no face has a finite distance.
     fn nearest_face(&mut self) -> Option<usize> {
-        while let Some(q) = self.queue.peek() {
-            if self.faces.get(q.face).is_some_and(|f| !f.dead) {
-                return Some(q.face);
+        let faces = &self.faces;
+        self.live
+            .retain(|&(_, f)| faces.get(f).is_some_and(|face| !face.dead));
+        // `total_cmp` and a strict "less" in index order: the least distance, the lowest
+        // index among equal ones.
+        let mut best: Option<(f64, usize)> = None;
+        for &(d, f) in &self.live {
+            if best.is_none_or(|(b, _)| d.total_cmp(&b).is_lt()) {
+                best = Some((d, f));
             }
-            self.queue.pop();
         }
-        None
+        best.map(|(_, f)| f)
     }
 
     /// Replaces the faces `w` sees, starting from face `f`, by a fan of faces from `w` to the
