@@ -49,6 +49,8 @@
 //! assert!(intersects_cached(&ConvexPoints(&tet), &touching, &mut cache));
 //! ```
 
+use std::cell::Cell;
+
 use glam::DVec3;
 
 use super::support::SupportMap;
@@ -491,9 +493,11 @@ where
     };
     let radii = f64::from(ra) + f64::from(rb);
     let guess = initial_guess(a, b, cache);
+    // One run of support queries per shape: big hulls walk on from the last support vertex.
+    let (start_a, start_b) = (Cell::new(0), Cell::new(0));
     let r = run(
-        |d| a.core_support(d),
-        |d| b.core_support(d),
+        |d| a.core_support_from(d, &start_a),
+        |d| b.core_support_from(d, &start_b),
         guess,
         f64::INFINITY,
         radii,
@@ -570,9 +574,11 @@ where
         return false;
     };
     let guess = initial_guess(a, b, cache);
+    // One run of support queries per shape: big hulls walk on from the last support vertex.
+    let (start_a, start_b) = (Cell::new(0), Cell::new(0));
     let r = run(
-        |d| a.core_support(d),
-        |d| b.core_support(d),
+        |d| a.core_support_from(d, &start_a),
+        |d| b.core_support_from(d, &start_b),
         guess,
         f64::from(ra) + f64::from(rb),
         f64::from(ra) + f64::from(rb),

@@ -1,6 +1,7 @@
 //! A convex polyhedron with a pose: a shared [`ConvexHull`] in its rest frame, moved by a
 //! rotation and a translation.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use super::hull::{ConvexHull, HullError};
@@ -156,11 +157,39 @@ impl ConvexPolyhedron {
     }
 }
 
+/// Hulls up to this many vertices are scanned ([`ConvexHull::support_index`], four at a time)
+/// rather than climbed: GJK's and EPA's directions jump about, and on a few hundred vertices
+/// a scan costs no more than the walk.
+const SCAN_MAX_VERTICES: usize = 512;
+
+impl ConvexHull {
+    /// The vertex farthest along `dir` (own frame) for one of a run of queries: a scan on
+    /// small hulls, a hill climb from the vertex in `start` on big ones
+    /// ([`ConvexHull::support_hill_climb`]), leaving the answer's index in `start`. A NaN
+    /// `dir` gives vertex 0 (scan) or the start vertex (climb).
+    #[inline]
+    pub(crate) fn support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        let verts = self.vertices();
+        let v = if verts.len() <= SCAN_MAX_VERTICES {
+            self.support_index(dir) as u32
+        } else {
+            self.support_climb(dir, start.get()).0
+        };
+        start.set(v);
+        verts.get(v as usize).copied().unwrap_or(Vec3::NAN)
+    }
+}
+
 /// Support point in the hull's own frame: the farthest vertex (the first of ties).
 impl SupportMap for ConvexHull {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
         self.vertices()[self.support_index(dir)]
+    }
+    /// Big hulls walk from the last support vertex ([`ConvexHull::support_from`]).
+    #[inline]
+    fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        self.support_from(dir, start)
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {
@@ -178,6 +207,12 @@ impl SupportMap for ConvexPolyhedron {
     fn support(&self, dir: Vec3) -> Vec3 {
         let local = self.rotation.transpose() * dir;
         self.to_world(self.hull.vertices()[self.support_index_local(local)])
+    }
+    /// Big hulls walk from the last support vertex ([`ConvexHull::support_from`]).
+    #[inline]
+    fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        let local = self.rotation.transpose() * dir;
+        self.to_world(self.hull.support_from(local, start))
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {

@@ -40,8 +40,8 @@ pub(super) fn deep_overlap(
     let (ha, hb) = (&*a.hull, &*b.hull);
     let (start_a, start_b) = (Cell::new(cache.support_a), Cell::new(cache.support_b));
     // Both supports in A's frame: B's local support along Rᵀ d, moved by `x_A = R x_B + t`.
-    let sa = |d: Vec3| support_point(ha, d, &start_a);
-    let sb = |d: Vec3| rel.r * support_point(hb, rel.rt * d, &start_b) + rel.t;
+    let sa = |d: Vec3| ha.support_from(d, &start_a);
+    let sb = |d: Vec3| rel.r * hb.support_from(rel.rt * d, &start_b) + rel.t;
     let (ca, ra) = ha.outer_ball();
     let (cb, rb) = hb.outer_ball();
     // GJK's first direction: from B's centre toward A's (a point of A − B).
@@ -59,27 +59,6 @@ pub(super) fn deep_overlap(
     let deep = |e: &epa::Expansion| e.converged && e.pen.depth > TOUCHING * (ra + rb);
     let e = expansion.filter(deep)?;
     Some(complete(a, b, rel, e.pen, cache))
-}
-
-/// Hulls up to this many vertices are scanned (`ConvexHull::support_index`, four at a time) rather
-/// than climbed: EPA's directions jump about, and the walk's near-plateau check on hulls with
-/// redundant vertices falls back to a scan anyway.
-const SCAN_MAX_VERTICES: usize = 512;
-
-/// `hull`'s vertex farthest along `dir` (its own frame): a scan on small hulls, a hill climb
-/// from `start` on big ones ([`support_value`]), leaving the vertex in `start`.
-#[inline]
-fn support_point(hull: &ConvexHull, dir: Vec3, start: &Cell<u32>) -> Vec3 {
-    let verts = hull.vertices();
-    let v = if verts.len() <= SCAN_MAX_VERTICES {
-        hull.support_index(dir) as u32
-    } else {
-        let mut v = start.get();
-        support_value(hull, dir, &mut v);
-        v
-    };
-    start.set(v);
-    verts.get(v as usize).copied().unwrap_or(Vec3::NAN)
 }
 
 /// The [`SatDetail`] of a converged penetration `pen` (A's frame): the EPA axis as the
