@@ -27,12 +27,12 @@ pub(super) struct Face {
 pub(super) struct Polytope {
     pub(super) verts: Vec<Vertex>,
     pub(super) faces: Vec<Face>,
-    /// The plane distance and index of every face with a finite distance, in index order
-    /// (dead ones are dropped at the next search): the expansion's next face is the least
-    /// distance here. A pass over a few tens of pairs without a data-dependent branch per
-    /// face costs less than keeping a heap, whose sifting branches on every new face's
-    /// distance right after its square root and division.
-    live: Vec<(f64, usize)>,
+    /// Each face's plane distance as its [`order_key`] while the face may still be the
+    /// nearest (live, with a finite distance), the key of `INFINITY` otherwise, by face
+    /// index: the expansion's next face has the least key. A pass over a few tens of integers
+    /// costs less than keeping a heap, whose sifting branches on every new face's distance
+    /// right after its square root and division.
+    keys: Vec<i64>,
 }
 
 impl Polytope {
@@ -53,9 +53,8 @@ impl Polytope {
         } else {
             (DVec3::ZERO, f64::INFINITY)
         };
-        if d < f64::INFINITY {
-            self.live.push((d, self.faces.len()));
-        }
+        // `d` is finite or `INFINITY` (a finite unit normal and finite vertices).
+        self.keys.push(order_key(d));
         self.faces.push(Face {
             v: [i, j, k],
             adj: [usize::MAX; 3],
@@ -87,7 +86,7 @@ impl Polytope {
             horizon.push((f, e));
             return;
         }
-        self.faces[f].dead = true;
+        self.kill(f);
         for k in 1..3 {
             let ek = (e + k) % 3;
             let (g, ge) = (self.faces[f].adj[ek], self.faces[f].adj_edge[ek]);
@@ -113,7 +112,7 @@ impl Polytope {
     /// `verts`, its faces linked; the lists keep their room from earlier expansions.
     pub(super) fn start_tetrahedron(&mut self) {
         self.faces.clear();
-        self.live.clear();
+        self.keys.clear();
         self.add_face(0, 1, 2);
         self.add_face(0, 3, 1);
         self.add_face(0, 2, 3);
@@ -190,19 +189,22 @@ impl Polytope {
 
     /// The live face nearest the origin (least plane distance, the lowest index among equal
     /// ones), `None` when no face has a finite distance.
-    fn nearest_face(&mut self) -> Option<usize> {
-        let faces = &self.faces;
-        self.live
-            .retain(|&(_, f)| faces.get(f).is_some_and(|face| !face.dead));
-        // `total_cmp` and a strict "less" in index order: the least distance, the lowest
-        // index among equal ones.
-        let mut best: Option<(f64, usize)> = None;
-        for &(d, f) in &self.live {
-            if best.is_none_or(|(b, _)| d.total_cmp(&b).is_lt()) {
-                best = Some((d, f));
+    fn nearest_face(&self) -> Option<usize> {
+        // A strict "less" in index order: the least distance, the lowest index among equal
+        // ones; faces at `INFINITY` never win.
+        let mut best = (order_key(f64::INFINITY), usize::MAX);
+        for (f, &k) in self.keys.iter().enumerate() {
+            if k < best.0 {
+                best = (k, f);
             }
         }
-        best.map(|(_, f)| f)
+        (best.1 != usize::MAX).then_some(best.1)
+    }
+
+    /// Marks face `f` dead: removed from the polytope, never the nearest again.
+    fn kill(&mut self, f: usize) {
+        self.faces[f].dead = true;
+        self.keys[f] = order_key(f64::INFINITY);
     }
 
     /// Replaces the faces `w` sees, starting from face `f`, by a fan of faces from `w` to the
@@ -212,7 +214,7 @@ impl Polytope {
         let face = self.faces[f];
         // Remove the faces w sees, collecting the horizon loop.
         horizon.clear();
-        self.faces[f].dead = true;
+        self.kill(f);
         for e in 0..3 {
             let (g, ge) = (face.adj[e], face.adj_edge[e]);
             self.silhouette(g, ge, w.w, horizon);
@@ -256,6 +258,15 @@ impl Polytope {
         }
         Fan::Closed
     }
+}
+
+/// An integer ordered as `f64::total_cmp` orders `d` (−0 before +0): the bits with the
+/// magnitude bits flipped for negative numbers, compared as signed integers. One integer
+/// comparison per face, where `total_cmp` recomputes both keys every time.
+#[inline]
+fn order_key(d: f64) -> i64 {
+    let bits = d.to_bits() as i64;
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 /// Sets the adjacency of a closed set of faces by matching opposite edges (used for the
