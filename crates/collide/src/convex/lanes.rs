@@ -41,30 +41,47 @@ impl PointLanes {
     /// Index of the point farthest along `dir`: the first of ties, 0 for a NaN `dir` or no
     /// points.
     ///
-    /// Lane `k` keeps the best of points `k, k + 4, k + 8, …` (a strict `>` keeps the earliest
-    /// of equal values), then the lanes are merged by value and, among equal values, by the
-    /// lower index. Every value is `dir · p` summed `x + y + z` as `Vec3::dot` does, so the
-    /// answer is the one-by-one loop's. Indices ride along as `f32` lanes, exact below 2²⁴;
-    /// more points than that take the one-by-one loop over the lanes.
+    /// Eight lanes, two groups at a time: lane `k` of the first accumulator keeps the best of
+    /// points `k, k + 8, k + 16, …`, lane `k` of the second those of `k + 4, k + 12, …` (a
+    /// strict `>` keeps the earliest of equal values; two accumulators halve the chain of
+    /// compare and select each group waits on). The lanes are then merged by value and, among
+    /// equal values, by the lower index. Every value is `dir · p` summed `x + y + z` as
+    /// `Vec3::dot` does, so the answer is the one-by-one loop's. Indices ride along as `f32`
+    /// lanes, exact below 2²⁴; more points than that take the one-by-one loop over the lanes.
     #[inline]
     pub(crate) fn argmax(&self, dir: Vec3) -> usize {
         if self.len >= 1 << 24 {
             return self.argmax_scalar(dir);
         }
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
-        let mut best = Vec4::NEG_INFINITY;
-        let mut best_index = Vec4::ZERO;
+        let value = |[x, y, z]: &[Vec4; 3]| dx * *x + dy * *y + dz * *z;
+        let mut best = [Vec4::NEG_INFINITY; 2];
+        let mut best_index = [Vec4::ZERO; 2];
         let mut index = Vec4::new(0.0, 1.0, 2.0, 3.0);
-        for [x, y, z] in &self.groups {
-            let h = dx * *x + dy * *y + dz * *z;
-            let better = h.cmpgt(best);
-            best = Vec4::select(better, h, best);
-            best_index = Vec4::select(better, index, best_index);
-            index += Vec4::splat(4.0);
+        let pairs = self.groups.chunks_exact(2);
+        let last = pairs.remainder();
+        for pair in pairs {
+            for (k, group) in pair.iter().enumerate() {
+                let h = value(group);
+                let better = h.cmpgt(best[k]);
+                best[k] = Vec4::select(better, h, best[k]);
+                best_index[k] =
+                    Vec4::select(better, index + Vec4::splat(4.0 * k as f32), best_index[k]);
+            }
+            index += Vec4::splat(8.0);
         }
-        let mut merged = (best.x, best_index.x);
-        for k in 1..4 {
-            let (h, i) = (best[k], best_index[k]);
+        if let [group] = last {
+            let h = value(group);
+            let better = h.cmpgt(best[0]);
+            best[0] = Vec4::select(better, h, best[0]);
+            best_index[0] = Vec4::select(better, index, best_index[0]);
+        }
+        let mut merged = (best[0].x, best_index[0].x);
+        for (h, i) in best
+            .iter()
+            .zip(&best_index)
+            .flat_map(|(h, i)| (0..4).map(move |k| (h[k], i[k])))
+        {
             if h > merged.0 || (h == merged.0 && i < merged.1) {
                 merged = (h, i);
             }
