@@ -27,6 +27,8 @@
 //! assert!((c.point_a - Vec3::new(0.3, 0.5, 0.0)).length() < 1e-5);
 //! ```
 
+use std::cell::Cell;
+
 use super::epa;
 use super::gjk::{self, GjkCache, Status};
 use super::support::SupportMap;
@@ -97,8 +99,10 @@ where
     let (ra, rb) = gjk::margins(a, b)?;
     let radii = ra + rb;
     let guess = gjk::initial_guess(a, b, cache);
-    let sa = |d: Vec3| a.core_support(d);
-    let sb = |d: Vec3| b.core_support(d);
+    // One run of support queries per shape: big hulls walk on from the last support vertex.
+    let (start_a, start_b) = (Cell::new(0), Cell::new(0));
+    let sa = |d: Vec3| a.core_support_from(d, &start_a);
+    let sb = |d: Vec3| b.core_support_from(d, &start_b);
     // GJK on the cores in distance mode: the closest points are needed whenever the cores are
     // apart (the shapes may still overlap through their margins). It exits early once a
     // separating axis proves the shapes farther apart than the margin.

@@ -49,6 +49,8 @@
 //! assert!(intersects_cached(&ConvexPoints(&tet), &touching, &mut cache));
 //! ```
 
+use std::cell::Cell;
+
 use glam::DVec3;
 
 use super::support::SupportMap;
@@ -335,21 +337,24 @@ pub(crate) fn reduce(s: &mut Simplex) {
         }
         _ => s3d([w(0), w(1), w(2), w(3)]),
     };
-    let mut out = Simplex::default();
-    for (i, &l) in lam.iter().enumerate().take(s.n) {
+    // In place: the kept vertices move down in order (slot `kept <= i`), so none is
+    // overwritten before it is read; the slots past the new count are never read.
+    let n = s.n;
+    let mut kept = 0;
+    for (i, &l) in lam.iter().enumerate().take(n) {
         if l > 0.0 {
-            out.v[out.n] = s.v[i];
-            out.lambda[out.n] = l;
-            out.n += 1;
+            s.v[kept] = s.v[i];
+            s.lambda[kept] = l;
+            kept += 1;
         }
     }
-    if out.n == 0 {
+    if kept == 0 {
         // Unreachable with finite input (weights sum to 1); keep the newest vertex.
-        out.v[0] = s.v[s.n - 1];
-        out.lambda[0] = 1.0;
-        out.n = 1;
+        s.v[0] = s.v[n - 1];
+        s.lambda[0] = 1.0;
+        kept = 1;
     }
-    *s = out;
+    s.n = kept;
 }
 
 /// The GJK loop on two support functions.
@@ -491,9 +496,11 @@ where
     };
     let radii = f64::from(ra) + f64::from(rb);
     let guess = initial_guess(a, b, cache);
+    // One run of support queries per shape: big hulls walk on from the last support vertex.
+    let (start_a, start_b) = (Cell::new(0), Cell::new(0));
     let r = run(
-        |d| a.core_support(d),
-        |d| b.core_support(d),
+        |d| a.core_support_from(d, &start_a),
+        |d| b.core_support_from(d, &start_b),
         guess,
         f64::INFINITY,
         radii,
@@ -570,9 +577,11 @@ where
         return false;
     };
     let guess = initial_guess(a, b, cache);
+    // One run of support queries per shape: big hulls walk on from the last support vertex.
+    let (start_a, start_b) = (Cell::new(0), Cell::new(0));
     let r = run(
-        |d| a.core_support(d),
-        |d| b.core_support(d),
+        |d| a.core_support_from(d, &start_a),
+        |d| b.core_support_from(d, &start_b),
         guess,
         f64::from(ra) + f64::from(rb),
         f64::from(ra) + f64::from(rb),

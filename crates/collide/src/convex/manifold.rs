@@ -153,11 +153,14 @@ pub fn contact_manifold(
     let SatResult::Penetrating { .. } = detail.result else {
         return None;
     };
+    // The largest vertex norm, as the root of the largest square (the root is monotonic and
+    // correctly rounded, so this is the largest of the roots).
     let radius = |p: &ConvexPolyhedron| {
         p.hull
             .vertices()
             .iter()
-            .fold(0.0_f32, |m, v| m.max(v.length()))
+            .fold(0.0_f32, |m, v| m.max(v.length_squared()))
+            .sqrt()
     };
     let size = radius(a).max(radius(b));
     let slack = |sep: f32| 0.05 * sep.abs() + 1e-3 * size;
@@ -235,14 +238,21 @@ fn face_contact(
     // opposed overall may miss the deepest vertex on a hull with many faces.)
     let n_inc_local = inc.rotation.transpose() * n;
     let deepest = inc.support_index_local(-n_inc_local) as u32;
-    let inc_face = (0..inc.hull.faces().len())
-        .filter(|&f| inc.hull.face_vertices(f).contains(&deepest))
-        .map(|f| (inc.hull.faces()[f].plane.normal.dot(n_inc_local), f))
-        .fold(
-            (f32::INFINITY, 0),
-            |best, x| if x.0 < best.0 { x } else { best },
-        )
-        .1;
+    // Usually the face most opposed overall holds the deepest vertex, and is then the answer
+    // (the same first of ties: `f · (−n)` is exactly `−(f · n)`).
+    let most_opposed = inc.hull.most_aligned_face(-n_inc_local);
+    let inc_face = if inc.hull.face_vertices(most_opposed).contains(&deepest) {
+        most_opposed
+    } else {
+        (0..inc.hull.faces().len())
+            .filter(|&f| inc.hull.face_vertices(f).contains(&deepest))
+            .map(|f| (inc.hull.faces()[f].plane.normal.dot(n_inc_local), f))
+            .fold(
+                (f32::INFINITY, 0),
+                |best, x| if x.0 < best.0 { x } else { best },
+            )
+            .1
+    };
     crate::scratch::with(&CLIP_LISTS, |lists| {
         let ClipLists {
             poly,
@@ -337,7 +347,7 @@ fn clip_and_keep(
     candidates.clear();
     candidates.extend(poly.iter().filter_map(|&p| {
         let sep = plane.signed_distance(p);
-        let inside = reference.hull.signed_distance_bound(reference.to_local(p)) <= slop;
+        let inside = reference.hull.contains_point(reference.to_local(p), slop);
         (sep <= slop && sep.is_finite() && inside).then(|| ContactPoint {
             point: p - n * (0.5 * sep),
             depth: (-sep).max(0.0),

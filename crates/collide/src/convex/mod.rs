@@ -38,6 +38,7 @@ pub mod support;
 mod decompose;
 mod gauss_map;
 mod hull;
+mod lanes;
 pub mod manifold;
 mod polyhedron;
 pub mod sat;

@@ -1,13 +1,13 @@
 //! A convex polyhedron with a pose: a shared [`ConvexHull`] in its rest frame, moved by a
 //! rotation and a translation.
 
+use std::cell::Cell;
 use std::sync::Arc;
 
 use super::hull::{ConvexHull, HullError};
 use super::support::SupportMap;
 use crate::math::{Mat3, Quat, Vec3};
 use crate::shapes::{Aabb, Obb, Plane};
-use glam::Vec4;
 
 /// A convex polyhedron placed in the world: `world = rotation · local + translation`.
 ///
@@ -153,67 +153,43 @@ impl ConvexPolyhedron {
     #[inline]
     #[must_use]
     pub fn support_index_local(&self, dir: Vec3) -> usize {
-        support_index(self.hull.vertices(), dir)
+        self.hull.support_index(dir)
     }
 }
 
-/// Index of the point of `points` farthest along `dir` (the first of ties, 0 for NaN).
-///
-/// Four points at a time without a branch per point: lane `k` keeps the best of points
-/// `k, k + 4, k + 8, …` (a strict `>` keeps the earliest of equal values), the lanes are
-/// merged by value and then by index, and the last `len mod 4` points are compared one by
-/// one. Every comparison is the scalar loop's `dir · v > best`, with `dir · v` summed
-/// `x + y + z` as `Vec3::dot` does, so the answer is the scalar loop's. Indices ride along as
-/// `f32` lanes, exact below 2²⁴; longer slices take the scalar loop.
-#[inline]
-pub(crate) fn support_index(points: &[Vec3], dir: Vec3) -> usize {
-    if points.len() >= 1 << 24 {
-        return support_index_scalar(points, dir, 0, (f32::NEG_INFINITY, 0));
-    }
-    let chunks = points.chunks_exact(4);
-    let tail = points.len() - chunks.remainder().len();
-    let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
-    let mut best = Vec4::NEG_INFINITY;
-    let mut best_index = Vec4::ZERO;
-    let mut index = Vec4::new(0.0, 1.0, 2.0, 3.0);
-    for c in chunks {
-        let x = Vec4::new(c[0].x, c[1].x, c[2].x, c[3].x);
-        let y = Vec4::new(c[0].y, c[1].y, c[2].y, c[3].y);
-        let z = Vec4::new(c[0].z, c[1].z, c[2].z, c[3].z);
-        let h = dx * x + dy * y + dz * z;
-        let better = h.cmpgt(best);
-        best = Vec4::select(better, h, best);
-        best_index = Vec4::select(better, index, best_index);
-        index += Vec4::splat(4.0);
-    }
-    // Merge the lanes: the largest value, the lowest index among equal ones.
-    let mut merged = (best.x, best_index.x as usize);
-    for k in 1..4 {
-        let (h, i) = (best[k], best_index[k] as usize);
-        if h > merged.0 || (h == merged.0 && i < merged.1) {
-            merged = (h, i);
-        }
-    }
-    support_index_scalar(points, dir, tail, merged)
-}
+/// Hulls up to this many vertices are scanned ([`ConvexHull::support_index`], four at a time)
+/// rather than climbed: GJK's and EPA's directions jump about, and on a few hundred vertices
+/// a scan costs no more than the walk.
+const SCAN_MAX_VERTICES: usize = 512;
 
-/// The scalar loop of [`support_index`] over `points[from..]`, starting from the best so far.
-#[inline]
-fn support_index_scalar(points: &[Vec3], dir: Vec3, from: usize, mut best: (f32, usize)) -> usize {
-    for (i, v) in points.iter().enumerate().skip(from) {
-        let s = v.dot(dir);
-        if s > best.0 {
-            best = (s, i);
-        }
+impl ConvexHull {
+    /// The vertex farthest along `dir` (own frame) for one of a run of queries: a scan on
+    /// small hulls, a hill climb from the vertex in `start` on big ones
+    /// ([`ConvexHull::support_hill_climb`]), leaving the answer's index in `start`. A NaN
+    /// `dir` gives vertex 0 (scan) or the start vertex (climb).
+    #[inline]
+    pub(crate) fn support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        let verts = self.vertices();
+        let v = if verts.len() <= SCAN_MAX_VERTICES {
+            self.support_index(dir) as u32
+        } else {
+            self.support_climb(dir, start.get()).0
+        };
+        start.set(v);
+        verts.get(v as usize).copied().unwrap_or(Vec3::NAN)
     }
-    best.1
 }
 
 /// Support point in the hull's own frame: the farthest vertex (the first of ties).
 impl SupportMap for ConvexHull {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
-        self.vertices()[support_index(self.vertices(), dir)]
+        self.vertices()[self.support_index(dir)]
+    }
+    /// Big hulls walk from the last support vertex ([`ConvexHull::support_from`]).
+    #[inline]
+    fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        self.support_from(dir, start)
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {
@@ -231,6 +207,12 @@ impl SupportMap for ConvexPolyhedron {
     fn support(&self, dir: Vec3) -> Vec3 {
         let local = self.rotation.transpose() * dir;
         self.to_world(self.hull.vertices()[self.support_index_local(local)])
+    }
+    /// Big hulls walk from the last support vertex ([`ConvexHull::support_from`]).
+    #[inline]
+    fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        let local = self.rotation.transpose() * dir;
+        self.to_world(self.hull.support_from(local, start))
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {
@@ -291,29 +273,6 @@ mod tests {
             ConvexPolyhedron::cuboid(Vec3::new(1.0, 0.0, 1.0)),
             Err(HullError::Coplanar { .. })
         ));
-    }
-
-    #[test]
-    fn support_index_is_the_scalar_loops_answer() {
-        // Four lanes and a tail give the first of ties, as the one-by-one loop does: random
-        // clouds of every length up to 19, with repeated points, and the NaN direction.
-        let mut g = collide_testkit::Gen::new(0x5e1);
-        for len in 0..20 {
-            let mut pts: Vec<Vec3> = (0..len).map(|_| g.vec(1.0)).collect();
-            if len > 6 {
-                pts[6] = pts[1];
-                pts[len - 1] = pts[2];
-            }
-            for dir in (0..50).map(|_| g.unit()).chain([Vec3::ZERO, Vec3::NAN]) {
-                let want = support_index_scalar(&pts, dir, 0, (f32::NEG_INFINITY, 0));
-                assert_eq!(support_index(&pts, dir), want, "{len} points, {dir}");
-            }
-            for k in 0..len {
-                let dir = pts[k];
-                let want = support_index_scalar(&pts, dir, 0, (f32::NEG_INFINITY, 0));
-                assert_eq!(support_index(&pts, dir), want);
-            }
-        }
     }
 
     #[test]

@@ -32,6 +32,8 @@
 //! assert!((posed.support(Vec3::X).x - (10.0 + 2.0_f32.sqrt())).abs() < 1e-5);
 //! ```
 
+use std::cell::Cell;
+
 use super::hull::ConvexHull;
 use crate::math::{Mat3, Quat, Vec3};
 use crate::shapes::{Aabb, Capsule, Obb, Segment, Sphere, Triangle};
@@ -60,6 +62,18 @@ pub trait SupportMap {
     #[inline]
     fn core_support(&self, dir: Vec3) -> Vec3 {
         self.support(dir)
+    }
+
+    /// [`SupportMap::core_support`] for one of a run of queries on the same shape (GJK's and
+    /// EPA's iterations): `start` holds what the previous query of the run left there (`0`
+    /// before the first), and the shape may use it to answer faster and leave its own. The
+    /// answer is a support point of the core either way, with the same rules for ties and for
+    /// zero and NaN directions (up to which of tied points); the default ignores `start`.
+    /// Hulls of many vertices walk their vertex graph from the last support vertex.
+    #[inline]
+    fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        let _ = start;
+        self.core_support(dir)
     }
 
     /// Some point inside (or on) the shape, used to pick GJK's first search direction.
@@ -168,6 +182,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     #[inline]
     fn core_support(&self, dir: Vec3) -> Vec3 {
         (**self).core_support(dir)
+    }
+    #[inline]
+    fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        (**self).core_support_from(dir, start)
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {
@@ -469,6 +487,13 @@ impl<S: SupportMap> SupportMap for Posed<S> {
     #[inline]
     fn core_support(&self, dir: Vec3) -> Vec3 {
         self.to_world(self.shape.core_support(self.rotation.transpose() * dir))
+    }
+    #[inline]
+    fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
+        self.to_world(
+            self.shape
+                .core_support_from(self.rotation.transpose() * dir, start),
+        )
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {

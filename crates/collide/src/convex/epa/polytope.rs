@@ -1,8 +1,5 @@
 //! The EPA polytope: faces with their adjacency, the horizon walk and the expansion loop.
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use glam::DVec3;
 
 use super::answer::{along_face, finish, flat_normal};
@@ -30,36 +27,12 @@ pub(super) struct Face {
 pub(super) struct Polytope {
     pub(super) verts: Vec<Vertex>,
     pub(super) faces: Vec<Face>,
-    /// Every face with a finite plane distance, nearest first (dead ones are dropped when
-    /// they come up): the expansion's next face in O(log F) instead of a pass over all faces.
-    queue: BinaryHeap<Queued>,
-}
-
-/// A face in [`Polytope::queue`]: ordered so that the heap's top is the least distance `d`,
-/// and among equal distances the lowest index (the face a pass in index order would pick).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Queued {
-    d: f64,
-    face: usize,
-}
-
-/// The distances are finite (NaN and infinite ones are never queued).
-impl Eq for Queued {}
-
-impl Ord for Queued {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: `BinaryHeap` pops its largest element.
-        other
-            .d
-            .total_cmp(&self.d)
-            .then_with(|| other.face.cmp(&self.face))
-    }
-}
-
-impl PartialOrd for Queued {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
+    /// Each face's plane distance as its [`order_key`] while the face may still be the
+    /// nearest (live, with a finite distance), the key of `INFINITY` otherwise, by face
+    /// index: the expansion's next face has the least key. A pass over a few tens of integers
+    /// costs less than keeping a heap, whose sifting branches on every new face's distance
+    /// right after its square root and division.
+    keys: Vec<i64>,
 }
 
 impl Polytope {
@@ -72,18 +45,16 @@ impl Polytope {
         // for the topology but never chosen as the nearest and never seen as visible.
         let scale2 = (b - a).length_squared().max((c - a).length_squared());
         let (n, d) = if len > 1e-12 * scale2 && len.is_finite() {
-            let n = n / len;
+            // One division for the three components (and a product for the mean): the face
+            // is built on every step's fan, so its divisions are on the expansion's hot path.
+            let n = n * (1.0 / len);
             // Mean of the three vertices' distances, for a symmetric rounding error.
-            (n, (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0)
+            (n, (n.dot(a) + n.dot(b) + n.dot(c)) * (1.0 / 3.0))
         } else {
             (DVec3::ZERO, f64::INFINITY)
         };
-        if d < f64::INFINITY {
-            self.queue.push(Queued {
-                d,
-                face: self.faces.len(),
-            });
-        }
+        // `d` is finite or `INFINITY` (a finite unit normal and finite vertices).
+        self.keys.push(order_key(d));
         self.faces.push(Face {
             v: [i, j, k],
             adj: [usize::MAX; 3],
@@ -115,7 +86,7 @@ impl Polytope {
             horizon.push((f, e));
             return;
         }
-        self.faces[f].dead = true;
+        self.kill(f);
         for k in 1..3 {
             let ek = (e + k) % 3;
             let (g, ge) = (self.faces[f].adj[ek], self.faces[f].adj_edge[ek]);
@@ -141,7 +112,7 @@ impl Polytope {
     /// `verts`, its faces linked; the lists keep their room from earlier expansions.
     pub(super) fn start_tetrahedron(&mut self) {
         self.faces.clear();
-        self.queue.clear();
+        self.keys.clear();
         self.add_face(0, 1, 2);
         self.add_face(0, 3, 1);
         self.add_face(0, 2, 3);
@@ -218,14 +189,22 @@ impl Polytope {
 
     /// The live face nearest the origin (least plane distance, the lowest index among equal
     /// ones), `None` when no face has a finite distance.
-    fn nearest_face(&mut self) -> Option<usize> {
-        while let Some(q) = self.queue.peek() {
-            if self.faces.get(q.face).is_some_and(|f| !f.dead) {
-                return Some(q.face);
+    fn nearest_face(&self) -> Option<usize> {
+        // A strict "less" in index order: the least distance, the lowest index among equal
+        // ones; faces at `INFINITY` never win.
+        let mut best = (order_key(f64::INFINITY), usize::MAX);
+        for (f, &k) in self.keys.iter().enumerate() {
+            if k < best.0 {
+                best = (k, f);
             }
-            self.queue.pop();
         }
-        None
+        (best.1 != usize::MAX).then_some(best.1)
+    }
+
+    /// Marks face `f` dead: removed from the polytope, never the nearest again.
+    fn kill(&mut self, f: usize) {
+        self.faces[f].dead = true;
+        self.keys[f] = order_key(f64::INFINITY);
     }
 
     /// Replaces the faces `w` sees, starting from face `f`, by a fan of faces from `w` to the
@@ -235,7 +214,7 @@ impl Polytope {
         let face = self.faces[f];
         // Remove the faces w sees, collecting the horizon loop.
         horizon.clear();
-        self.faces[f].dead = true;
+        self.kill(f);
         for e in 0..3 {
             let (g, ge) = (face.adj[e], face.adj_edge[e]);
             self.silhouette(g, ge, w.w, horizon);
@@ -279,6 +258,15 @@ impl Polytope {
         }
         Fan::Closed
     }
+}
+
+/// An integer ordered as `f64::total_cmp` orders `d` (−0 before +0): the bits with the
+/// magnitude bits flipped for negative numbers, compared as signed integers. One integer
+/// comparison per face, where `total_cmp` recomputes both keys every time.
+#[inline]
+fn order_key(d: f64) -> i64 {
+    let bits = d.to_bits() as i64;
+    bits ^ (((bits >> 63) as u64) >> 1) as i64
 }
 
 /// Sets the adjacency of a closed set of faces by matching opposite edges (used for the

@@ -41,6 +41,7 @@ use std::sync::OnceLock;
 use glam::DVec3;
 
 use super::gauss_map::{GaussArc, GaussClusters};
+use super::lanes::{PlaneLanes, PointLanes};
 use crate::math::Vec3;
 use crate::shapes::Plane;
 use quickhull::Quickhull;
@@ -161,6 +162,11 @@ pub struct ConvexHull {
     /// Each edge's Gauss-map arc (its great circle from the edge direction, and a cap around
     /// it), by edge index: built on first use like `gauss`. Derived data, left out of equality.
     pub(super) arcs: OnceLock<Vec<GaussArc>>,
+    /// The vertices in lanes of four, for support scans. Derived data, left out of equality.
+    pub(super) vertex_lanes: PointLanes,
+    /// The faces' planes in lanes of four, for the face most turned toward a direction and
+    /// for point-inside tests. Derived data, left out of equality.
+    pub(super) plane_lanes: PlaneLanes,
     /// Mean of the vertices.
     pub(super) centroid: Vec3,
     /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
@@ -287,6 +293,20 @@ impl ConvexHull {
         &self.faces
     }
 
+    /// Index of the vertex farthest along `dir` (the first of ties; 0 for a NaN `dir`), by a
+    /// branch-free scan four vertices at a time.
+    #[inline]
+    pub(crate) fn support_index(&self, dir: Vec3) -> usize {
+        self.vertex_lanes.argmax(dir)
+    }
+
+    /// Index of the face whose outward normal has the largest dot product with `n` (the first
+    /// of ties; 0 for a NaN `n`).
+    #[inline]
+    pub(crate) fn most_aligned_face(&self, n: Vec3) -> usize {
+        self.plane_lanes.most_aligned(n)
+    }
+
     /// Vertex indices of all faces, concatenated; a face's are `first .. first + count`.
     #[inline]
     #[must_use]
@@ -380,11 +400,9 @@ impl ConvexHull {
     #[inline]
     #[must_use]
     pub fn contains_point(&self, p: Vec3, tolerance: f32) -> bool {
-        // `signed_distance_bound(p) <= tolerance`, stopping at the first face beyond it (or
-        // NaN): a point outside is usually outside the first faces tried.
-        self.faces
-            .iter()
-            .all(|f| f.plane.signed_distance(p) <= tolerance)
+        // `signed_distance_bound(p) <= tolerance`, four faces at a time, stopping at the first
+        // group with a face beyond it (or NaN): a point outside is usually outside early.
+        self.plane_lanes.all_within(p, tolerance)
     }
 
     /// Mean of the vertices (strictly inside the hull, which has volume).

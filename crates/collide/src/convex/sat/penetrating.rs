@@ -22,7 +22,6 @@
 use std::cell::Cell;
 
 use super::*;
-use crate::convex::polyhedron::support_index;
 use crate::convex::{epa, gjk};
 
 /// Depths up to this fraction of the hulls' size (the sum of their outer radii) go to the
@@ -41,8 +40,8 @@ pub(super) fn deep_overlap(
     let (ha, hb) = (&*a.hull, &*b.hull);
     let (start_a, start_b) = (Cell::new(cache.support_a), Cell::new(cache.support_b));
     // Both supports in A's frame: B's local support along Rᵀ d, moved by `x_A = R x_B + t`.
-    let sa = |d: Vec3| support_point(ha, d, &start_a);
-    let sb = |d: Vec3| rel.r * support_point(hb, rel.rt * d, &start_b) + rel.t;
+    let sa = |d: Vec3| ha.support_from(d, &start_a);
+    let sb = |d: Vec3| rel.r * hb.support_from(rel.rt * d, &start_b) + rel.t;
     let (ca, ra) = ha.outer_ball();
     let (cb, rb) = hb.outer_ball();
     // GJK's first direction: from B's centre toward A's (a point of A − B).
@@ -62,27 +61,6 @@ pub(super) fn deep_overlap(
     Some(complete(a, b, rel, e.pen, cache))
 }
 
-/// Hulls up to this many vertices are scanned ([`support_index`], four at a time) rather
-/// than climbed: EPA's directions jump about, and the walk's near-plateau check on hulls with
-/// redundant vertices falls back to a scan anyway.
-const SCAN_MAX_VERTICES: usize = 512;
-
-/// `hull`'s vertex farthest along `dir` (its own frame): a scan on small hulls, a hill climb
-/// from `start` on big ones ([`support_value`]), leaving the vertex in `start`.
-#[inline]
-fn support_point(hull: &ConvexHull, dir: Vec3, start: &Cell<u32>) -> Vec3 {
-    let verts = hull.vertices();
-    let v = if verts.len() <= SCAN_MAX_VERTICES {
-        support_index(verts, dir) as u32
-    } else {
-        let mut v = start.get();
-        support_value(hull, dir, &mut v);
-        v
-    };
-    start.set(v);
-    verts.get(v as usize).copied().unwrap_or(Vec3::NAN)
-}
-
 /// The [`SatDetail`] of a converged penetration `pen` (A's frame): the EPA axis as the
 /// "edge" candidate (no edge indices; its witness points instead), and the face of each hull
 /// nearest that axis with its exact gap.
@@ -96,14 +74,14 @@ fn complete(
     let (ha, hb) = (&*a.hull, &*b.hull);
     let n = pen.normal;
     // 1. A's face turned most toward n, and the gap of B over its plane.
-    let fa = most_aligned(ha, n);
+    let fa = ha.most_aligned_face(n) as u32;
     let face_a = ha.faces().get(fa as usize).map_or(f32::NEG_INFINITY, |f| {
         rel.face_a_gap(f.plane.normal, f.plane.d, |d| {
             support_value(hb, d, &mut cache.support_b)
         })
     });
     // 2. B's face turned most toward −n (B's frame: −Rᵀ n), and the gap of A under it.
-    let fb = most_aligned(hb, -(rel.rt * n));
+    let fb = hb.most_aligned_face(-(rel.rt * n)) as u32;
     let (face_b, nb_in_a) =
         hb.faces()
             .get(fb as usize)
@@ -139,17 +117,4 @@ fn complete(
         edge: (-pen.depth, u32::MAX, u32::MAX, n),
         witness: Some((world(pen.point_a), world(pen.point_b))),
     }
-}
-
-/// The face of `hull` whose outward normal has the largest dot product with `n` (0 for a NaN
-/// `n` or a hull without faces, which the callers' `get` turns into "no face").
-fn most_aligned(hull: &ConvexHull, n: Vec3) -> u32 {
-    let mut best = (f32::NEG_INFINITY, 0u32);
-    for (i, f) in hull.faces().iter().enumerate() {
-        let c = f.plane.normal.dot(n);
-        if c > best.0 {
-            best = (c, i as u32);
-        }
-    }
-    best.1
 }
