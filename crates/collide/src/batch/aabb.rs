@@ -85,6 +85,11 @@ impl lanes::Chunk for Chunk {
         }
     }
 
+    fn is_regular(b: &Aabb) -> bool {
+        // NaN compares false either way: a NaN box is regular (no compare with it holds).
+        !b.min.cmpgt(b.max).any()
+    }
+
     fn is_padding(&self, l: usize) -> bool {
         let b = self.get(l);
         b.min.is_nan() && b.max.is_nan()
@@ -95,22 +100,22 @@ impl Chunk {
     /// Bit `l` set when lane `l` overlaps the query box (touching counts).
     ///
     /// Per axis the intervals meet iff `q.min <= b.max && b.min <= q.max` (Gomez 1999,
-    /// listing 3, in min/max form); `b.min <= b.max` rejects empty boxes. Every comparison
-    /// with a NaN is false, so NaN lanes and NaN queries give 0. Each `cmple` is one packed
-    /// compare of four lanes.
+    /// listing 3, in min/max form); with `INVERTED` (some stored box may be inverted),
+    /// `b.min <= b.max` rejects inverted boxes, which the first two compares alone can pass
+    /// (`[1, 0]` inside `[-1, 2]`). Every comparison with a NaN is false, so NaN lanes and NaN
+    /// queries give 0. Each `cmple` is one packed compare of four lanes.
     #[inline(always)]
-    fn overlap_bits(&self, q: &Splat) -> u32 {
+    fn overlap_bits<const INVERTED: bool>(&self, q: &Splat) -> u32 {
         let mut bits = 0u32;
         for h in 0..2 {
-            let x = q.min[0].cmple(self.max_x[h])
-                & self.min_x[h].cmple(q.max[0])
-                & self.min_x[h].cmple(self.max_x[h]);
-            let y = q.min[1].cmple(self.max_y[h])
-                & self.min_y[h].cmple(q.max[1])
-                & self.min_y[h].cmple(self.max_y[h]);
-            let z = q.min[2].cmple(self.max_z[h])
-                & self.min_z[h].cmple(q.max[2])
-                & self.min_z[h].cmple(self.max_z[h]);
+            let mut x = q.min[0].cmple(self.max_x[h]) & self.min_x[h].cmple(q.max[0]);
+            let mut y = q.min[1].cmple(self.max_y[h]) & self.min_y[h].cmple(q.max[1]);
+            let mut z = q.min[2].cmple(self.max_z[h]) & self.min_z[h].cmple(q.max[2]);
+            if INVERTED {
+                x &= self.min_x[h].cmple(self.max_x[h]);
+                y &= self.min_y[h].cmple(self.max_y[h]);
+                z &= self.min_z[h].cmple(self.max_z[h]);
+            }
             bits |= (x & y & z).bitmask() << (4 * h);
         }
         bits
@@ -245,21 +250,37 @@ impl AabbSoa {
     /// empty `query` gives no overlaps; NaN or empty stored boxes never overlap.
     pub fn overlap_mask(&self, query: &Aabb, mask: &mut [u64]) -> usize {
         let q = Splat::new(query);
-        self.lanes.mask(mask, |chunk| chunk.overlap_bits(&q))
+        if self.lanes.all_regular() {
+            self.lanes
+                .mask(mask, |chunk| chunk.overlap_bits::<false>(&q))
+        } else {
+            self.lanes
+                .mask(mask, |chunk| chunk.overlap_bits::<true>(&q))
+        }
     }
 
     /// Calls `f(i)` for every box `i` that overlaps `query` (touching counts), in increasing
     /// order. Nothing is allocated. NaN as in [`AabbSoa::overlap_mask`].
     pub fn for_each_overlap(&self, query: &Aabb, f: impl FnMut(usize)) {
         let q = Splat::new(query);
-        self.lanes.for_each(|chunk| chunk.overlap_bits(&q), f);
+        if self.lanes.all_regular() {
+            self.lanes
+                .for_each(|chunk| chunk.overlap_bits::<false>(&q), f);
+        } else {
+            self.lanes
+                .for_each(|chunk| chunk.overlap_bits::<true>(&q), f);
+        }
     }
 
     /// The number of boxes that overlap `query` (touching counts).
     #[must_use]
     pub fn count_overlaps(&self, query: &Aabb) -> usize {
         let q = Splat::new(query);
-        self.lanes.count(|chunk| chunk.overlap_bits(&q))
+        if self.lanes.all_regular() {
+            self.lanes.count(|chunk| chunk.overlap_bits::<false>(&q))
+        } else {
+            self.lanes.count(|chunk| chunk.overlap_bits::<true>(&q))
+        }
     }
 
     /// Tests every box against the ray and writes a bitmask as [`AabbSoa::overlap_mask`]

@@ -18,6 +18,10 @@ pub(super) trait Chunk: Copy {
     fn get(&self, l: usize) -> Self::Item;
     /// Whether lane `l` is padding (all NaN).
     fn is_padding(&self, l: usize) -> bool;
+    /// Whether the chunk's fast test needs no guard for this element (an AABB that is not
+    /// inverted; a sphere whose squares can neither overflow nor all underflow): a set of
+    /// regular elements takes the unguarded test, with the same answers.
+    fn is_regular(item: &Self::Item) -> bool;
 }
 
 /// Elements `0..len` in chunks: element `i` is lane `i % LANES` of chunk `i / LANES`; the lanes
@@ -26,6 +30,8 @@ pub(super) trait Chunk: Copy {
 pub(super) struct Lanes<C> {
     chunks: Vec<C>,
     len: usize,
+    /// How many elements are not [`Chunk::is_regular`].
+    irregular: usize,
 }
 
 impl<C> Default for Lanes<C> {
@@ -33,6 +39,7 @@ impl<C> Default for Lanes<C> {
         Lanes {
             chunks: Vec::new(),
             len: 0,
+            irregular: 0,
         }
     }
 }
@@ -43,6 +50,7 @@ impl<C: Chunk> Lanes<C> {
         Lanes {
             chunks: Vec::with_capacity(n.div_ceil(LANES)),
             len: 0,
+            irregular: 0,
         }
     }
 
@@ -61,10 +69,17 @@ impl<C: Chunk> Lanes<C> {
         self.len
     }
 
+    /// `true` when every element is [`Chunk::is_regular`] (so is an empty set).
+    #[inline]
+    pub(super) fn all_regular(&self) -> bool {
+        self.irregular == 0
+    }
+
     /// Removes every element (keeps the memory).
     pub(super) fn clear(&mut self) {
         self.chunks.clear();
         self.len = 0;
+        self.irregular = 0;
     }
 
     /// Appends an element and returns its index.
@@ -77,6 +92,7 @@ impl<C: Chunk> Lanes<C> {
         let last = self.chunks.len() - 1;
         self.chunks[last].set(i % LANES, item);
         self.len += 1;
+        self.irregular += usize::from(!C::is_regular(item));
         i
     }
 
@@ -91,7 +107,10 @@ impl<C: Chunk> Lanes<C> {
         if i >= self.len {
             return false;
         }
-        self.chunks[i / LANES].set(i % LANES, item);
+        let chunk = &mut self.chunks[i / LANES];
+        self.irregular -= usize::from(!C::is_regular(&chunk.get(i % LANES)));
+        self.irregular += usize::from(!C::is_regular(item));
+        chunk.set(i % LANES, item);
         true
     }
 

@@ -41,6 +41,10 @@ impl lanes::Chunk for Chunk {
         }
     }
 
+    fn is_regular(s: &Sphere) -> bool {
+        moderate(s, 0.0)
+    }
+
     fn is_padding(&self, l: usize) -> bool {
         let s = self.get(l);
         s.center.is_nan() && s.radius.is_nan()
@@ -50,19 +54,21 @@ impl lanes::Chunk for Chunk {
 impl Chunk {
     /// Bit `l` set when lane `l` touches the query sphere `q` (splatted in `qs`).
     ///
-    /// Fast path, four lanes at a time in `f32`: `|c - q|² <= (r + r_q)²`, the squared form
-    /// of `|c - q| <= r + r_q` (no square root). `f32` squares overflow to `inf` beyond ~1e19
+    /// Four lanes at a time in `f32`: `|c - q|² <= (r + r_q)²`, the squared form of
+    /// `|c - q| <= r + r_q` (no square root). `f32` squares overflow to `inf` beyond ~1e19
     /// and underflow to 0 below ~1e-19, where `inf <= inf` or `0 <= 0` would report spheres
-    /// as touching that are not; the lanes where a square is not finite or both are below
-    /// 1e-30 (and NaN lanes) are therefore decided by the scalar [`overlap::sphere_sphere`]
-    /// (in f64), so every lane gets the scalar's verdict. Ordinary scenes never take that
-    /// path. The check is on the sum `s = |c - q|² + (r + r_q)²` of the two non-negative
-    /// squares, one add and two compares per four lanes: `s` is inf or NaN when either square
-    /// is, and `s < 2e-30` whenever both are below 1e-30; the few more lanes it sends to the
-    /// scalar test (a finite sum that overflows, both squares below 2e-30) get the same
-    /// verdict there.
+    /// as touching that are not. With `GUARDED`, the lanes where a square is not finite or
+    /// both are below 1e-30 (and NaN lanes) are therefore decided by the scalar
+    /// [`overlap::sphere_sphere`] (in f64), so every lane gets the scalar's verdict. The check
+    /// is on the sum `s = |c - q|² + (r + r_q)²` of the two non-negative squares, one add and
+    /// two compares per four lanes: `s` is inf or NaN when either square is, and `s < 2e-30`
+    /// whenever both are below 1e-30; the few more lanes it sends to the scalar test (a
+    /// finite sum that overflows, both squares below 2e-30) get the same verdict there.
+    /// Without it (every stored sphere and the query [`moderate`]), no lane can take that
+    /// path: `s` is at most `3 (2e18)² + (2e18)² = 1.6e37` and at least `(2e-15)²`, and a NaN
+    /// lane (padding) fails the compare, as the scalar test says of NaN.
     #[inline(always)]
-    fn overlap_bits(&self, qs: &[Vec4; 4], q: &Sphere) -> u32 {
+    fn overlap_bits<const GUARDED: bool>(&self, qs: &[Vec4; 4], q: &Sphere) -> u32 {
         let mut bits = 0u32;
         let mut slow = 0u32;
         let (inf, tiny2) = (Vec4::splat(f32::INFINITY), Vec4::splat(2e-30));
@@ -74,10 +80,12 @@ impl Chunk {
             let d2 = dx * dx + dy * dy + dz * dz;
             let rs2 = rs * rs;
             bits |= d2.cmple(rs2).bitmask() << (4 * h);
-            // Fast when `2e-30 <= s < inf`, false for NaN.
-            let sum = d2 + rs2;
-            let odd = !(sum.cmpge(tiny2) & sum.cmplt(inf));
-            slow |= odd.bitmask() << (4 * h);
+            if GUARDED {
+                // Fast when `2e-30 <= s < inf`, false for NaN.
+                let sum = d2 + rs2;
+                let odd = !(sum.cmpge(tiny2) & sum.cmplt(inf));
+                slow |= odd.bitmask() << (4 * h);
+            }
         }
         while slow != 0 {
             let l = slow.trailing_zeros() as usize;
@@ -88,6 +96,19 @@ impl Chunk {
         bits
     }
 }
+
+/// `true` when the sphere's centre coordinates and radius are finite, within `±1e18`, and
+/// the radius is at least `min_radius`: squares of distances and radius sums between such
+/// spheres neither overflow `f32` nor (with `min_radius = 2e-15` on one side) all underflow.
+#[inline]
+fn moderate(s: &Sphere, min_radius: f32) -> bool {
+    const LIMIT: f32 = 1e18;
+    s.center.abs().max_element() <= LIMIT && (min_radius..=LIMIT).contains(&s.radius)
+}
+
+/// The smallest query radius for the unguarded test: its square, `4e-30`, is above the
+/// guard's `2e-30`.
+const MIN_QUERY_RADIUS: f32 = 2e-15;
 
 /// The query sphere splatted: `(x, y, z, r)` across four lanes each.
 #[inline(always)]
@@ -141,21 +162,42 @@ impl SphereSoa {
     /// [`AabbSoa::overlap_mask`](super::AabbSoa::overlap_mask). NaN in `query` gives none.
     pub fn overlap_mask(&self, query: &Sphere, mask: &mut [u64]) -> usize {
         let q = splat(query);
-        self.lanes.mask(mask, |chunk| chunk.overlap_bits(&q, query))
+        if self.unguarded(query) {
+            self.lanes
+                .mask(mask, |c| c.overlap_bits::<false>(&q, query))
+        } else {
+            self.lanes.mask(mask, |c| c.overlap_bits::<true>(&q, query))
+        }
     }
 
     /// Calls `f(i)` for every sphere `i` that touches `query`, in increasing order, without
     /// allocating.
     pub fn for_each_overlap(&self, query: &Sphere, f: impl FnMut(usize)) {
         let q = splat(query);
-        self.lanes
-            .for_each(|chunk| chunk.overlap_bits(&q, query), f);
+        if self.unguarded(query) {
+            self.lanes
+                .for_each(|c| c.overlap_bits::<false>(&q, query), f);
+        } else {
+            self.lanes
+                .for_each(|c| c.overlap_bits::<true>(&q, query), f);
+        }
+    }
+
+    /// `true` when no lane can need the scalar test: every stored sphere and the query are
+    /// [`moderate`] (the query with a radius of at least [`MIN_QUERY_RADIUS`]).
+    #[inline]
+    fn unguarded(&self, query: &Sphere) -> bool {
+        self.lanes.all_regular() && moderate(query, MIN_QUERY_RADIUS)
     }
 
     /// The number of spheres that touch `query`.
     #[must_use]
     pub fn count_overlaps(&self, query: &Sphere) -> usize {
         let q = splat(query);
-        self.lanes.count(|chunk| chunk.overlap_bits(&q, query))
+        if self.unguarded(query) {
+            self.lanes.count(|c| c.overlap_bits::<false>(&q, query))
+        } else {
+            self.lanes.count(|c| c.overlap_bits::<true>(&q, query))
+        }
     }
 }

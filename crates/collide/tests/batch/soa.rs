@@ -350,3 +350,55 @@ fn sphere_touching_and_nan() {
     assert_eq!(soa.get(1).map(|s| s.radius), Some(1.0));
     assert_eq!(soa.get(3), None);
 }
+
+#[test]
+fn inverted_boxes_and_extreme_spheres_keep_the_scalar_answer_through_set_and_clear() {
+    // The sets test unguarded while every element is regular; one inverted box, or one sphere
+    // whose squares overflow, must bring the guard back, and replacing it must drop it again.
+    let inverted = Aabb {
+        min: Vec3::ONE,
+        max: Vec3::ZERO,
+    };
+    let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    let around = Aabb::new(Vec3::splat(-1.0), Vec3::splat(2.0));
+    let mut boxes = AabbSoa::from_aabbs(&[unit, inverted]);
+    assert_eq!(
+        all_answers(&boxes, &around),
+        [0],
+        "an inverted box never overlaps"
+    );
+    assert!(boxes.set(1, &unit));
+    assert_eq!(all_answers(&boxes, &around), [0, 1]);
+    assert!(boxes.set(0, &inverted));
+    assert_eq!(all_answers(&boxes, &around), [1]);
+    boxes.clear();
+    boxes.push(&unit);
+    assert_eq!(all_answers(&boxes, &around), [0]);
+
+    // Radii of 2e19 square to +inf in f32: `inf <= inf` would make these touch, 6e19 apart.
+    let far = Sphere::new(Vec3::X * 3e19, 2e19);
+    let near = Sphere::new(Vec3::ZERO, 1.0);
+    let query = Sphere::new(Vec3::X * -3e19, 2e19);
+    let answers = |soa: &SphereSoa, q: &Sphere| {
+        let mut got = Vec::new();
+        soa.for_each_overlap(q, |i| got.push(i));
+        let mut mask = vec![0u64; mask_words(soa.len())];
+        assert_eq!(soa.overlap_mask(q, &mut mask), got.len());
+        assert_eq!(soa.count_overlaps(q), got.len());
+        got
+    };
+    let mut spheres = SphereSoa::from_spheres(&[near, far]);
+    assert!(!scalar_sphere(&query, &far));
+    assert_eq!(answers(&spheres, &query), Vec::<usize>::new());
+    assert!(spheres.set(1, &near));
+    assert_eq!(answers(&spheres, &near), [0, 1]);
+    assert!(spheres.set(1, &far));
+    assert_eq!(answers(&spheres, &query), Vec::<usize>::new());
+    // A point query 1e-20 from a point: both squares underflow to 0 in f32.
+    let point = Sphere::new(Vec3::ZERO, 0.0);
+    let beside = Sphere::new(Vec3::X * 1e-20, 0.0);
+    let points = SphereSoa::from_spheres(&[point]);
+    assert!(!scalar_sphere(&beside, &point));
+    assert_eq!(answers(&points, &beside), Vec::<usize>::new());
+    assert_eq!(answers(&points, &point), [0]);
+}
