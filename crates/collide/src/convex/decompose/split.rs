@@ -66,6 +66,9 @@ const RANK_COARSENING: f32 = 4.0;
 const FINAL_COARSENING: f32 = 2.0;
 /// How many of the best-ranked candidates are scored again on the finer grid.
 const FINALISTS: usize = 3;
+/// A split is stuck when its best finalist leaves a half at least this fraction of the piece's
+/// concavity deep: then the planes through the deepest sample are taken instead.
+const STUCK: f32 = 0.9;
 /// The hull of a part and the box of its vertices.
 struct Hulled {
     part: Part,
@@ -171,6 +174,8 @@ impl Search<'_> {
     /// (where the surface turns in). Round two refines the best of round one: its plane moved
     /// by `±1/16` and `±1/32` of the part's extent along its normal. Both rounds are ranked on
     /// the coarse grid ([`score`]); the [`FINALISTS`] best are scored again on a finer one.
+    /// When even the best of them is stuck (its worse half keeps [`STUCK`] of the piece's
+    /// concavity), the planes through the deepest sample compete instead.
     /// Candidates are evaluated in parallel; the lowest score wins, ties to the earlier
     /// candidate, so the result does not depend on the thread count.
     pub fn best_split(
@@ -204,10 +209,36 @@ impl Search<'_> {
             .take(FINALISTS)
             .map(|&(_, k)| cuts[k])
             .collect();
-        let finals = self.evaluate_all(piece, &finalists, others, FINAL_COARSENING * self.spacing);
+        let fine = FINAL_COARSENING * self.spacing;
+        let mut finals = self.evaluate_all(piece, &finalists, others, fine);
+        let best_depth = lowest(&finals).map(|s| worse_depth(&s.2))?;
+        if best_depth >= STUCK * piece.concavity.depth {
+            // No cut takes the worst point away: bisect the dent at it instead, so that the
+            // next cuts, on smaller halves, can.
+            let through = self.through_deepest(piece, id);
+            finals = self.evaluate_all(piece, &through, others, fine);
+            if finals.is_empty() {
+                finals = self.evaluate_all(piece, &finalists, others, fine);
+            }
+        }
         let k = lowest(&finals)?.1;
         let (_, _, (a, b)) = finals.into_iter().find(|s| s.1 == k)?;
         Some(self.on_full_grid(a, b, others))
+    }
+
+    /// A plane of each of the [`DIRECTIONS`] through the piece's deepest sample, where it
+    /// splits the part.
+    fn through_deepest(&self, piece: &Piece, id: u32) -> Vec<Cut> {
+        let q = piece.concavity.deepest;
+        DIRECTIONS
+            .into_iter()
+            .filter_map(|normal| {
+                let (lo, hi) = extent(&piece.part.points, normal);
+                let offset = normal.dot(q);
+                (offset - lo > self.scale.plane_eps && hi - offset > self.scale.plane_eps)
+                    .then_some(Cut { normal, offset, id })
+            })
+            .collect()
     }
 
     /// The two halves of a split measured again on the search grid, each with the other
@@ -329,6 +360,11 @@ fn score(pieces: &[PartConcavity]) -> f32 {
         sum += c.mean;
     }
     d1 + 0.25 * d2 + sum / pieces.len().max(1) as f32
+}
+
+/// The larger concavity of a split's halves.
+fn worse_depth((a, b): &(Piece, Piece)) -> f32 {
+    a.concavity.depth.max(b.concavity.depth)
 }
 
 /// The lowest-scored candidate, ties to the earlier one.
