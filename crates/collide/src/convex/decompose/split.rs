@@ -175,8 +175,7 @@ impl Search<'_> {
     /// by `±1/16` and `±1/32` of the part's extent along its normal. Both rounds are ranked on
     /// the coarse grid ([`score`]); the [`FINALISTS`] best are scored again on a finer one.
     /// When even the best of them is stuck (its worse half keeps [`STUCK`] of the piece's
-    /// concavity), the planes through the deepest sample compete instead, ranked and rescored
-    /// the same way.
+    /// concavity), the planes through the deepest sample compete instead.
     /// Candidates are evaluated in parallel; the lowest score wins, ties to the earlier
     /// candidate, so the result does not depend on the thread count.
     pub fn best_split(
@@ -199,15 +198,17 @@ impl Search<'_> {
             .collect();
         let second = self.evaluate_all(piece, &second_cuts, others, rank);
         let cuts: Vec<Cut> = first_cuts.iter().chain(&second_cuts).copied().collect();
-        let ranked: Vec<Scored> = first
-            .into_iter()
-            .chain(
-                second
-                    .into_iter()
-                    .map(|(s, k, h)| (s, k + first_cuts.len(), h)),
-            )
+        let mut ranked: Vec<(f32, usize)> = first
+            .iter()
+            .map(|&(s, k, _)| (s, k))
+            .chain(second.iter().map(|&(s, k, _)| (s, k + first_cuts.len())))
             .collect();
-        let finalists = best_ranked(&ranked, &cuts);
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let finalists: Vec<Cut> = ranked
+            .iter()
+            .take(FINALISTS)
+            .map(|&(_, k)| cuts[k])
+            .collect();
         let fine = FINAL_COARSENING * self.spacing;
         let mut finals = self.evaluate_all(piece, &finalists, others, fine);
         let best_depth = lowest(&finals).map(|s| worse_depth(&s.2))?;
@@ -215,8 +216,7 @@ impl Search<'_> {
             // No cut takes the worst point away: bisect the dent at it instead, so that the
             // next cuts, on smaller halves, can.
             let through = self.through_deepest(piece, id);
-            let ranked = self.evaluate_all(piece, &through, others, rank);
-            finals = self.evaluate_all(piece, &best_ranked(&ranked, &through), others, fine);
+            finals = self.evaluate_all(piece, &through, others, fine);
             if finals.is_empty() {
                 finals = self.evaluate_all(piece, &finalists, others, fine);
             }
@@ -365,18 +365,6 @@ fn score(pieces: &[PartConcavity]) -> f32 {
 /// The larger concavity of a split's halves.
 fn worse_depth((a, b): &(Piece, Piece)) -> f32 {
     a.concavity.depth.max(b.concavity.depth)
-}
-
-/// The [`FINALISTS`] lowest-scored of `ranked` (ties to the earlier candidate), as cuts of
-/// `cuts`.
-fn best_ranked(ranked: &[Scored], cuts: &[Cut]) -> Vec<Cut> {
-    let mut order: Vec<(f32, usize)> = ranked.iter().map(|&(s, k, _)| (s, k)).collect();
-    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    order
-        .iter()
-        .take(FINALISTS)
-        .map(|&(_, k)| cuts[k])
-        .collect()
 }
 
 /// The lowest-scored candidate, ties to the earlier one.
