@@ -16,7 +16,7 @@ pub(super) struct Cut {
 
 impl Cut {
     /// How far `p` is inside the cell's side of the plane (negative outside). `normal` is a
-    /// unit vector (the candidates are axis planes), so this is the Euclidean distance.
+    /// unit vector (the candidates' normals are), so this is the Euclidean distance.
     #[inline]
     pub fn depth(&self, p: Vec3) -> f32 {
         self.offset - self.normal.dot(p)

@@ -109,6 +109,60 @@ fn grid(a: Vec3, b: Vec3, c: Vec3, spacing: f32, max_steps: u32, f: &mut impl Fn
     }
 }
 
+/// The sampled distances of a set of hull samples: the largest, where, their sum and count.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Samples {
+    /// The largest distance (0 without samples).
+    pub worst: f32,
+    /// The sample where the largest was found (the hull's vertex centroid without samples).
+    pub deepest: Vec3,
+    sum: f64,
+    count: u32,
+}
+
+impl Samples {
+    fn new(start: Vec3) -> Samples {
+        Samples {
+            worst: 0.0,
+            deepest: start,
+            sum: 0.0,
+            count: 0,
+        }
+    }
+
+    fn add(&mut self, q: Vec3, d: f32) {
+        self.sum += f64::from(d);
+        self.count += 1;
+        if d > self.worst {
+            self.worst = d;
+            self.deepest = q;
+        }
+    }
+
+    /// Both sets as one (ties of the largest to `self`).
+    fn joined(self, other: Samples) -> Samples {
+        let (worst, deepest) = if other.worst > self.worst {
+            (other.worst, other.deepest)
+        } else {
+            (self.worst, self.deepest)
+        };
+        Samples {
+            worst,
+            deepest,
+            sum: self.sum + other.sum,
+            count: self.count + other.count,
+        }
+    }
+
+    fn mean(&self) -> f32 {
+        if self.count == 0 {
+            0.0
+        } else {
+            (self.sum / f64::from(self.count)) as f32
+        }
+    }
+}
+
 /// How concave one part is, and where.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PartConcavity {
@@ -120,6 +174,23 @@ pub(super) struct PartConcavity {
     pub mean: f32,
     /// The hull sample where the largest was found.
     pub deepest: Vec3,
+    /// The samples off the part's cuts and the spacing they were taken at, when all were
+    /// measured (not cut short by [`Sampling::stop_above`]). No other piece hides or uncovers
+    /// them, so measuring the same hull again among changed neighbours can reuse them.
+    pub off_cut: Option<(Samples, f32)>,
+}
+
+/// How a hull is sampled by [`part_concavity`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Sampling {
+    /// Grid spacing on the faces ([`for_each_hull_sample`]).
+    pub spacing: f32,
+    /// Largest grid size per fan triangle.
+    pub max_steps: u32,
+    /// Stop at the first sample farther than this from the mesh (`f32::INFINITY`: never):
+    /// for a caller that only needs to know whether the part is within a limit. The result's
+    /// `depth` is then that sample's distance and its mean covers only the samples so far.
+    pub stop_above: f32,
 }
 
 /// The hulls of the other pieces, which hide the samples of a piece's faces they cover.
@@ -151,42 +222,50 @@ impl Others<'_> {
 /// (within `1e-5` of the diagonal, as [`concavity_error`] has it) is inside the union and left
 /// out: for a closed mesh that is the hull's face over the cap, which the piece across the
 /// cut covers too. Samples off the cuts are on the union's boundary or near the mesh anyway
-/// and are all measured (so no containment test is spent on them). Distances go through the
-/// whole mesh's triangle tree.
+/// and are all measured (so no containment test is spent on them), or taken from `reuse`
+/// (the `off_cut` of an earlier measure of the same hull and part) when its spacing is
+/// `sampling.spacing`. Distances go through the whole mesh's triangle tree.
 pub(super) fn part_concavity(
     h: &ConvexHull,
     part: &Part,
     collider: &MeshCollider,
     scale: &Scale,
-    spacing: f32,
-    max_steps: u32,
+    sampling: Sampling,
     others: Others<'_>,
+    reuse: Option<&PartConcavity>,
 ) -> PartConcavity {
     let on_cut = scale.plane_eps + 4.0 * h.tolerance();
     let cover_tolerance = 1e-5 * scale.diagonal;
-    let (mut worst, mut deepest, mut sum, mut count) = (0.0f32, h.vertex_centroid(), 0.0f64, 0u32);
+    let reused = reuse
+        .and_then(|r| r.off_cut)
+        .filter(|&(_, spacing)| spacing == sampling.spacing)
+        .map(|(samples, _)| samples);
+    let start = h.vertex_centroid();
+    let (mut on, mut off) = (Samples::new(start), Samples::new(start));
+    let mut stopped = false;
     let mut to_mesh = StepDistance::new(collider, scale);
-    for_each_hull_sample(h, spacing, max_steps, |q| {
-        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
-        if on_a_cut && others.cover(q, cover_tolerance) {
+    for_each_hull_sample(h, sampling.spacing, sampling.max_steps, |q| {
+        if stopped {
             return;
         }
-        let d = to_mesh.distance(q);
-        sum += f64::from(d);
-        count += 1;
-        if d > worst {
-            worst = d;
-            deepest = q;
+        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
+        if on_a_cut {
+            if others.cover(q, cover_tolerance) {
+                return;
+            }
+            on.add(q, to_mesh.distance(q));
+        } else if reused.is_none() {
+            off.add(q, to_mesh.distance(q));
         }
+        stopped = on.worst.max(off.worst) > sampling.stop_above;
     });
+    let off = reused.unwrap_or(off);
+    let all = off.joined(on);
     PartConcavity {
-        depth: worst,
-        mean: if count == 0 {
-            0.0
-        } else {
-            (sum / f64::from(count)) as f32
-        },
-        deepest,
+        depth: all.worst,
+        mean: all.mean(),
+        deepest: all.deepest,
+        off_cut: (!stopped).then_some((off, sampling.spacing)),
     }
 }
 

@@ -66,6 +66,5 @@ fn try_merge(pieces: &[Piece], i: usize, j: usize, search: &Search<'_>) -> Optio
     }
     let both = a.bounds.union(&b.bounds);
     let others = super::neighbour_hulls(pieces, &both, &[i, j], search);
-    let merged = search.piece(a.part.merged(&b.part), &others)?;
-    merged.within.then_some(merged)
+    search.piece_within(a.part.merged(&b.part), &others)
 }

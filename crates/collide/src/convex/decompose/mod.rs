@@ -6,9 +6,10 @@
 //! SIGGRAPH 2022): a **part** is the mesh's triangles clipped to a convex cell (the half-spaces
 //! of the cuts that made it), its piece is the convex hull of the clipped corners, and its
 //! **concavity** is how far that hull's surface strays from the part's surface. The part with
-//! the largest concavity is split by the best of a set of axis-aligned planes until every part
-//! is within the limit or the piece budget is spent; then neighbouring pieces whose joint hull
-//! is still within the limit are merged. For a closed mesh the cap a cut leaves lies inside the
+//! the largest concavity is split by the best of a set of planes (along the axes and the
+//! diagonals of pairs of axes; through the deepest point when no plane takes it away) until
+//! every part is within the limit or the piece budget is spent; then neighbouring pieces whose
+//! joint hull is still within the limit are merged. For a closed mesh the cap a cut leaves lies inside the
 //! hull of the cut's boundary, so the pieces need no capping.
 //!
 //! The steps, one module each: [`clip`] (parts and the plane split), [`concavity`] (the

@@ -1,8 +1,10 @@
-//! Step 3, split search: the plane that best splits a part, chosen among axis-aligned
-//! candidates by the concavity of the two halves it leaves.
+//! Step 3, split search: the plane that best splits a part, chosen among axis-aligned and
+//! diagonal candidates by the concavity of the two halves it leaves.
 
 use super::clip::{split, Cut, Part};
-use super::concavity::{part_concavity, part_hull, Others, PartConcavity, Scale, SEARCH_MAX_STEPS};
+use super::concavity::{
+    part_concavity, part_hull, Others, PartConcavity, Sampling, Scale, SEARCH_MAX_STEPS,
+};
 use crate::convex::ConvexHull;
 use crate::math::Vec3;
 use crate::mesh::MeshCollider;
@@ -35,12 +37,47 @@ pub(super) struct Search<'a> {
 /// extent.
 const OFFSETS_PER_AXIS: u32 = 7;
 
+/// Number of evenly spaced planes per diagonal direction in the first round: at `1/4, 1/2,
+/// 3/4` of the part's extent along it.
+const OFFSETS_PER_DIAGONAL: u32 = 3;
+
+/// The candidate normals: the three axes, then the six diagonals of pairs of axes (the
+/// directions that cut a ring into eighths, which axis planes alone cannot).
+const DIRECTIONS: [Vec3; 9] = {
+    const H: f32 = std::f32::consts::FRAC_1_SQRT_2;
+    [
+        Vec3::X,
+        Vec3::Y,
+        Vec3::Z,
+        Vec3::new(H, H, 0.0),
+        Vec3::new(H, -H, 0.0),
+        Vec3::new(H, 0.0, H),
+        Vec3::new(H, 0.0, -H),
+        Vec3::new(0.0, H, H),
+        Vec3::new(0.0, H, -H),
+    ]
+};
+
+/// Candidates are ranked on a grid this many times coarser than the search spacing (a
+/// sixteenth of the samples); the [`FINALISTS`] best are scored again twice as coarse as the
+/// search spacing, and the winner's halves measured on the search grid.
+const RANK_COARSENING: f32 = 4.0;
+/// The grid of the finalists' scores, in search spacings.
+const FINAL_COARSENING: f32 = 2.0;
+/// How many of the best-ranked candidates are scored again on the finer grid.
+const FINALISTS: usize = 3;
+/// A split is stuck when its best finalist leaves a half at least this fraction of the piece's
+/// concavity deep: then the planes through the deepest sample are taken instead.
+const STUCK: f32 = 0.9;
 /// The hull of a part and the box of its vertices.
 struct Hulled {
     part: Part,
     hull: ConvexHull,
     bounds: Aabb,
 }
+
+/// A scored candidate: its score, its index among the candidates and the halves it leaves.
+type Scored = (f32, usize, (Piece, Piece));
 
 impl Search<'_> {
     /// The hull of `part`, or `None` when it cannot be built even thickened.
@@ -50,16 +87,25 @@ impl Search<'_> {
         Some(Hulled { part, hull, bounds })
     }
 
+    /// The sampling at `spacing`, stopping above `stop_above`.
+    fn sampling(&self, spacing: f32, stop_above: f32) -> Sampling {
+        Sampling {
+            spacing,
+            max_steps: SEARCH_MAX_STEPS,
+            stop_above,
+        }
+    }
+
     /// The concavity of a hulled part among `others`.
-    fn measured(&self, h: Hulled, others: Others<'_>, spacing: f32) -> Piece {
+    fn measured(&self, h: Hulled, others: Others<'_>, sampling: Sampling) -> Piece {
         let concavity = part_concavity(
             &h.hull,
             &h.part,
             self.collider,
             &self.scale,
-            spacing,
-            SEARCH_MAX_STEPS,
+            sampling,
             others,
+            None,
         );
         let mut piece = Piece {
             part: h.part,
@@ -82,17 +128,27 @@ impl Search<'_> {
     /// even thickened.
     pub fn piece(&self, part: Part, others: &[&ConvexHull]) -> Option<Piece> {
         let h = self.hulled(part)?;
-        Some(self.measured(
-            h,
-            Others {
-                hulls: others,
-                extra: None,
-            },
-            self.spacing,
-        ))
+        let others = Others {
+            hulls: others,
+            extra: None,
+        };
+        Some(self.measured(h, others, self.sampling(self.spacing, f32::INFINITY)))
     }
 
-    /// `piece`'s concavity and verdict measured again among `others` (which changed).
+    /// The piece of `part` among `others` when it is within the limit; `None` otherwise, found
+    /// at the first search sample beyond the limit (the same verdict as [`Search::piece`]).
+    pub fn piece_within(&self, part: Part, others: &[&ConvexHull]) -> Option<Piece> {
+        let h = self.hulled(part)?;
+        let others = Others {
+            hulls: others,
+            extra: None,
+        };
+        let piece = self.measured(h, others, self.sampling(self.spacing, self.limit));
+        piece.within.then_some(piece)
+    }
+
+    /// `piece`'s concavity and verdict measured again among `others` (which changed). Only
+    /// the samples on its cuts are measured again; the others are the same.
     pub fn remeasure(&self, piece: &Piece, others: &[&ConvexHull]) -> (PartConcavity, bool) {
         let others = Others {
             hulls: others,
@@ -103,59 +159,86 @@ impl Search<'_> {
             &piece.part,
             self.collider,
             &self.scale,
-            self.spacing,
-            SEARCH_MAX_STEPS,
+            self.sampling(self.spacing, f32::INFINITY),
             others,
+            Some(&piece.concavity),
         );
-        let measured = Piece {
-            concavity,
-            ..piece.clone()
-        };
-        (concavity, self.within(&measured))
+        (concavity, concavity.depth <= self.limit)
     }
 
     /// The best split of `piece` by a plane (among the other pieces' hulls `others`), or
     /// `None` when no candidate leaves two non-empty halves with hulls.
     ///
-    /// Round one: `7` planes per axis at even offsets of the part's box, and the three axis
-    /// planes through the deepest sample's nearest mesh point (where the surface turns in).
-    /// Round two refines the best of round one: its plane moved by `±1/16` and `±1/32` of the
-    /// box along its axis. A candidate scores `max(c₁, c₂) + min(c₁, c₂) / 4 + m` over the
-    /// halves' largest concavities `c` and the mean `m` of their samples' distances: first the
-    /// worse half, then the other, and the mean, which still falls when a dent is only being
-    /// narrowed. Candidates are evaluated in parallel; the lowest score wins, ties to the
-    /// earlier candidate, so the result does not depend on the thread count.
+    /// Round one ([`Search::first_round`]): planes along the axes and the diagonals at even
+    /// offsets, and planes of every direction through the deepest sample's nearest mesh point
+    /// (where the surface turns in). Round two refines the best of round one: its plane moved
+    /// by `±1/16` and `±1/32` of the part's extent along its normal. Both rounds are ranked on
+    /// the coarse grid ([`score`]); the [`FINALISTS`] best are scored again on a finer one.
+    /// When even the best of them is stuck (its worse half keeps [`STUCK`] of the piece's
+    /// concavity), the planes through the deepest sample compete instead.
+    /// Candidates are evaluated in parallel; the lowest score wins, ties to the earlier
+    /// candidate, so the result does not depend on the thread count.
     pub fn best_split(
         &self,
         piece: &Piece,
         id: u32,
         others: &[&ConvexHull],
     ) -> Option<(Piece, Piece)> {
-        let bounds = Aabb::from_points(&piece.part.points)?;
-        let first_cuts = self.first_round(piece, &bounds, id);
-        let first = self.evaluate_all(piece, &first_cuts, others);
-        let best = first
-            .iter()
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-            .map(|&(_, k, _)| first_cuts[k])?;
-        let axis_extent = bounds.size().dot(best.normal.abs());
+        let rank = RANK_COARSENING * self.spacing;
+        let first_cuts = self.first_round(piece, id);
+        let first = self.evaluate_all(piece, &first_cuts, others, rank);
+        let best = lowest(&first).map(|&(_, k, _)| first_cuts[k])?;
+        let (lo, hi) = extent(&piece.part.points, best.normal);
         let second_cuts: Vec<Cut> = [-1.0 / 16.0, 1.0 / 16.0, -1.0 / 32.0, 1.0 / 32.0]
             .iter()
             .map(|&f| Cut {
-                offset: best.offset + f * axis_extent,
+                offset: best.offset + f * (hi - lo),
                 ..best
             })
             .collect();
-        let second = self.evaluate_all(piece, &second_cuts, others);
-        first
+        let second = self.evaluate_all(piece, &second_cuts, others, rank);
+        let cuts: Vec<Cut> = first_cuts.iter().chain(&second_cuts).copied().collect();
+        let mut ranked: Vec<(f32, usize)> = first
+            .iter()
+            .map(|&(s, k, _)| (s, k))
+            .chain(second.iter().map(|&(s, k, _)| (s, k + first_cuts.len())))
+            .collect();
+        ranked.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let finalists: Vec<Cut> = ranked
+            .iter()
+            .take(FINALISTS)
+            .map(|&(_, k)| cuts[k])
+            .collect();
+        let fine = FINAL_COARSENING * self.spacing;
+        let mut finals = self.evaluate_all(piece, &finalists, others, fine);
+        let best_depth = lowest(&finals).map(|s| worse_depth(&s.2))?;
+        if best_depth >= STUCK * piece.concavity.depth {
+            // No cut takes the worst point away: bisect the dent at it instead, so that the
+            // next cuts, on smaller halves, can.
+            let through = self.through_deepest(piece, id);
+            finals = self.evaluate_all(piece, &through, others, fine);
+            if finals.is_empty() {
+                finals = self.evaluate_all(piece, &finalists, others, fine);
+            }
+        }
+        let k = lowest(&finals)?.1;
+        let (_, _, (a, b)) = finals.into_iter().find(|s| s.1 == k)?;
+        Some(self.on_full_grid(a, b, others))
+    }
+
+    /// A plane of each of the [`DIRECTIONS`] through the piece's deepest sample, where it
+    /// splits the part.
+    fn through_deepest(&self, piece: &Piece, id: u32) -> Vec<Cut> {
+        let q = piece.concavity.deepest;
+        DIRECTIONS
             .into_iter()
-            .chain(
-                second
-                    .into_iter()
-                    .map(|(s, k, h)| (s, k + first_cuts.len(), h)),
-            )
-            .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-            .map(|(_, _, (a, b))| self.on_full_grid(a, b, others))
+            .filter_map(|normal| {
+                let (lo, hi) = extent(&piece.part.points, normal);
+                let offset = normal.dot(q);
+                (offset - lo > self.scale.plane_eps && hi - offset > self.scale.plane_eps)
+                    .then_some(Cut { normal, offset, id })
+            })
+            .collect()
     }
 
     /// The two halves of a split measured again on the search grid, each with the other
@@ -169,57 +252,69 @@ impl Search<'_> {
         (a, b)
     }
 
-    /// The round-one candidates described at [`Search::best_split`].
-    fn first_round(&self, piece: &Piece, bounds: &Aabb, id: u32) -> Vec<Cut> {
+    /// The round-one candidates of [`Search::best_split`]: along each axis
+    /// [`OFFSETS_PER_AXIS`] planes and along each diagonal [`OFFSETS_PER_DIAGONAL`], evenly
+    /// spaced over the part's extent along the normal, then a plane of each of the
+    /// [`DIRECTIONS`] through the deepest sample's nearest mesh point.
+    fn first_round(&self, piece: &Piece, id: u32) -> Vec<Cut> {
         let mut cuts = Vec::new();
-        let size = bounds.size();
+        let points = &piece.part.points;
         let through = self
             .collider
             .closest_point(piece.concavity.deepest, f32::MAX)
             .map(|m| m.point);
-        for (axis, normal) in [Vec3::X, Vec3::Y, Vec3::Z].into_iter().enumerate() {
-            let (lo, extent) = (bounds.min[axis], size[axis]);
-            if extent <= 2.0 * self.scale.plane_eps {
+        for (d, normal) in DIRECTIONS.into_iter().enumerate() {
+            let (lo, hi) = extent(points, normal);
+            if hi - lo <= 2.0 * self.scale.plane_eps {
                 continue;
             }
-            for k in 1..=OFFSETS_PER_AXIS {
-                let offset = lo + extent * k as f32 / (OFFSETS_PER_AXIS + 1) as f32;
+            let count = if d < 3 {
+                OFFSETS_PER_AXIS
+            } else {
+                OFFSETS_PER_DIAGONAL
+            };
+            for k in 1..=count {
+                let offset = lo + (hi - lo) * k as f32 / (count + 1) as f32;
                 cuts.push(Cut { normal, offset, id });
             }
-            if let Some(p) = through {
-                if p[axis] > lo && p[axis] < lo + extent {
-                    cuts.push(Cut {
-                        normal,
-                        offset: p[axis],
-                        id,
-                    });
+        }
+        if let Some(p) = through {
+            for normal in DIRECTIONS {
+                let (lo, hi) = extent(points, normal);
+                let offset = normal.dot(p);
+                if offset > lo && offset < hi {
+                    cuts.push(Cut { normal, offset, id });
                 }
             }
         }
         cuts
     }
 
-    /// Every valid candidate's score, index and halves, in candidate order.
+    /// Every valid candidate's score, index and halves, in candidate order, on a grid of
+    /// `spacing`.
     fn evaluate_all(
         &self,
         piece: &Piece,
         cuts: &[Cut],
         others: &[&ConvexHull],
-    ) -> Vec<(f32, usize, (Piece, Piece))> {
+        spacing: f32,
+    ) -> Vec<Scored> {
         let indexed: Vec<(usize, Cut)> = cuts.iter().copied().enumerate().collect();
         crate::par::filter_map(&indexed, |&(k, cut)| {
-            self.evaluate(piece, cut, others)
+            self.evaluate(piece, cut, others, spacing)
                 .map(|(score, halves)| (score, k, halves))
         })
     }
 
-    /// The halves `cut` leaves and their score, or `None` when a half is empty or hull-less.
-    /// Each half is measured with the other half among the hulls that cover its cut.
+    /// The halves `cut` leaves and their score on a grid of `spacing`, or `None` when a half
+    /// is empty or hull-less. Each half is measured with the other half among the hulls that
+    /// cover its cut.
     fn evaluate(
         &self,
         piece: &Piece,
         cut: Cut,
         others: &[&ConvexHull],
+        spacing: f32,
     ) -> Option<(f32, (Piece, Piece))> {
         let (below, above) = split(&piece.part, cut, self.scale.plane_eps);
         if below.polygon_count() == 0 || above.polygon_count() == 0 {
@@ -228,16 +323,14 @@ impl Search<'_> {
         let a = self.hulled(below)?;
         let b = self.hulled(above)?;
         let a_hull = a.hull.clone();
-        // Candidates are compared on a grid twice as coarse (a quarter of the samples); the
-        // chosen halves are measured again on the full grid.
-        let coarse = 2.0 * self.spacing;
+        let sampling = self.sampling(spacing, f32::INFINITY);
         let b_piece = self.measured(
             b,
             Others {
                 hulls: others,
                 extra: Some(&a_hull),
             },
-            coarse,
+            sampling,
         );
         let a_piece = self.measured(
             a,
@@ -245,11 +338,52 @@ impl Search<'_> {
                 hulls: others,
                 extra: Some(&b_piece.hull),
             },
-            coarse,
+            sampling,
         );
-        let (ca, cb) = (a_piece.concavity, b_piece.concavity);
-        let score =
-            ca.depth.max(cb.depth) + 0.25 * ca.depth.min(cb.depth) + 0.5 * (ca.mean + cb.mean);
+        let score = score(&[a_piece.concavity, b_piece.concavity]);
         Some((score, (a_piece, b_piece)))
     }
+}
+
+/// The score of the pieces a candidate leaves (lower is better): `d₁ + d₂ / 4 + m` over the
+/// largest concavity `d₁`, the second largest `d₂` and the mean `m` of the pieces' mean
+/// distances: first the worse piece, then the next, then how loose they are, which still falls
+/// when a dent is only being narrowed.
+fn score(pieces: &[PartConcavity]) -> f32 {
+    let (mut d1, mut d2, mut sum) = (0.0f32, 0.0f32, 0.0f32);
+    for c in pieces {
+        if c.depth > d1 {
+            (d1, d2) = (c.depth, d1);
+        } else {
+            d2 = d2.max(c.depth);
+        }
+        sum += c.mean;
+    }
+    d1 + 0.25 * d2 + sum / pieces.len().max(1) as f32
+}
+
+/// The larger concavity of a split's halves.
+fn worse_depth((a, b): &(Piece, Piece)) -> f32 {
+    a.concavity.depth.max(b.concavity.depth)
+}
+
+/// The lowest-scored candidate, ties to the earlier one.
+fn lowest(scored: &[Scored]) -> Option<&Scored> {
+    scored
+        .iter()
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+}
+
+/// The smallest and largest of `normal · p` over `points` (`(0, 0)` without points).
+fn extent(points: &[Vec3], normal: Vec3) -> (f32, f32) {
+    let mut range = points
+        .iter()
+        .map(|&p| normal.dot(p))
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), x| {
+            (lo.min(x), hi.max(x))
+        });
+    if range.0 > range.1 {
+        range = (0.0, 0.0);
+    }
+    range
 }
