@@ -178,9 +178,14 @@ pub fn decompose_with_progress(
         spacing: sample_spacing(config.max_concavity) * scale.diagonal,
         limit: max_depth,
     };
+    // The collider holds its triangles in its tree's order; the search takes them in the
+    // order of their welded vertex indices, so that the pieces do not depend on the tree.
+    let mut order: Vec<u32> = (0..collider.triangles().len() as u32).collect();
+    order.sort_by_key(|&t| collider.triangles()[t as usize]);
     let whole = Part::from_triangles(
-        (0..collider.triangles().len() as u32)
-            .filter_map(|t| collider.triangle(t))
+        order
+            .iter()
+            .filter_map(|&t| collider.triangle(t))
             .map(|t| [t.a, t.b, t.c]),
     );
     let first = search
