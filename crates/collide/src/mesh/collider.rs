@@ -47,7 +47,7 @@ impl MeshCollider {
         let vertices = &mesh.vertices;
         mesh.triangles
             .retain(|t| face_normal(t.map(|i| vertices[i as usize])) != Vec3::ZERO);
-        drop_duplicates(&mut mesh.triangles);
+        drop_duplicates(&mut mesh.triangles, mesh.vertices.len());
         mesh.compact();
         if mesh.triangles.is_empty() {
             return Err(MeshError::NoTriangles);
@@ -71,9 +71,10 @@ impl MeshCollider {
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
         let normals = corners.iter().map(|c| face_normal(*c)).collect();
+        let apex = neighbour_apexes(&triangles, vertices.len());
         let mut collider = MeshCollider {
             vertices,
-            apex: neighbour_apexes(&triangles),
+            apex,
             triangles,
             corners,
             normals,
@@ -355,21 +356,24 @@ fn face_normal(c: [Vec3; 3]) -> Vec3 {
 }
 
 /// Drops repeated triangles (the same corners in any order and winding), keeping the first.
-fn drop_duplicates(triangles: &mut Vec<[u32; 3]>) {
-    let mut keyed: Vec<([u32; 3], usize)> = triangles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
+/// Corners index `vertex_count` vertices and are distinct.
+fn drop_duplicates(triangles: &mut Vec<[u32; 3]>, vertex_count: usize) {
+    // Each triangle under its smallest corner, keyed by the other two (ascending).
+    let (start, mut keyed) = bucket_by_vertex(vertex_count, || {
+        triangles.iter().enumerate().map(|(i, t)| {
             let mut k = *t;
             k.sort_unstable();
-            (k, i)
+            (k[0], ((u64::from(k[1]) << 32) | u64::from(k[2]), i))
         })
-        .collect();
-    keyed.sort_unstable();
+    });
     let mut keep = vec![true; triangles.len()];
-    for w in keyed.windows(2) {
-        if w[0].0 == w[1].0 {
-            keep[w[1].1] = false;
+    for w in start.windows(2) {
+        let bucket = &mut keyed[w[0]..w[1]];
+        bucket.sort_unstable();
+        for pair in bucket.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                keep[pair[1].1] = false;
+            }
         }
     }
     let mut i = 0;
@@ -381,34 +385,54 @@ fn drop_duplicates(triangles: &mut Vec<[u32; 3]>) {
 
 /// For each triangle edge `k` (corner `k` to `k + 1`), the off-edge corner of the one other
 /// triangle sharing that edge; [`NONE`] for a border edge or one shared by three or more
-/// triangles (non-manifold). Found by sorting the edges by their vertex pair.
-fn neighbour_apexes(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
-    for (i, t) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (t[k], t[(k + 1) % 3]);
-            edges.push((a.min(b), a.max(b), i as u32, k as u8));
-        }
-    }
-    edges.sort_unstable();
+/// triangles (non-manifold). Found by bucketing the edges by their smaller vertex, then
+/// sorting each bucket by the larger.
+fn neighbour_apexes(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]> {
+    // Each edge side `(triangle, k)` under its smaller vertex, keyed by its larger.
+    let (start, mut sides) = bucket_by_vertex(vertex_count, || {
+        triangles.iter().enumerate().flat_map(|(i, t)| {
+            (0..3).map(move |k| {
+                let (a, b) = (t[k], t[(k + 1) % 3]);
+                (a.min(b), (a.max(b), i as u32, k as u8))
+            })
+        })
+    });
     let mut apex = vec![[NONE; 3]; triangles.len()];
-    let mut start = 0;
-    while start < edges.len() {
-        let key = (edges[start].0, edges[start].1);
-        let mut end = start + 1;
-        while end < edges.len() && (edges[end].0, edges[end].1) == key {
-            end += 1;
+    for w in start.windows(2) {
+        let bucket = &mut sides[w[0]..w[1]];
+        bucket.sort_unstable();
+        for edge in bucket.chunk_by(|x, y| x.0 == y.0) {
+            if let [(_, t0, k0), (_, t1, k1)] = *edge {
+                let off = |t: u32, k: u8| triangles[t as usize][(k as usize + 2) % 3];
+                apex[t0 as usize][k0 as usize] = off(t1, k1);
+                apex[t1 as usize][k1 as usize] = off(t0, k0);
+            }
         }
-        if end - start == 2 {
-            let (_, _, t0, k0) = edges[start];
-            let (_, _, t1, k1) = edges[start + 1];
-            let off = |t: u32, k: u8| triangles[t as usize][(k as usize + 2) % 3];
-            apex[t0 as usize][k0 as usize] = off(t1, k1);
-            apex[t1 as usize][k1 as usize] = off(t0, k0);
-        }
-        start = end;
     }
     apex
+}
+
+/// A counting sort of `items()` (vertex, value) by vertex (every vertex below
+/// `vertex_count`): the values, and where each vertex's run starts (`start[v]..start[v + 1]`,
+/// in item order). `items` is called twice, to count and to place.
+fn bucket_by_vertex<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
+    vertex_count: usize,
+    items: impl Fn() -> I,
+) -> (Vec<usize>, Vec<T>) {
+    let mut start = vec![0usize; vertex_count + 1];
+    for (v, _) in items() {
+        start[v as usize + 1] += 1;
+    }
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut next = start.clone();
+    let mut values = vec![T::default(); start[vertex_count]];
+    for (v, value) in items() {
+        values[next[v as usize]] = value;
+        next[v as usize] += 1;
+    }
+    (start, values)
 }
 
 #[cfg(test)]
