@@ -45,9 +45,17 @@ impl MeshCollider {
         // A triangle whose normal cannot be made unit (its cross product under- or overflows
         // even scaled) has no plane to collide with.
         let vertices = &mesh.vertices;
-        mesh.triangles
-            .retain(|t| face_normal(t.map(|i| vertices[i as usize])) != Vec3::ZERO);
-        drop_duplicates(&mut mesh.triangles, mesh.vertices.len());
+        let mut normals = Vec::with_capacity(mesh.triangles.len());
+        mesh.triangles.retain(|t| {
+            let n = face_normal(t.map(|i| vertices[i as usize]));
+            if n != Vec3::ZERO {
+                normals.push(n);
+            }
+            n != Vec3::ZERO
+        });
+        let keep = first_of_each(&mesh.triangles, mesh.vertices.len());
+        retain_marked(&mut mesh.triangles, &keep);
+        retain_marked(&mut normals, &keep);
         mesh.compact();
         if mesh.triangles.is_empty() {
             return Err(MeshError::NoTriangles);
@@ -70,7 +78,7 @@ impl MeshCollider {
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
-        let normals = corners.iter().map(|c| face_normal(*c)).collect();
+        let normals = order.iter().map(|&i| normals[i as usize]).collect();
         let apex = neighbour_apexes(&triangles, vertices.len());
         let mut collider = MeshCollider {
             vertices,
@@ -355,9 +363,9 @@ fn face_normal(c: [Vec3; 3]) -> Vec3 {
     crate::convex::support::unit_or_zero((c[1] - c[0]).cross(c[2] - c[0]))
 }
 
-/// Drops repeated triangles (the same corners in any order and winding), keeping the first.
-/// Corners index `vertex_count` vertices and are distinct.
-fn drop_duplicates(triangles: &mut Vec<[u32; 3]>, vertex_count: usize) {
+/// Which triangles to keep so that no two have the same corners (in any order and winding):
+/// the first of each. Corners index `vertex_count` vertices and are distinct.
+fn first_of_each(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<bool> {
     // Each triangle under its smallest corner, keyed by the other two (ascending).
     let (start, mut keyed) = bucket_by_vertex(vertex_count, || {
         triangles.iter().enumerate().map(|(i, t)| {
@@ -376,11 +384,13 @@ fn drop_duplicates(triangles: &mut Vec<[u32; 3]>, vertex_count: usize) {
             }
         }
     }
-    let mut i = 0;
-    triangles.retain(|_| {
-        i += 1;
-        keep[i - 1]
-    });
+    keep
+}
+
+/// Keeps the items of `items` whose flag in `keep` is set.
+fn retain_marked<T>(items: &mut Vec<T>, keep: &[bool]) {
+    let mut flags = keep.iter();
+    items.retain(|_| flags.next().copied().unwrap_or(false));
 }
 
 /// For each triangle edge `k` (corner `k` to `k + 1`), the off-edge corner of the one other

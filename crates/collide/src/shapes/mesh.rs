@@ -312,11 +312,11 @@ impl TriMesh {
             // Cells of 16 reaches: a point's reach box crosses a cell face on an axis with
             // chance 1/8, so it mostly looks in its own cell only.
             let inv = 1.0 / (16.0 * reach);
-            // Cell of a point; `as i64` saturates (NaN gives 0), so huge coordinates share the
+            // Cell of a point; [`floor_i64`] saturates (NaN gives 0), so huge coordinates share the
             // edge cells and are then separated by the exact distance test. Rounding and
             // `floor` are monotone, so the cells of `v ± reach` bound the cells of every point
             // within reach of `v`.
-            let cell = |v: Vec3| (v * inv).floor().to_array().map(|c| c as i64);
+            let cell = |v: Vec3| (v * inv).to_array().map(floor_i64);
             // Each cell's kept vertices as a list: the cell holds the latest, `earlier[j]` the
             // one kept before `j` in the same cell (`NO_VERTEX` ends it).
             let mut latest: HashMap<[i64; 3], u32, CellHash> =
@@ -430,6 +430,16 @@ impl TriMesh {
     }
 }
 
+/// `x.floor() as i64` (saturating, NaN gives 0) without the library call: truncation, one
+/// less for a negative non-integer. Exact: `x` differs from its truncation `t` only when
+/// `|x| < 2²³`, where `t as f32` is exact; a saturated `t` is at most `x` above and at least
+/// `x` below.
+#[inline]
+fn floor_i64(x: f32) -> i64 {
+    let t = x as i64;
+    t.saturating_sub(i64::from(x < t as f32))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,6 +498,36 @@ mod tests {
         let mut b = near.clone();
         assert_eq!(b.weld(1e-3), 1);
         assert_eq!(b.vertices, vec![Vec3::ZERO, Vec3::X]);
+    }
+
+    #[test]
+    fn floor_i64_is_the_saturating_floor() {
+        for x in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1.5,
+            2.5,
+            8_388_607.5,
+            -8_388_607.5,
+            1e10,
+            -1e10,
+            9.3e18,
+            -9.3e18,
+            1e30,
+            -1e30,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -1e-30,
+        ] {
+            assert_eq!(floor_i64(x), x.floor() as i64, "{x}");
+        }
     }
 
     #[test]
