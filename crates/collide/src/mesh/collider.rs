@@ -410,7 +410,9 @@ fn neighbour_apexes(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]
     let mut apex = vec![[NONE; 3]; triangles.len()];
     for w in start.windows(2) {
         let bucket = &mut sides[w[0]..w[1]];
-        bucket.sort_unstable();
+        // Only the larger vertex is compared: the order within an edge does not matter (a
+        // pair of sides points each at the other).
+        bucket.sort_unstable_by_key(|&(b, _, _)| b);
         for edge in bucket.chunk_by(|x, y| x.0 == y.0) {
             if let [(_, t0, k0), (_, t1, k1)] = *edge {
                 let off = |t: u32, k: u8| triangles[t as usize][(k as usize + 2) % 3];
