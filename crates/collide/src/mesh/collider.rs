@@ -78,35 +78,28 @@ impl MeshCollider {
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
-        let normals = order.iter().map(|&i| normals[i as usize]).collect();
+        let normals: Vec<Vec3> = order.iter().map(|&i| normals[i as usize]).collect();
         let apex = neighbour_apexes(&triangles, vertices.len());
-        let mut collider = MeshCollider {
+        let bends = corners
+            .iter()
+            .zip(&normals)
+            .zip(&apex)
+            .map(|((c, &normal), a)| {
+                std::array::from_fn(|k| match a[k] {
+                    NONE => EdgeBend::Boundary,
+                    v => classify_edge(normal, c[k], c[(k + 1) % 3], vertices[v as usize]),
+                })
+            })
+            .collect();
+        Ok(MeshCollider {
             vertices,
             apex,
             triangles,
             corners,
             normals,
-            bends: Vec::new(),
+            bends,
             tree,
-        };
-        collider.bends = (0..collider.triangles.len())
-            .map(|i| std::array::from_fn(|k| collider.classify(i, k)))
-            .collect();
-        Ok(collider)
-    }
-
-    fn classify(&self, i: usize, k: usize) -> EdgeBend {
-        let apex = self.apex[i][k];
-        if apex == NONE {
-            return EdgeBend::Boundary;
-        }
-        let c = &self.corners[i];
-        classify_edge(
-            self.normals[i],
-            c[k],
-            c[(k + 1) % 3],
-            self.vertices[apex as usize],
-        )
+        })
     }
 
     /// The welded vertices.
