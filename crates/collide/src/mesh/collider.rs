@@ -45,9 +45,17 @@ impl MeshCollider {
         // A triangle whose normal cannot be made unit (its cross product under- or overflows
         // even scaled) has no plane to collide with.
         let vertices = &mesh.vertices;
-        mesh.triangles
-            .retain(|t| face_normal(t.map(|i| vertices[i as usize])) != Vec3::ZERO);
-        drop_duplicates(&mut mesh.triangles);
+        let mut normals = Vec::with_capacity(mesh.triangles.len());
+        mesh.triangles.retain(|t| {
+            let n = face_normal(t.map(|i| vertices[i as usize]));
+            if n != Vec3::ZERO {
+                normals.push(n);
+            }
+            n != Vec3::ZERO
+        });
+        let keep = first_of_each(&mesh.triangles, mesh.vertices.len());
+        retain_marked(&mut mesh.triangles, &keep);
+        retain_marked(&mut normals, &keep);
         mesh.compact();
         if mesh.triangles.is_empty() {
             return Err(MeshError::NoTriangles);
@@ -70,34 +78,28 @@ impl MeshCollider {
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
             .collect();
-        let normals = corners.iter().map(|c| face_normal(*c)).collect();
-        let mut collider = MeshCollider {
+        let normals: Vec<Vec3> = order.iter().map(|&i| normals[i as usize]).collect();
+        let apex = neighbour_apexes(&triangles, vertices.len());
+        let bends = corners
+            .iter()
+            .zip(&normals)
+            .zip(&apex)
+            .map(|((c, &normal), a)| {
+                std::array::from_fn(|k| match a[k] {
+                    NONE => EdgeBend::Boundary,
+                    v => classify_edge(normal, c[k], c[(k + 1) % 3], vertices[v as usize]),
+                })
+            })
+            .collect();
+        Ok(MeshCollider {
             vertices,
-            apex: neighbour_apexes(&triangles),
+            apex,
             triangles,
             corners,
             normals,
-            bends: Vec::new(),
+            bends,
             tree,
-        };
-        collider.bends = (0..collider.triangles.len())
-            .map(|i| std::array::from_fn(|k| collider.classify(i, k)))
-            .collect();
-        Ok(collider)
-    }
-
-    fn classify(&self, i: usize, k: usize) -> EdgeBend {
-        let apex = self.apex[i][k];
-        if apex == NONE {
-            return EdgeBend::Boundary;
-        }
-        let c = &self.corners[i];
-        classify_edge(
-            self.normals[i],
-            c[k],
-            c[(k + 1) % 3],
-            self.vertices[apex as usize],
-        )
+        })
     }
 
     /// The welded vertices.
@@ -354,61 +356,88 @@ fn face_normal(c: [Vec3; 3]) -> Vec3 {
     crate::convex::support::unit_or_zero((c[1] - c[0]).cross(c[2] - c[0]))
 }
 
-/// Drops repeated triangles (the same corners in any order and winding), keeping the first.
-fn drop_duplicates(triangles: &mut Vec<[u32; 3]>) {
-    let mut keyed: Vec<([u32; 3], usize)> = triangles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
+/// Which triangles to keep so that no two have the same corners (in any order and winding):
+/// the first of each. Corners index `vertex_count` vertices and are distinct.
+fn first_of_each(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<bool> {
+    // Each triangle under its smallest corner, keyed by the other two (ascending).
+    let (start, mut keyed) = bucket_by_vertex(vertex_count, || {
+        triangles.iter().enumerate().map(|(i, t)| {
             let mut k = *t;
             k.sort_unstable();
-            (k, i)
+            (k[0], ((u64::from(k[1]) << 32) | u64::from(k[2]), i))
         })
-        .collect();
-    keyed.sort_unstable();
+    });
     let mut keep = vec![true; triangles.len()];
-    for w in keyed.windows(2) {
-        if w[0].0 == w[1].0 {
-            keep[w[1].1] = false;
+    for w in start.windows(2) {
+        let bucket = &mut keyed[w[0]..w[1]];
+        bucket.sort_unstable();
+        for pair in bucket.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                keep[pair[1].1] = false;
+            }
         }
     }
-    let mut i = 0;
-    triangles.retain(|_| {
-        i += 1;
-        keep[i - 1]
-    });
+    keep
+}
+
+/// Keeps the items of `items` whose flag in `keep` is set.
+fn retain_marked<T>(items: &mut Vec<T>, keep: &[bool]) {
+    let mut flags = keep.iter();
+    items.retain(|_| flags.next().copied().unwrap_or(false));
 }
 
 /// For each triangle edge `k` (corner `k` to `k + 1`), the off-edge corner of the one other
 /// triangle sharing that edge; [`NONE`] for a border edge or one shared by three or more
-/// triangles (non-manifold). Found by sorting the edges by their vertex pair.
-fn neighbour_apexes(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
-    let mut edges: Vec<(u32, u32, u32, u8)> = Vec::with_capacity(triangles.len() * 3);
-    for (i, t) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (t[k], t[(k + 1) % 3]);
-            edges.push((a.min(b), a.max(b), i as u32, k as u8));
-        }
-    }
-    edges.sort_unstable();
+/// triangles (non-manifold). Found by bucketing the edges by their smaller vertex, then
+/// sorting each bucket by the larger.
+fn neighbour_apexes(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]> {
+    // Each edge side `(triangle, k)` under its smaller vertex, keyed by its larger.
+    let (start, mut sides) = bucket_by_vertex(vertex_count, || {
+        triangles.iter().enumerate().flat_map(|(i, t)| {
+            (0..3).map(move |k| {
+                let (a, b) = (t[k], t[(k + 1) % 3]);
+                (a.min(b), (a.max(b), i as u32, k as u8))
+            })
+        })
+    });
     let mut apex = vec![[NONE; 3]; triangles.len()];
-    let mut start = 0;
-    while start < edges.len() {
-        let key = (edges[start].0, edges[start].1);
-        let mut end = start + 1;
-        while end < edges.len() && (edges[end].0, edges[end].1) == key {
-            end += 1;
+    for w in start.windows(2) {
+        let bucket = &mut sides[w[0]..w[1]];
+        // Only the larger vertex is compared: the order within an edge does not matter (a
+        // pair of sides points each at the other).
+        bucket.sort_unstable_by_key(|&(b, _, _)| b);
+        for edge in bucket.chunk_by(|x, y| x.0 == y.0) {
+            if let [(_, t0, k0), (_, t1, k1)] = *edge {
+                let off = |t: u32, k: u8| triangles[t as usize][(k as usize + 2) % 3];
+                apex[t0 as usize][k0 as usize] = off(t1, k1);
+                apex[t1 as usize][k1 as usize] = off(t0, k0);
+            }
         }
-        if end - start == 2 {
-            let (_, _, t0, k0) = edges[start];
-            let (_, _, t1, k1) = edges[start + 1];
-            let off = |t: u32, k: u8| triangles[t as usize][(k as usize + 2) % 3];
-            apex[t0 as usize][k0 as usize] = off(t1, k1);
-            apex[t1 as usize][k1 as usize] = off(t0, k0);
-        }
-        start = end;
     }
     apex
+}
+
+/// A counting sort of `items()` (vertex, value) by vertex (every vertex below
+/// `vertex_count`): the values, and where each vertex's run starts (`start[v]..start[v + 1]`,
+/// in item order). `items` is called twice, to count and to place.
+fn bucket_by_vertex<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
+    vertex_count: usize,
+    items: impl Fn() -> I,
+) -> (Vec<usize>, Vec<T>) {
+    let mut start = vec![0usize; vertex_count + 1];
+    for (v, _) in items() {
+        start[v as usize + 1] += 1;
+    }
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut next = start.clone();
+    let mut values = vec![T::default(); start[vertex_count]];
+    for (v, value) in items() {
+        values[next[v as usize]] = value;
+        next[v as usize] += 1;
+    }
+    (start, values)
 }
 
 #[cfg(test)]

@@ -279,8 +279,9 @@ impl TriMesh {
     ///
     /// A tolerance of zero (or negative, or NaN) merges exactly equal positions only (`-0.0`
     /// equals `0.0`). Clustering is greedy in vertex order: each vertex joins the first kept
-    /// vertex within `tolerance`, found through a hash grid of cell size `tolerance`, so the
-    /// cost is linear. Non-finite vertices are never merged. Triangles that become degenerate
+    /// vertex within `tolerance`, found through a hash grid of cells larger than `tolerance`
+    /// (only the cells the tolerance box around a vertex reaches are looked in), so the cost is
+    /// linear. Non-finite vertices are never merged. Triangles that become degenerate
     /// are kept: call [`TriMesh::drop_degenerate`] next. Unreferenced vertices are kept too
     /// (see [`TriMesh::compact`]).
     pub fn weld(&mut self, tolerance: f32) -> usize {
@@ -304,10 +305,18 @@ impl TriMesh {
                 remap.push(id);
             }
         } else {
-            let inv = 1.0 / tolerance;
-            // Cell of a point; `as i64` saturates, so huge coordinates share the edge cells
-            // and are then separated by the exact distance test.
-            let cell = |v: Vec3| (v * inv).floor().to_array().map(|c| c as i64);
+            // The reach covers every point the distance test can accept: `tolerance` widened
+            // past the rounding of `|d|²` and `tolerance²` (relative) and past the underflow
+            // of a squared coordinate difference (absolute, `√f32::MIN_POSITIVE·2⁻²³` ≈ 4e-23).
+            let reach = tolerance * (1.0 + 1.0 / 1024.0) + 1e-22;
+            // Cells of 16 reaches: a point's reach box crosses a cell face on an axis with
+            // chance 1/8, so it mostly looks in its own cell only.
+            let inv = 1.0 / (16.0 * reach);
+            // Cell of a point; [`floor_i64`] saturates (NaN gives 0), so huge coordinates share the
+            // edge cells and are then separated by the exact distance test. Rounding and
+            // `floor` are monotone, so the cells of `v ± reach` bound the cells of every point
+            // within reach of `v`.
+            let cell = |v: Vec3| (v * inv).to_array().map(floor_i64);
             // Each cell's kept vertices as a list: the cell holds the latest, `earlier[j]` the
             // one kept before `j` in the same cell (`NO_VERTEX` ends it).
             let mut latest: HashMap<[i64; 3], u32, CellHash> =
@@ -318,29 +327,34 @@ impl TriMesh {
                 let next = kept.len() as u32;
                 let mut id = next;
                 if v.is_finite() {
-                    let c = cell(v);
-                    // A point within `tolerance` lies in one of the 27 cells around `c`; the
-                    // first kept (smallest index) of those within it is joined.
-                    for dz in -1..=1_i64 {
-                        for dy in -1..=1_i64 {
-                            for dx in -1..=1_i64 {
-                                let k = [
-                                    c[0].saturating_add(dx),
-                                    c[1].saturating_add(dy),
-                                    c[2].saturating_add(dz),
-                                ];
-                                let mut j = latest.get(&k).copied().unwrap_or(NO_VERTEX);
-                                while j != NO_VERTEX {
-                                    if j < id && (kept[j as usize] - v).length_squared() <= tol2 {
-                                        id = j;
+                    let (lo, hi) = (cell(v - Vec3::splat(reach)), cell(v + Vec3::splat(reach)));
+                    // The first kept (smallest index) within tolerance is joined.
+                    let mut visit = |j: u32| {
+                        if j < id && (kept[j as usize] - v).length_squared() <= tol2 {
+                            id = j;
+                        }
+                    };
+                    let span = (0..3).map(|a| hi[a].abs_diff(lo[a])).max().unwrap_or(0);
+                    if span > 2 {
+                        // Only for degenerate scales (cells finer than the float spacing):
+                        // every kept vertex.
+                        (0..next).for_each(&mut visit);
+                    } else {
+                        for z in lo[2]..=hi[2] {
+                            for y in lo[1]..=hi[1] {
+                                for x in lo[0]..=hi[0] {
+                                    let mut j =
+                                        latest.get(&[x, y, z]).copied().unwrap_or(NO_VERTEX);
+                                    while j != NO_VERTEX {
+                                        visit(j);
+                                        j = earlier[j as usize];
                                     }
-                                    j = earlier[j as usize];
                                 }
                             }
                         }
                     }
                     if id == next {
-                        let before = latest.insert(c, next).unwrap_or(NO_VERTEX);
+                        let before = latest.insert(cell(v), next).unwrap_or(NO_VERTEX);
                         earlier.push(before);
                     }
                 }
@@ -416,6 +430,16 @@ impl TriMesh {
     }
 }
 
+/// `x.floor() as i64` (saturating, NaN gives 0) without the library call: truncation, one
+/// less for a negative non-integer. Exact: `x` differs from its truncation `t` only when
+/// `|x| < 2²³`, where `t as f32` is exact; a saturated `t` is at most `x` above and at least
+/// `x` below.
+#[inline]
+fn floor_i64(x: f32) -> i64 {
+    let t = x as i64;
+    t.saturating_sub(i64::from(x < t as f32))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -474,6 +498,36 @@ mod tests {
         let mut b = near.clone();
         assert_eq!(b.weld(1e-3), 1);
         assert_eq!(b.vertices, vec![Vec3::ZERO, Vec3::X]);
+    }
+
+    #[test]
+    fn floor_i64_is_the_saturating_floor() {
+        for x in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1.5,
+            2.5,
+            8_388_607.5,
+            -8_388_607.5,
+            1e10,
+            -1e10,
+            9.3e18,
+            -9.3e18,
+            1e30,
+            -1e30,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -1e-30,
+        ] {
+            assert_eq!(floor_i64(x), x.floor() as i64, "{x}");
+        }
     }
 
     #[test]

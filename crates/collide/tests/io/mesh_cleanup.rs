@@ -110,3 +110,63 @@ proptest! {
         prop_assert!(m.validate().is_ok());
     }
 }
+
+/// Greedy welding by brute force: each finite vertex joins the first kept vertex whose
+/// squared distance is within `tol²` (the same test `TriMesh::weld` makes), else is kept.
+fn brute_force_weld(vertices: &[Vec3], tol: f32) -> (Vec<Vec3>, Vec<u32>) {
+    let mut kept: Vec<Vec3> = Vec::new();
+    let mut remap = Vec::new();
+    for &v in vertices {
+        let found = v
+            .is_finite()
+            .then(|| {
+                kept.iter()
+                    .position(|k| (*k - v).length_squared() <= tol * tol)
+            })
+            .flatten();
+        let id = found.unwrap_or_else(|| {
+            kept.push(v);
+            kept.len() - 1
+        });
+        remap.push(id as u32);
+    }
+    (kept, remap)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Clusters centred on multiples of several grid steps (so they straddle cell faces
+    /// whatever the weld's cell size), near and far from the origin, each point within about
+    /// twice the tolerance of its centre: exactly the brute-force welding.
+    #[test]
+    fn weld_matches_brute_force_across_cell_faces(
+        seed in any::<u64>(),
+        n in 1usize..120,
+        tol in 1e-6f32..0.1,
+        step_exp in 0u32..6,
+        offset in prop::sample::select(vec![0.0f32, 1.0, -37.5, 1e3, -2.5e4, 3e5, 1e7]),
+    ) {
+        let mut g = Gen::new(seed);
+        let step = tol * (1u32 << step_exp) as f32;
+        let centres: Vec<Vec3> = (0..n / 4 + 1)
+            .map(|_| {
+                let k = [0; 3].map(|_: i32| g.rng.random_range(-3..=3) as f32);
+                Vec3::splat(offset) + Vec3::from_array(k) * step
+            })
+            .collect();
+        let vertices: Vec<Vec3> = (0..n)
+            .map(|i| centres[i % centres.len()] + g.vec(2.0 * tol))
+            .collect();
+        let triangles = (0..n as u32).map(|i| [i, (i + 1) % n as u32, (i + 2) % n as u32]).collect();
+        let mut m = TriMesh::new(vertices.clone(), triangles);
+        let removed = m.weld(tol);
+        let (kept, remap) = brute_force_weld(&vertices, tol);
+        prop_assert_eq!(&m.vertices, &kept);
+        prop_assert_eq!(removed, vertices.len() - kept.len());
+        for (i, t) in m.triangles.iter().enumerate() {
+            let expected = [i, (i + 1) % n, (i + 2) % n].map(|j| remap[j]);
+            prop_assert_eq!(*t, expected);
+        }
+    }
+}
