@@ -186,7 +186,8 @@ impl SupportMap for ConvexHull {
     fn support(&self, dir: Vec3) -> Vec3 {
         self.vertices()[self.support_index(dir)]
     }
-    /// Big hulls walk from the last support vertex ([`ConvexHull::support_from`]).
+    /// Hulls of more than 512 vertices climb from the last support vertex
+    /// ([`ConvexHull::support_hill_climb`]); smaller ones are scanned.
     #[inline]
     fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
         self.support_from(dir, start)
@@ -208,7 +209,8 @@ impl SupportMap for ConvexPolyhedron {
         let local = self.rotation.transpose() * dir;
         self.to_world(self.hull.vertices()[self.support_index_local(local)])
     }
-    /// Big hulls walk from the last support vertex ([`ConvexHull::support_from`]).
+    /// Hulls of more than 512 vertices climb from the last support vertex
+    /// ([`ConvexHull::support_hill_climb`]); smaller ones are scanned.
     #[inline]
     fn core_support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
         let local = self.rotation.transpose() * dir;
