@@ -13,6 +13,32 @@ pub(crate) fn first_lanes(n: u32) -> u32 {
     (1u32 << n) - 1
 }
 
+/// The lanes whose key `keep` accepts, by increasing key (ties in lane order), as
+/// `(key, lane)` in the first `n` entries: the order a walk visits a node's children in.
+/// Four at most: an insertion sort, fewer branches than a general sort on so few.
+#[inline(always)]
+pub(crate) fn lanes_by_key(
+    keys: [f32; 4],
+    keep: impl Fn(usize, f32) -> bool,
+) -> ([(f32, usize); 4], usize) {
+    let mut order = [(f32::INFINITY, 0usize); 4];
+    let mut n = 0;
+    for (l, &k) in keys.iter().enumerate() {
+        if keep(l, k) {
+            order[n] = (k, l);
+            n += 1;
+        }
+    }
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && order[j - 1].0 > order[j].0 {
+            order.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    (order, n)
+}
+
 /// A query box splatted across four lanes per coordinate, built once per query.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Query {

@@ -20,7 +20,7 @@
 //! range of items of its leaf. Leaves hold at most [`MAX_LEAF`] items of the item order.
 
 use crate::broadphase::lanes::{
-    first_lanes, lane3, load3, set_lane3, Lanes, Query, RayLanes, EMPTY_LANES,
+    first_lanes, lane3, lanes_by_key, load3, set_lane3, Lanes, Query, RayLanes, EMPTY_LANES,
 };
 use crate::broadphase::walk_stack::WalkStack;
 use crate::math::{splat3, Vec3, Vec3A};
@@ -240,30 +240,9 @@ impl RayWalk {
     #[inline(always)]
     fn push_children(&mut self, node: &Node, bound: f32) {
         let entries = node.ray_entries(&self.ray, bound);
-        let mut order = [(f32::INFINITY, 0usize); WIDTH];
-        let mut n = 0;
-        for (l, &t) in entries.iter().enumerate() {
-            if t.is_finite() {
-                order[n] = (t, l);
-                n += 1;
-            }
-        }
-        sort_small(&mut order[..n]);
+        let (order, n) = lanes_by_key(entries, |_, t| t.is_finite());
         for &(t, l) in order[..n].iter().rev() {
             self.stack.push((node.child(l), t));
-        }
-    }
-}
-
-/// Sorts at most four (key, lane) pairs by key (insertion sort: fewer branches than a
-/// general sort on so few).
-#[inline(always)]
-fn sort_small<T: Copy>(v: &mut [(f32, T)]) {
-    for i in 1..v.len() {
-        let mut j = i;
-        while j > 0 && v[j - 1].0 > v[j].0 {
-            v.swap(j - 1, j);
-            j -= 1;
         }
     }
 }
@@ -379,16 +358,8 @@ impl StaticTree {
                 continue;
             }
             let node = &self.nodes[child.first as usize];
-            let d2 = node.distances2(&splat);
-            let mut order = [(f32::INFINITY, 0usize); WIDTH];
-            let mut n = 0;
-            for (l, &d) in d2.iter().enumerate().take(node.lanes as usize) {
-                if d <= bound {
-                    order[n] = (d, l);
-                    n += 1;
-                }
-            }
-            sort_small(&mut order[..n]);
+            let lanes = node.lanes as usize;
+            let (order, n) = lanes_by_key(node.distances2(&splat), |l, d| l < lanes && d <= bound);
             for &(d, l) in order[..n].iter().rev() {
                 stack.push((node.child(l), d));
             }

@@ -2,7 +2,7 @@
 
 use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
 use super::DynamicBvh;
-use crate::broadphase::lanes::RayLanes;
+use crate::broadphase::lanes::{lanes_by_key, RayLanes};
 use crate::broadphase::walk_stack::WalkStack;
 use crate::broadphase::{ray_box_entry, ProxyId};
 use crate::math::Vec3;
@@ -105,18 +105,10 @@ impl DynamicBvh {
                 let mut boxes = (0..node.count as usize).map(|s| node.slot_box(s));
                 slot_entries(&mut boxes, &mut entries, bound);
             }
-            let mut order = [(f32::INFINITY, NULL); NODE_WIDTH];
-            let mut n = 0;
-            for (s, &t) in entries.iter().enumerate() {
-                if t.is_finite() {
-                    order[n] = (t, node.child[s]);
-                    n += 1;
-                }
-            }
-            order[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+            let (order, n) = lanes_by_key(entries, |_, t| t.is_finite());
             // Farthest pushed first: the nearest is walked next.
-            for &(t, child) in order[..n].iter().rev() {
-                stack.push((child, t));
+            for &(t, s) in order[..n].iter().rev() {
+                stack.push((node.child[s], t));
             }
         }
     }
