@@ -80,6 +80,66 @@ fn an_l_splits_at_its_notch_and_meets_a_tight_limit() {
     assert!(e <= limit_with_sampling(config.max_concavity), "{e}");
 }
 
+/// A plus sign of two bars through each other, `[-3, 3] × [-½, ½] × [-½, ½]` and its turn
+/// about z: two closed shells, each convex.
+fn plus_shape() -> TriMesh {
+    let mut m = box_mesh(Vec3::new(-3.0, -0.5, -0.5), Vec3::new(3.0, 0.5, 0.5));
+    m.append(&box_mesh(
+        Vec3::new(-0.5, -3.0, -0.5),
+        Vec3::new(0.5, 3.0, 0.5),
+    ));
+    m
+}
+
+#[test]
+fn overlapping_shells_become_one_piece_each() {
+    // Planes alone need three pieces at least (one bar and the other's two arms); the shells
+    // are the exact decomposition.
+    let mesh = plus_shape();
+    let config = DecomposeConfig {
+        max_concavity: 0.01,
+        max_pieces: 16,
+    };
+    let pieces = decompose(&mesh, &config).unwrap();
+    assert_valid_and_covering(&mesh, &pieces);
+    assert_eq!(pieces.len(), 2);
+    let e = concavity_error(&mesh, &pieces).unwrap();
+    assert!(e < 1e-4, "{e}");
+}
+
+#[test]
+fn more_shells_than_the_budget_still_keep_it() {
+    // Three cubes apart, two pieces: no two cubes merge within the limit (their joint hull
+    // fills the gap), so the mesh is split from whole, as a single shell would be.
+    let mut mesh = TriMesh::default();
+    for x in [0.0, 3.0, 6.0] {
+        mesh.append(&box_mesh(
+            Vec3::new(x, 0.0, 0.0),
+            Vec3::new(x + 1.0, 1.0, 1.0),
+        ));
+    }
+    let config = DecomposeConfig {
+        max_pieces: 2,
+        ..DecomposeConfig::default()
+    };
+    let pieces = decompose(&mesh, &config).unwrap();
+    assert_valid_and_covering(&mesh, &pieces);
+    assert!(pieces.len() <= 2, "{} pieces", pieces.len());
+}
+
+#[test]
+fn the_merged_lego_meets_the_default_limit() {
+    // 83 convex shells, more than the default 64 pieces: the shells that merge within the
+    // limit are merged first. Split from the whole mesh it spent the budget at 0.086.
+    let mesh = load("lego_vhacd.obj");
+    let config = DecomposeConfig::default();
+    let pieces = decompose(&mesh, &config).unwrap();
+    assert_valid_and_covering(&mesh, &pieces);
+    assert!(pieces.len() <= config.max_pieces, "{} pieces", pieces.len());
+    let e = concavity_error(&mesh, &pieces).unwrap();
+    assert!(e <= limit_with_sampling(config.max_concavity), "{e}");
+}
+
 #[test]
 fn the_torus_meets_the_default_limit_within_the_budget() {
     let mesh = load("torus.obj");

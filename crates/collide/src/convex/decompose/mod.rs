@@ -9,8 +9,9 @@
 //! the largest concavity is split by the best of a set of planes (along the axes and the
 //! diagonals of pairs of axes; through the deepest point when no plane takes it away) until
 //! every part is within the limit or the piece budget is spent; then neighbouring pieces whose
-//! joint hull is still within the limit are merged. For a closed mesh the cap a cut leaves lies inside the
-//! hull of the cut's boundary, so the pieces need no capping.
+//! joint hull is still within the limit are merged. A mesh of several shells (connected
+//! components) starts from one part per shell. For a closed mesh the cap a cut leaves lies
+//! inside the hull of the cut's boundary, so the pieces need no capping.
 //!
 //! The steps, one module each: [`clip`] (parts and the plane split), [`concavity`] (the
 //! per-part measure and the public [`concavity_error`]), [`split`] (the candidate planes),
@@ -137,6 +138,12 @@ pub struct DecomposeProgress {
 /// splitting measures it (a sampled estimate); [`concavity_error`] measures the result.
 ///
 /// Input, degenerate and otherwise:
+/// - **Several shells** (connected components: a model built of separate closed parts, or an
+///   artist's convex pieces merged into one mesh): each shell starts as a piece of its own,
+///   since no plane splits two shells that pass through each other. With more shells than
+///   `config.max_pieces`, the shells whose joint hulls are within the limit are merged first;
+///   when that cannot bring them within the budget, or there are more than 256 shells, the
+///   mesh is split from whole as a single shell is.
 /// - **Open meshes and holes**: a hole is not filled; a hull bridging it is as far from the
 ///   surface as the hole is wide, so the pieces follow the surface around it (an open box
 ///   becomes its walls). A single sheet gives pieces that are thin slabs.
@@ -182,16 +189,17 @@ pub fn decompose_with_progress(
     // order of their welded vertex indices, so that the pieces do not depend on the tree.
     let mut order: Vec<u32> = (0..collider.triangles().len() as u32).collect();
     order.sort_by_key(|&t| collider.triangles()[t as usize]);
-    let whole = Part::from_triangles(
-        order
-            .iter()
-            .filter_map(|&t| collider.triangle(t))
-            .map(|t| [t.a, t.b, t.c]),
-    );
-    let first = search
-        .piece(whole, &[])
-        .ok_or(DecomposeError::NoVolume(HullError::Unstable))?;
-    let mut pieces = split_until_done(vec![first], &search, config, progress);
+    let start = match shell_pieces(&collider, &order, &search, config) {
+        Some(shells) => shells,
+        None => {
+            let whole = part_of(&collider, &order);
+            let first = search
+                .piece(whole, &[])
+                .ok_or(DecomposeError::NoVolume(HullError::Unstable))?;
+            vec![first]
+        }
+    };
+    let mut pieces = split_until_done(start, &search, config, progress);
     if pieces.len() > 1 {
         merge::merge_pieces(&mut pieces, &search);
     }
@@ -201,6 +209,81 @@ pub fn decompose_with_progress(
         done: true,
     });
     Ok(pieces.into_iter().map(|p| p.hull).collect())
+}
+
+/// The most shells (connected components) that start as pieces of their own; a mesh of more
+/// starts whole, so that the pairwise merge of the shells stays small.
+const MAX_SHELLS: usize = 256;
+
+/// The part made of `triangles` (indices into the collider's, in that order), uncut.
+fn part_of(collider: &MeshCollider, triangles: &[u32]) -> Part {
+    Part::from_triangles(
+        triangles
+            .iter()
+            .filter_map(|&t| collider.triangle(t))
+            .map(|t| [t.a, t.b, t.c]),
+    )
+}
+
+/// The mesh's shells as the first pieces, when it has several: a model built of separate
+/// closed parts (overlapping boxes, an artist's convex pieces merged into one mesh) is best
+/// split along them, which no plane does. `None` (start from the whole mesh) for a single
+/// shell, more than [`MAX_SHELLS`], a shell without a hull, or more shells than
+/// `config.max_pieces` that merging within the limit cannot bring down to it.
+fn shell_pieces(
+    collider: &MeshCollider,
+    order: &[u32],
+    search: &Search<'_>,
+    config: &DecomposeConfig,
+) -> Option<Vec<Piece>> {
+    let shells = shells(collider, order);
+    if shells.len() < 2 || shells.len() > MAX_SHELLS {
+        return None;
+    }
+    // No shell has a cut, so every sample of its hull is measured whatever covers it: the
+    // other shells need not be known.
+    let mut pieces = crate::par::filter_map(&shells, |shell| {
+        Some(search.piece(part_of(collider, shell), &[]))
+    })
+    .into_iter()
+    .collect::<Option<Vec<Piece>>>()?;
+    if pieces.len() > config.max_pieces {
+        merge::merge_pieces(&mut pieces, search);
+    }
+    (pieces.len() <= config.max_pieces).then_some(pieces)
+}
+
+/// The connected components of the mesh (triangles sharing a welded vertex), each a list of
+/// triangle indices in `order`'s order, in the order of their first triangle there.
+fn shells(collider: &MeshCollider, order: &[u32]) -> Vec<Vec<u32>> {
+    let triangles = collider.triangles();
+    let mut parent: Vec<u32> = (0..collider.vertices().len() as u32).collect();
+    fn root(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            let up = parent[parent[v as usize] as usize];
+            parent[v as usize] = up;
+            v = up;
+        }
+        v
+    }
+    for t in triangles {
+        for &v in &t[1..] {
+            let (a, b) = (root(&mut parent, t[0]), root(&mut parent, v));
+            let (lo, hi) = (a.min(b), a.max(b));
+            parent[hi as usize] = lo;
+        }
+    }
+    let mut shell_of_root = vec![u32::MAX; parent.len()];
+    let mut shells: Vec<Vec<u32>> = Vec::new();
+    for &t in order {
+        let r = root(&mut parent, triangles[t as usize][0]) as usize;
+        if shell_of_root[r] == u32::MAX {
+            shell_of_root[r] = shells.len() as u32;
+            shells.push(Vec::new());
+        }
+        shells[shell_of_root[r] as usize].push(t);
+    }
+    shells
 }
 
 /// The grid spacing on hull faces while splitting, as a fraction of the diagonal: a quarter
@@ -224,7 +307,7 @@ fn split_until_done(
     progress: &mut dyn FnMut(DecomposeProgress),
 ) -> Vec<Piece> {
     // Pieces no plane could split: left as they are.
-    let mut stuck = vec![false];
+    let mut stuck = vec![false; pieces.len()];
     let mut next_id = 0u32;
     while pieces.len() < config.max_pieces {
         let worst = (0..pieces.len())
