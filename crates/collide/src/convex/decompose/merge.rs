@@ -4,18 +4,22 @@
 use super::split::{Piece, Search};
 
 /// Merges pairs of pieces while some pair's merged piece is within the limit
-/// ([`Search::within`](super::split::Search)): each round merges the pair with the smallest merged concavity (ties
-/// to the lowest indices), the merged piece taking the first one's place.
+/// ([`Search::within`](super::split::Search)), or while there are more than `down_to` pieces
+/// whatever the merged concavity: each round merges the pair with the smallest merged
+/// concavity (ties to the lowest indices), the merged piece taking the first one's place.
 ///
 /// Only pairs whose hulls' boxes touch (within the hull tolerance) are tried: pieces apart
 /// leave a gap that their joint hull would fill. Pair results are kept between rounds; only
 /// the pairs of the new piece are evaluated again (in parallel).
-pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>) {
-    // best[i][j - i - 1]: the merged piece of i and j < n, when it is within the limit.
+pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to: usize) {
+    // table[i][j - i - 1]: the merged piece of i and j < n, when it is within the limit or
+    // (measured in full) while there are more than `down_to` pieces.
     let mut table: Vec<Vec<Option<Piece>>> = (0..pieces.len())
         .map(|i| {
             let pairs: Vec<usize> = (i + 1..pieces.len()).collect();
-            crate::par::filter_map(&pairs, |&j| Some(try_merge(pieces, i, j, search)))
+            crate::par::filter_map(&pairs, |&j| {
+                Some(try_merge(pieces, i, j, search, pieces.len() > down_to))
+            })
         })
         .collect();
     loop {
@@ -30,9 +34,12 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>) {
                 }
             }
         }
-        let Some((i, j, _)) = best else {
+        let Some((i, j, d)) = best else {
             return;
         };
+        if d > search.limit && pieces.len() <= down_to {
+            return;
+        }
         let Some(merged) = table[i][j - i - 1].take() else {
             return;
         };
@@ -48,7 +55,7 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>) {
         let others: Vec<usize> = (0..pieces.len()).filter(|&k| k != i).collect();
         let fresh = crate::par::filter_map(&others, |&k| {
             let (a, b) = (i.min(k), i.max(k));
-            Some((k, try_merge(pieces, a, b, search)))
+            Some((k, try_merge(pieces, a, b, search, pieces.len() > down_to)))
         });
         for (k, m) in fresh {
             let (a, b) = (i.min(k), i.max(k));
@@ -58,13 +65,23 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>) {
 }
 
 /// The merged piece of pieces `i` and `j` when their boxes touch and it is within the limit
-/// among the other pieces.
-fn try_merge(pieces: &[Piece], i: usize, j: usize, search: &Search<'_>) -> Option<Piece> {
+/// among the other pieces, or with `any`, whatever its concavity.
+fn try_merge(
+    pieces: &[Piece],
+    i: usize,
+    j: usize,
+    search: &Search<'_>,
+    any: bool,
+) -> Option<Piece> {
     let (a, b) = (&pieces[i], &pieces[j]);
     if !super::touching(&a.bounds, &b.bounds, search) {
         return None;
     }
     let both = a.bounds.union(&b.bounds);
     let others = super::neighbour_hulls(pieces, &both, &[i, j], search);
-    search.piece_within(a.part.merged(&b.part), &others)
+    if any {
+        search.piece(a.part.merged(&b.part), &others)
+    } else {
+        search.piece_within(a.part.merged(&b.part), &others)
+    }
 }
