@@ -1,7 +1,7 @@
 //! One frame of the pipeline, step by step: bounds, pairs, the narrow phase, then contacts and
 //! events (see the [module documentation](super) for what each step does).
 
-use super::narrow::QueryCounts;
+use super::narrow::{Part, QueryCounts};
 use super::pair::{pair_outcome, Outcome, PairCache};
 use super::{BodyId, ContactEvent, FrameStats, PairContact, SensorEvent, World};
 use crate::shapes::Aabb;
@@ -33,6 +33,11 @@ pub(super) struct FrameBuffers {
     sensing: Vec<(u32, u32)>,
     /// The moving bodies' queries of the fixed bodies' tree, a chunk of bodies per task.
     fixed_tasks: Vec<FixedTask>,
+    /// The resting contacts of moving bodies with fixed convex bodies: (moving body, index
+    /// in `work`, hidden by a flush neighbour).
+    seams: Vec<(u32, u32, bool)>,
+    /// Scratch for a fixed body's parts.
+    parts: Vec<(Part, Aabb)>,
 }
 
 /// Moving bodies per task of the fixed-tree queries: enough work for a task to outweigh its
@@ -60,6 +65,7 @@ impl World {
         let t2 = Instant::now();
         self.match_caches();
         self.narrow_phase();
+        self.hide_seam_contacts();
         let t3 = Instant::now();
         self.record(&mut stats);
         self.start_next_frame();
@@ -191,6 +197,71 @@ impl World {
         });
     }
 
+    /// Step 6, seams: a moving body's resting contacts with fixed convex bodies that a flush
+    /// fixed neighbour hides (`super::flush`) are dropped, unless all of that body's contacts
+    /// with fixed bodies are hidden.
+    fn hide_seam_contacts(&mut self) {
+        let f = &mut self.frame;
+        let bodies = &self.bodies;
+        let body = |id: u32| bodies[id as usize].as_ref();
+        let convex_fixed = |b: &super::body::Body| b.fixed && !b.sensor && !b.is_surface();
+        f.seams.clear();
+        for (k, w) in f.work.iter().enumerate() {
+            let Outcome::Contact(_, None) = w.outcome else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (body(w.key.0), body(w.key.1)) else {
+                continue;
+            };
+            if convex_fixed(a) && !b.fixed && !b.sensor {
+                f.seams.push((w.key.1, k as u32, false));
+            } else if convex_fixed(b) && !a.fixed && !a.sensor {
+                f.seams.push((w.key.0, k as u32, false));
+            }
+        }
+        if f.seams.len() < 2 {
+            return;
+        }
+        f.seams.sort_unstable();
+        let (work, parts) = (&mut f.work, &mut f.parts);
+        for group in f.seams.chunk_by_mut(|x, y| x.0 == y.0) {
+            if group.len() < 2 {
+                continue;
+            }
+            let fixed_of = |&(moving, k, _): &(u32, u32, bool)| {
+                let (a, b) = work[k as usize].key;
+                if a == moving {
+                    b
+                } else {
+                    a
+                }
+            };
+            for i in 0..group.len() {
+                let own = fixed_of(&group[i]);
+                let w = &work[group[i].1 as usize];
+                let Outcome::Contact(m, _) = w.outcome else {
+                    continue;
+                };
+                // The manifold's normal points from the smaller id toward the larger.
+                let out = if w.key.0 == own { m.normal } else { -m.normal };
+                let neighbours = group
+                    .iter()
+                    .map(fixed_of)
+                    .filter(|&g| g != own)
+                    .filter_map(body);
+                group[i].2 = super::flush::hidden(&m, out, neighbours, parts);
+            }
+            if group.iter().all(|x| x.2) {
+                continue;
+            }
+            for &(_, k, hidden) in group.iter() {
+                if hidden {
+                    work[k as usize].outcome = Outcome::Hidden;
+                }
+            }
+        }
+    }
+
     /// The frame's output in pair order: contacts (a sensor's pairs only as overlaps) and the
     /// events from the touching pairs of this frame against the last one's.
     fn record(&mut self, stats: &mut FrameStats) {
@@ -209,6 +280,7 @@ impl World {
                 Outcome::RejectedSphere => stats.rejected_sphere += 1,
                 Outcome::RejectedObb => stats.rejected_obb += 1,
                 Outcome::Apart => stats.rejected_exact += 1,
+                Outcome::Hidden => stats.hidden_contacts += 1,
                 Outcome::Contact(..) if is_sensor(w.key.0) || is_sensor(w.key.1) => {
                     f.sensing.push(w.key);
                 }

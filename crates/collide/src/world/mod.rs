@@ -14,6 +14,12 @@
 //!    GJK/EPA for capsules; several convex pieces are pruned by their boxes first.
 //! 5. **Sweeps** for pairs with a fast body: the first contact within the frame (exact sweeps
 //!    for spheres and boxes, the GJK ray cast of `sweep::convex` otherwise) — no tunnelling.
+//! 6. **Seams**: a moving body resting across the seam of fixed convex bodies laid flush
+//!    (floor tiles, wall blocks) drops the contacts whose every point lies on or in a flush
+//!    neighbour it also touches: the edge and side-face contacts that would lean toward the
+//!    seam (Jolt's enhanced internal edge removal, in a geometric form). At least one of its
+//!    contacts with fixed bodies is always kept; [`FrameStats::hidden_contacts`] counts the
+//!    dropped ones.
 //!
 //! Each pair keeps its caches (separating feature, GJK simplex) from one frame to the next
 //! while the broad phase reports it; the first frame it does not, they are dropped.
@@ -85,6 +91,7 @@
 mod body;
 mod evaluate;
 mod fixed;
+mod flush;
 mod frame;
 mod narrow;
 mod pair;
@@ -447,6 +454,10 @@ pub struct FrameStats {
     pub contacts: usize,
     /// Swept pairs with a time of impact.
     pub impacts: usize,
+    /// Contacts with a fixed body dropped because a flush fixed neighbour hides the surface
+    /// they report (a body across the seam of two floor boxes touching one's edge); not in
+    /// `contacts`.
+    pub hidden_contacts: usize,
     /// Separating-axis tests answered by the cached feature.
     pub cache_hits: u64,
     /// Separating-axis tests that needed the full search.

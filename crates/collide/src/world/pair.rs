@@ -149,6 +149,8 @@ pub(super) enum Outcome {
     #[default]
     Apart,
     Contact(Manifold, Option<f32>),
+    /// A contact with a fixed body hidden by a flush fixed neighbour (`super::flush`).
+    Hidden,
 }
 
 /// A body at a pose.

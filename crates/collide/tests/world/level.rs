@@ -281,3 +281,62 @@ fn the_open_box_as_a_mesh_keeps_its_bowl() {
     assert_eq!(contacts[0].b, ball);
     assert!(contacts[0].manifold.normal.z > 0.95, "{contacts:?}");
 }
+
+/// Contacts of `body` against the fixed bodies whose normal (from the fixed body toward the
+/// moving one) is more than 1° off `up`: (contacts, ghosts).
+fn off_up(world: &World, body: BodyId, fixed: &[BodyId]) -> (usize, usize) {
+    let cos_1deg = 1f32.to_radians().cos();
+    let mut counts = (0, 0);
+    for c in world.contacts() {
+        let n = if c.b == body && fixed.contains(&c.a) {
+            c.manifold.normal
+        } else if c.a == body && fixed.contains(&c.b) {
+            -c.manifold.normal
+        } else {
+            continue;
+        };
+        counts.0 += 1;
+        counts.1 += usize::from(n.dot(Vec3::Y) < cos_1deg);
+    }
+    counts
+}
+
+#[test]
+fn bodies_over_flush_fixed_boxes_get_the_face_normal() {
+    // A floor of 4 × 4 fixed boxes 1 m wide laid flush (top at y = 0), and a box, a sphere,
+    // a capsule and a hull resting 1 cm deep at random places and turns over the seams.
+    // Before the seam step: 752 of 2,822 sphere contacts, 142 of 8,981 box, 635 of 2,684
+    // capsule and 117 of 6,243 hull contacts leaned more than 1° (edges and side faces).
+    let mut world = World::new(WorldConfig::default());
+    let mut fixed = Vec::new();
+    for i in 0..4 {
+        for k in 0..4 {
+            let at = Vec3::new(i as f32 - 1.5, -0.5, k as f32 - 1.5);
+            let desc = BodyDesc::new(Geometry::Cuboid(Vec3::splat(0.5)))
+                .at(at)
+                .fixed();
+            fixed.push(world.add_body(desc).unwrap());
+        }
+    }
+    let mut g = Gen::new(41);
+    let (mut contacts, mut ghosts) = (0, 0);
+    for (name, shape, low) in resting_bodies() {
+        let id = world.add_body(BodyDesc::new(shape.clone())).unwrap();
+        let (mut c, mut gh, mut hidden) = (0, 0, 0);
+        for _ in 0..2000 {
+            let yaw = Quat::from_rotation_y(g.range(0.0, std::f32::consts::TAU));
+            let at = Vec3::new(g.range(-1.0, 1.0), low - 0.01, g.range(-1.0, 1.0));
+            world.teleport_body(id, at, yaw).unwrap();
+            world.update();
+            hidden += world.stats().hidden_contacts;
+            let (n, off) = off_up(&world, id, &fixed);
+            // Every hidden contact is dropped only beside one that is kept.
+            assert!(n >= 1, "{name} at {at}: no contact left");
+            (c, gh) = (c + n, gh + off);
+        }
+        println!("{name}: {gh} ghost normals among {c} contacts, {hidden} hidden");
+        world.remove_body(id).unwrap();
+        (contacts, ghosts) = (contacts + c, ghosts + gh);
+    }
+    assert_eq!(ghosts, 0, "ghost normals among {contacts} contacts");
+}
