@@ -338,9 +338,9 @@ fn worst_depth(pieces: &[Piece]) -> f32 {
 
 /// Splits the most concave piece until every piece is within the limit (or cannot be
 /// split) or there are `max_pieces`; the pieces as they were at `keep_at` pieces are
-/// returned too when the splitting went past that count. A split's halves take the piece's place, in order;
-/// the pieces whose boxes touch it are measured again, since the halves cover less than the
-/// piece did and may uncover samples on their cuts.
+/// returned too when the splitting went past that count. A split's halves take the piece's
+/// place, in order; the pieces whose boxes touch it are measured again, since the halves
+/// cover less than the piece did and may uncover samples on their cuts.
 fn split_until_done(
     mut pieces: Vec<Piece>,
     search: &Search<'_>,
