@@ -20,8 +20,10 @@ impl Quickhull<'_> {
     /// keeps the triangulation strictly convex (Gregorius 2014), checked per horizon edge.
     pub(super) fn horizon(&mut self, f0: usize, pe: DVec3) -> Result<bool, HullError> {
         let n = self.tris.len();
-        self.stamp.resize(n, (usize::MAX, 0));
-        self.dfs.resize(n, 0);
+        if self.stamp.len() < n {
+            self.stamp.resize(n, (usize::MAX, 0));
+            self.dfs.resize(n, 0);
+        }
         let iter = self.iter;
         self.stamp[f0] = (iter, 1);
         let mut repaired = false;

@@ -23,7 +23,9 @@
 //! repaired until every new edge is convex), [`cone`] (new faces to the eye), [`orphans`]
 //! (conflict lists handed to the cone, near points rechecked), [`polygons`] (coplanar merging
 //! and assembly), [`validate`] (the invariants, by brute force and locally). Every
-//! per-point and per-face table is a `Vec` indexed by point or face; nothing is hashed.
+//! per-point and per-face table is a `Vec` indexed by point or face; nothing is hashed. Each
+//! thread keeps the builder's tables between builds, so once they have grown to the largest
+//! hull the thread builds, a build allocates little more than the hull it returns.
 
 mod cone;
 mod horizon;
@@ -217,6 +219,88 @@ pub(super) fn next_hull_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+thread_local! {
+    /// The builder's lists of this thread, reused by every build on it.
+    static LISTS: std::cell::RefCell<Lists> = std::cell::RefCell::default();
+}
+
+/// The builder's lists kept between builds on one thread: Quickhull's and the merge's, and
+/// the input in `f64`.
+#[derive(Default)]
+struct Lists {
+    pts: Vec<DVec3>,
+    quickhull: quickhull::Lists,
+    merge: polygons::Lists,
+}
+
+/// [`ConvexHull::try_new`] on finite, non-empty `points`, with the thread's `lists`.
+fn build(points: &[Vec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
+    let mut pts = std::mem::take(&mut lists.pts);
+    pts.clear();
+    pts.extend(points.iter().map(|p| p.as_dvec3()));
+    let built = build_from(points, &pts, lists);
+    lists.pts = pts;
+    // A big build's tables (about 50 MB at 100,000 points on a sphere) are not kept: their
+    // allocation is a small part of such a build, and a thread should not hold them forever.
+    if points.len() > KEEP_POINTS {
+        *lists = Lists::default();
+    }
+    built
+}
+
+/// The largest input whose tables a thread keeps for its next build. Points on a sphere are
+/// the worst case: each added vertex makes about six triangles of 80 bytes, so the triangle
+/// table, the largest, holds about 0.5 MB (up to twice that in capacity) at this many points.
+const KEEP_POINTS: usize = 1024;
+
+/// The hull of `points`, given also in `f64` as `pts`.
+fn build_from(points: &[Vec3], pts: &[DVec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
+    let mut max_abs = DVec3::ZERO;
+    for p in pts {
+        max_abs = max_abs.max(p.abs());
+    }
+    let scale = max_abs.x + max_abs.y + max_abs.z;
+    // Gregorius 2014: the f32 resolution of coordinates of this magnitude.
+    let eps = 3.0 * f64::from(f32::EPSILON) * scale;
+    let tolerance = eps as f32;
+    if scale == 0.0 {
+        return Err(HullError::Coincident { tolerance });
+    }
+    let simplex = simplex::initial_simplex(pts, eps, tolerance)?;
+    let qh = Quickhull::build(pts, simplex, eps, &mut lists.quickhull)?;
+    let built = polygons::build_polygons(pts, &qh.tris, eps, &mut lists.merge);
+    // The simplex test measures the fourth
+    // point's height over the plane of the first three, but merging measures every vertex
+    // against the plane of the *largest* face, over which a tetrahedron has its smallest
+    // height. Tetrahedra whose smallest height is within `eps` therefore pass the simplex
+    // test and then merge two triangles into one polygon: 4 vertices, 3 faces, not a
+    // closed polytope. Merging put every vertex of the hull within `eps` of one plane, so
+    // the input is coplanar within the tolerance: say so.
+    if built.hull.faces.len() < 4 {
+        return Err(HullError::Coplanar { tolerance });
+    }
+    // Safety net: needle-like clouds with a huge spread of
+    // magnitudes can still produce non-convex or non-manifold triangulations; a hull that
+    // breaks its own invariants must never reach a caller (SAT, GJK and the manifold
+    // builder assume them). Checked locally, linear in the hull's size; debug builds also
+    // run the brute-force `validate`. The underlying Quickhull weakness is open: see
+    // docs/degenerate-input.md.
+    let graph = std::cell::OnceCell::new();
+    let mut heights = Vec::new();
+    if !validate::check_built(&built, &graph, &mut heights, points.len())
+        || (cfg!(debug_assertions) && built.hull.validate().is_err())
+    {
+        return Err(HullError::Unstable);
+    }
+    // Second safety net: every input point must be inside the final (f32) hull
+    // within the documented `3 · tolerance`, else `Unstable`.
+    if !validate::contains_input(&built, &graph, &heights, &qh, points, 3.0 * tolerance) {
+        return Err(HullError::Unstable);
+    }
+    qh.recycle(&mut lists.quickhull);
+    Ok(built.into_hull(&mut lists.merge))
+}
+
 impl ConvexHull {
     /// The convex hull of `points`, with coplanar faces merged into polygons.
     ///
@@ -233,50 +317,7 @@ impl ConvexHull {
         if let Some(index) = points.iter().position(|p| !p.is_finite()) {
             return Err(HullError::NonFinite { index });
         }
-        let pts: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
-        let mut max_abs = DVec3::ZERO;
-        for p in &pts {
-            max_abs = max_abs.max(p.abs());
-        }
-        let scale = max_abs.x + max_abs.y + max_abs.z;
-        // Gregorius 2014: the f32 resolution of coordinates of this magnitude.
-        let eps = 3.0 * f64::from(f32::EPSILON) * scale;
-        let tolerance = eps as f32;
-        if scale == 0.0 {
-            return Err(HullError::Coincident { tolerance });
-        }
-        let simplex = simplex::initial_simplex(&pts, eps, tolerance)?;
-        let qh = Quickhull::build(&pts, simplex, eps)?;
-        let built = polygons::build_polygons(&pts, &qh.tris, eps);
-        // The simplex test measures the fourth
-        // point's height over the plane of the first three, but merging measures every vertex
-        // against the plane of the *largest* face, over which a tetrahedron has its smallest
-        // height. Tetrahedra whose smallest height is within `eps` therefore pass the simplex
-        // test and then merge two triangles into one polygon: 4 vertices, 3 faces, not a
-        // closed polytope. Merging put every vertex of the hull within `eps` of one plane, so
-        // the input is coplanar within the tolerance: say so.
-        if built.hull.faces.len() < 4 {
-            return Err(HullError::Coplanar { tolerance });
-        }
-        // Safety net: needle-like clouds with a huge spread of
-        // magnitudes can still produce non-convex or non-manifold triangulations; a hull that
-        // breaks its own invariants must never reach a caller (SAT, GJK and the manifold
-        // builder assume them). Checked locally, linear in the hull's size; debug builds also
-        // run the brute-force `validate`. The underlying Quickhull weakness is open: see
-        // docs/degenerate-input.md.
-        let graph = std::cell::OnceCell::new();
-        let mut heights = Vec::new();
-        if !validate::check_built(&built, &graph, &mut heights, points.len())
-            || (cfg!(debug_assertions) && built.hull.validate().is_err())
-        {
-            return Err(HullError::Unstable);
-        }
-        // Second safety net: every input point must be inside the final (f32) hull
-        // within the documented `3 · tolerance`, else `Unstable`.
-        if !validate::contains_input(&built, &graph, &heights, &qh, points, 3.0 * tolerance) {
-            return Err(HullError::Unstable);
-        }
-        Ok(built.hull)
+        crate::scratch::with(&LISTS, |lists| build(points, lists))
     }
 
     /// The hull's vertices (a subset of the input points).

@@ -54,12 +54,12 @@ impl Quickhull<'_> {
         let p = self.pts[i];
         // Selects rather than branches: which face is farthest is a coin toss per face.
         let (mut dist, mut f) = (f64::NEG_INFINITY, NONE);
-        for (g, tri) in self.tris.iter().enumerate().skip(first) {
+        for (g, tri) in self.tris.get(first..).unwrap_or(&[]).iter().enumerate() {
             debug_assert!(tri.alive);
             let h = tri.dist(p);
             let higher = h > dist;
             dist = if higher { h } else { dist };
-            f = if higher { g } else { f };
+            f = if higher { first + g } else { f };
         }
         if f == NONE {
             return;

@@ -14,17 +14,21 @@ use crate::shapes::Plane;
 
 /// Polygons as vertex-index lists in one buffer: polygon `p` is
 /// `verts[start[p] .. start[p + 1]]`.
+#[derive(Default)]
 struct Polygons {
     start: Vec<usize>,
     verts: Vec<usize>,
+    /// For each polygon, the triangle it is when it is one alone ([`NONE`] for merged ones).
+    source: Vec<usize>,
 }
 
 impl Polygons {
-    fn new() -> Polygons {
-        Polygons {
-            start: vec![0],
-            verts: Vec::new(),
-        }
+    /// Empties the list (its room kept).
+    fn clear(&mut self) {
+        self.start.clear();
+        self.start.push(0);
+        self.verts.clear();
+        self.source.clear();
     }
 
     fn len(&self) -> usize {
@@ -35,9 +39,11 @@ impl Polygons {
         &self.verts[self.start[p]..self.start[p + 1]]
     }
 
-    fn push(&mut self, vs: &[usize]) {
+    /// Adds the polygon `vs`, which is triangle `source` alone (or [`NONE`]).
+    fn push(&mut self, vs: &[usize], source: usize) {
         self.verts.extend_from_slice(vs);
         self.start.push(self.verts.len());
+        self.source.push(source);
     }
 }
 
@@ -56,17 +62,64 @@ pub(super) struct Assembled {
     pub vertex_of_point: Vec<u32>,
 }
 
+/// The merge's lists between builds (see the hull builder's per-thread lists).
+#[derive(Default)]
+pub(super) struct Lists {
+    order: Vec<(u64, usize)>,
+    region: Vec<usize>,
+    members: Vec<usize>,
+    next: Vec<usize>,
+    keys: Vec<usize>,
+    lp: Vec<usize>,
+    polygons: Polygons,
+    kept: Polygons,
+    degree: Vec<u32>,
+    holders: Vec<[usize; 2]>,
+    len: Vec<usize>,
+    dropped: Vec<bool>,
+    remap: Vec<u32>,
+    edge_start: Vec<usize>,
+    edge_fill: Vec<usize>,
+    edge_out: Vec<(u32, u32)>,
+}
+
+impl Assembled {
+    /// The hull, with the per-triangle and per-point lists handed back to `lists`.
+    pub(super) fn into_hull(self, lists: &mut Lists) -> ConvexHull {
+        lists.region = self.face_of_tri;
+        lists.remap = self.vertex_of_point;
+        self.hull
+    }
+}
+
 /// Merges coplanar triangles into polygons, drops mid-edge vertices, converts to `f32`.
-pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled {
-    let (polygons, face_of_tri) = merge_coplanar(pts, tris, eps);
-    let polygons = drop_mid_edge(polygons, pts.len());
-    let (hull, manifold, corners, vertex_of_point) = assemble(pts, &polygons, eps);
+pub(super) fn build_polygons(
+    pts: &[DVec3],
+    tris: &[Tri],
+    eps: f64,
+    lists: &mut Lists,
+) -> Assembled {
+    merge_coplanar(pts, tris, eps, lists);
+    let face_of_tri = std::mem::take(&mut lists.region);
+    let dropped = drop_mid_edge(pts.len(), lists);
+    let polygons = std::mem::take(slot(lists, dropped));
+    let (hull, manifold, corners) = assemble(pts, tris, &polygons, eps, lists);
+    *slot(lists, dropped) = polygons;
     Assembled {
         hull,
         face_of_tri,
         manifold,
         corners,
-        vertex_of_point,
+        vertex_of_point: std::mem::take(&mut lists.remap),
+    }
+}
+
+/// The polygons the merge left: `lists.kept` when mid-edge vertices were `dropped`.
+fn slot(lists: &mut Lists, dropped: bool) -> &mut Polygons {
+    if dropped {
+        &mut lists.kept
+    } else {
+        &mut lists.polygons
     }
 }
 
@@ -77,26 +130,41 @@ pub(super) fn build_polygons(pts: &[DVec3], tris: &[Tri], eps: f64) -> Assembled
 /// One piece, read top to bottom per seed: grow the region, trace its boundary loop, fall back
 /// to the region's triangles when the loop is not a disk; the three steps share the region's
 /// scratch arrays (`members`, the successor map `next` and its `keys`).
-fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize>) {
+fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
+    // Twice the area, squared (the square orders as the area does, without a root).
     let area = |f: usize| {
         let [a, b, c] = tris[f].verts();
-        (pts[b] - pts[a]).cross(pts[c] - pts[a]).length()
+        (pts[b] - pts[a]).cross(pts[c] - pts[a]).length_squared()
     };
-    // Sorted by (decreasing area, index) as integers: an area is a finite non-negative f64
-    // (a length), whose bits order as it does, so `!bits` orders by decreasing area.
-    let mut order: Vec<(u64, usize)> = (0..tris.len())
-        .filter(|&f| tris[f].alive)
-        .map(|f| (!area(f).to_bits(), f))
-        .collect();
+    // Sorted by (decreasing area, index) as integers: a squared area is a finite non-negative
+    // f64 (input coordinates are f32, so it stays below 1e155), whose bits order as it does,
+    // so `!bits` orders by decreasing area.
+    let Lists {
+        order,
+        region,
+        members,
+        next,
+        keys,
+        lp,
+        polygons,
+        ..
+    } = lists;
+    order.clear();
+    order.extend(
+        (0..tris.len())
+            .filter(|&f| tris[f].alive)
+            .map(|f| (!area(f).to_bits(), f)),
+    );
     order.sort_unstable();
-    let mut region = vec![NONE; tris.len()];
-    let mut polygons = Polygons::new();
-    let mut members: Vec<usize> = Vec::new();
+    region.clear();
+    region.resize(tris.len(), NONE);
+    polygons.clear();
+    members.clear();
     // The region's boundary as a successor map over point indices, and the keys set in it.
-    let mut next = vec![NONE; pts.len()];
-    let mut keys: Vec<usize> = Vec::new();
-    let mut lp: Vec<usize> = Vec::new();
-    for &(_, seed) in &order {
+    next.clear();
+    next.resize(pts.len(), NONE);
+    keys.clear();
+    for &(_, seed) in order.iter() {
         if region[seed] != NONE {
             continue;
         }
@@ -125,13 +193,13 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
         }
         // A lone triangle is its own boundary loop, from its first vertex.
         if members.len() == 1 {
-            polygons.push(&tris[seed].verts());
+            polygons.push(&tris[seed].verts(), seed);
             continue;
         }
         // Boundary loop: the members' edges whose neighbour is outside the region. A vertex
         // starting two boundary edges pinches the region.
         let mut pinched = false;
-        for &f in &members {
+        for &f in members.iter() {
             for e in 0..3 {
                 if region[tris[f].nb[e] as usize] != r {
                     let a = tris[f].v[e] as usize;
@@ -171,32 +239,44 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64) -> (Polygons, Vec<usize
             // Not a disk (round-off made a ring or a pinch): keep the triangles as faces.
             for (j, &f) in members.iter().enumerate() {
                 region[f] = if j == 0 { r } else { polygons.len() };
-                polygons.push(&tris[f].verts());
+                polygons.push(&tris[f].verts(), f);
             }
         } else {
-            polygons.push(&lp);
+            polygons.push(lp, NONE);
         }
-        for &a in &keys {
+        for &a in keys.iter() {
             next[a] = NONE;
         }
         keys.clear();
     }
-    (polygons, region)
 }
 
 /// Drops the vertices with only two faces (points in the middle of an edge) from both, where
-/// both keep more than three vertices.
+/// both keep more than three vertices: the polygons without them go to `lists.kept`, and the
+/// answer is whether any was dropped (else the polygons stay in `lists.polygons`).
 ///
 /// In vertex order: dropping one can decide whether another's polygons still have more than
 /// three vertices. A vertex's two holders are fixed (only it leaves them), so each polygon's
 /// current length is all the decision needs.
-fn drop_mid_edge(polygons: Polygons, n_points: usize) -> Polygons {
-    let mut degree = vec![0u32; n_points];
+fn drop_mid_edge(n_points: usize, lists: &mut Lists) -> bool {
+    let Lists {
+        polygons,
+        kept,
+        degree,
+        holders,
+        len,
+        dropped,
+        ..
+    } = lists;
+    degree.clear();
+    degree.resize(n_points, 0);
     for &v in &polygons.verts {
         degree[v] += 1;
     }
-    let mut holders = vec![[NONE; 2]; n_points];
-    let mut len: Vec<usize> = (0..polygons.len()).map(|p| polygons.get(p).len()).collect();
+    holders.clear();
+    holders.resize(n_points, [NONE; 2]);
+    len.clear();
+    len.extend((0..polygons.len()).map(|p| polygons.get(p).len()));
     for p in 0..polygons.len() {
         for &v in polygons.get(p) {
             if degree[v] == 2 {
@@ -205,7 +285,9 @@ fn drop_mid_edge(polygons: Polygons, n_points: usize) -> Polygons {
             }
         }
     }
-    let mut dropped = vec![false; n_points];
+    dropped.clear();
+    dropped.resize(n_points, false);
+    let mut any = false;
     for v in 0..n_points {
         let [p, q] = holders[v];
         // At the tip of a flat needle two nearly opposite polygons
@@ -215,21 +297,22 @@ fn drop_mid_edge(polygons: Polygons, n_points: usize) -> Polygons {
         // normals are arbitrary.)
         if degree[v] == 2 && p != q && q != NONE && len[p] > 3 && len[q] > 3 {
             dropped[v] = true;
+            any = true;
             len[p] -= 1;
             len[q] -= 1;
         }
     }
-    if !dropped.contains(&true) {
-        return polygons;
+    if !any {
+        return false;
     }
-    let mut out = Polygons::new();
-    out.verts.reserve(polygons.verts.len());
+    kept.clear();
     for p in 0..polygons.len() {
-        out.verts
+        kept.verts
             .extend(polygons.get(p).iter().copied().filter(|&v| !dropped[v]));
-        out.start.push(out.verts.len());
+        kept.start.push(kept.verts.len());
+        kept.source.push(polygons.source[p]);
     }
-    out
+    true
 }
 
 /// The hull from its polygons: vertices compacted in order of first use, planes from
@@ -239,20 +322,32 @@ fn drop_mid_edge(polygons: Polygons, n_points: usize) -> Polygons {
 /// point's vertex index (see [`Assembled::vertex_of_point`]).
 fn assemble(
     pts: &[DVec3],
+    tris: &[Tri],
     polygons: &Polygons,
     eps: f64,
-) -> (ConvexHull, bool, Vec<[u32; 2]>, Vec<u32>) {
-    let mut remap = vec![u32::MAX; pts.len()];
+    lists: &mut Lists,
+) -> (ConvexHull, bool, Vec<[u32; 2]>) {
+    let remap = &mut lists.remap;
+    remap.clear();
+    remap.resize(pts.len(), u32::MAX);
     let mut vertices: Vec<Vec3> = Vec::new();
     let mut faces = Vec::with_capacity(polygons.len());
     let mut face_indices = Vec::with_capacity(polygons.verts.len());
-    for p in 0..polygons.len() {
-        let p = polygons.get(p);
-        let mut newell = DVec3::ZERO;
-        for (k, &a) in p.iter().enumerate() {
-            newell += pts[a].cross(pts[p[cyclic_next(k, p.len())]]);
-        }
-        let n = newell.normalize_or_zero().as_vec3().normalize_or_zero();
+    for q in 0..polygons.len() {
+        let p = polygons.get(q);
+        let n = match tris.get(polygons.source[q]) {
+            // A lone triangle keeps Quickhull's plane normal (from the cross product at its
+            // largest angle, the most accurate one): unit in f64, then each component rounded
+            // to f32, so the length is 1 within about 1e-7.
+            Some(tri) if p.len() == 3 => tri.n.as_vec3(),
+            _ => {
+                let mut newell = DVec3::ZERO;
+                for (k, &a) in p.iter().enumerate() {
+                    newell += pts[a].cross(pts[p[cyclic_next(k, p.len())]]);
+                }
+                newell.normalize_or_zero().as_vec3()
+            }
+        };
         let d = p
             .iter()
             .map(|&v| n.as_dvec3().dot(pts[v]))
@@ -274,7 +369,7 @@ fn assemble(
             count: p.len() as u32,
         });
     }
-    let (edges, manifold, corners) = unique_edges(vertices.len(), &faces, &face_indices);
+    let (edges, manifold, corners) = unique_edges(vertices.len(), &faces, &face_indices, lists);
     // Vertex adjacency (compressed rows) from the unique edges, for hill-climbing support.
     let (neighbour_start, neighbours) =
         adjacency_rows(vertices.len(), &edges, |e| Some(e.vertices));
@@ -312,7 +407,7 @@ fn assemble(
         inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
         outer_radius: (outer * (1.0 + 1e-6)) as f32,
     };
-    (hull, manifold, corners, remap)
+    (hull, manifold, corners)
 }
 
 /// The adjacency of an undirected graph on `n` nodes in compressed rows: row `r` is
@@ -352,17 +447,27 @@ fn unique_edges(
     nv: usize,
     faces: &[HullFace],
     face_indices: &[u32],
+    lists: &mut Lists,
 ) -> (Vec<HullEdge>, bool, Vec<[u32; 2]>) {
-    let mut start = vec![0usize; nv + 1];
+    let Lists {
+        edge_start: start,
+        edge_fill: fill,
+        edge_out: out,
+        ..
+    } = lists;
+    start.clear();
+    start.resize(nv + 1, 0);
     for &v in face_indices {
         start[v as usize + 1] += 1;
     }
     for k in 1..start.len() {
         start[k] += start[k - 1];
     }
-    let mut fill = start.clone();
+    fill.clear();
+    fill.extend_from_slice(start);
     // (other end, edge index) per directed edge stored as an edge's `vertices[0] → [1]`.
-    let mut out = vec![(u32::MAX, 0u32); start[nv]];
+    out.clear();
+    out.resize(start[nv], (u32::MAX, 0u32));
     let mut edges: Vec<HullEdge> = Vec::with_capacity(face_indices.len() / 2);
     let mut corners: Vec<[u32; 2]> = Vec::with_capacity(face_indices.len() / 2);
     let mut manifold = true;

@@ -191,29 +191,35 @@ impl<'p> Quickhull<'p> {
     /// recheck can only re-add points, so a run far past that is a numerical cycle:
     /// [`HullError::Unstable`]. So is a horizon that is not one simple loop, and so are more
     /// points or triangles than `u32` indices reach.
-    pub(super) fn build(pts: &'p [DVec3], s: [usize; 4], eps: f64) -> Result<Self, HullError> {
+    pub(super) fn build(
+        pts: &'p [DVec3],
+        s: [usize; 4],
+        eps: f64,
+        lists: &mut Lists,
+    ) -> Result<Self, HullError> {
         if pts.len() >= NIL as usize {
             return Err(HullError::Unstable);
         }
+        let n = pts.len();
         let mut qh = Quickhull {
             pts,
             eps,
             eps_vis: eps / 64.0,
-            tris: Vec::with_capacity(64),
-            pending: Vec::new(),
-            home: vec![0; pts.len()],
+            tris: cleared(&mut lists.tris),
+            pending: cleared(&mut lists.pending),
+            home: refilled(&mut lists.home, n, 0),
             repaired: false,
             iter: 0,
             pass: 0,
-            stamp: Vec::new(),
-            dfs: Vec::new(),
-            on_horizon: vec![0; pts.len()],
-            horizon: Vec::new(),
-            planes: Vec::new(),
-            visible: Vec::new(),
-            stack: Vec::new(),
-            orphans: Vec::new(),
-            link: vec![NIL; pts.len()],
+            stamp: cleared(&mut lists.stamp),
+            dfs: cleared(&mut lists.dfs),
+            on_horizon: refilled(&mut lists.on_horizon, n, 0),
+            horizon: cleared(&mut lists.horizon),
+            planes: cleared(&mut lists.planes),
+            visible: cleared(&mut lists.visible),
+            stack: cleared(&mut lists.stack),
+            orphans: cleared(&mut lists.orphans),
+            link: refilled(&mut lists.link, n, NIL),
         };
         qh.start(s)?;
         let max_iter = 4 * pts.len() + 64;
@@ -274,4 +280,52 @@ impl<'p> Quickhull<'p> {
         }
         live
     }
+
+    /// Hands the lists back to `lists` for the next build on this thread.
+    pub(super) fn recycle(self, lists: &mut Lists) {
+        lists.tris = self.tris;
+        lists.pending = self.pending;
+        lists.home = self.home;
+        lists.stamp = self.stamp;
+        lists.dfs = self.dfs;
+        lists.on_horizon = self.on_horizon;
+        lists.horizon = self.horizon;
+        lists.planes = self.planes;
+        lists.visible = self.visible;
+        lists.stack = self.stack;
+        lists.orphans = self.orphans;
+        lists.link = self.link;
+    }
+}
+
+/// The builder's lists between builds: each thread keeps one set (see [`try_new`](super::ConvexHull::try_new)),
+/// so once they have grown to the largest hull the thread builds, a build allocates them no more.
+#[derive(Default)]
+pub(super) struct Lists {
+    tris: Vec<Tri>,
+    pending: Vec<usize>,
+    home: Vec<u32>,
+    stamp: Vec<(usize, u8)>,
+    dfs: Vec<usize>,
+    on_horizon: Vec<usize>,
+    horizon: Vec<(usize, usize, usize)>,
+    planes: Vec<Option<(DVec3, f64)>>,
+    visible: Vec<usize>,
+    stack: Vec<(usize, usize, usize)>,
+    orphans: Vec<usize>,
+    link: Vec<u32>,
+}
+
+/// The list in `v`, emptied (its room kept).
+fn cleared<T>(v: &mut Vec<T>) -> Vec<T> {
+    let mut v = std::mem::take(v);
+    v.clear();
+    v
+}
+
+/// The list in `v` as `n` copies of `x` (its room kept).
+fn refilled<T: Clone>(v: &mut Vec<T>, n: usize, x: T) -> Vec<T> {
+    let mut v = cleared(v);
+    v.resize(n, x);
+    v
 }

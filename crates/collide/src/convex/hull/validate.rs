@@ -272,29 +272,21 @@ impl ConvexHull {
         Ok(())
     }
 
-    /// Whether every one of `points` is at most its `limits` entry above every face plane
-    /// (brute force, `O(points · faces)`).
+    /// Whether every one of `points` is at most `limit(i)` above every face plane (brute force,
+    /// `O(points · faces)`).
     ///
-    /// The points go into structure-of-arrays order so that each face's test over all of them
-    /// is one branch-free loop the compiler runs several lanes wide. The height is
+    /// Each point is tested against the planes four at a time ([`PlaneLanes`]), stopping at
+    /// the first group with a face too far below it. The height is
     /// `n.x·p.x + n.y·p.y + n.z·p.z + d`, evaluated in the order of [`Plane::signed_distance`]
     /// so it rounds the same, and a NaN height counts as above, as there.
     ///
     /// [`Plane::signed_distance`]: crate::shapes::Plane::signed_distance
-    fn all_below_faces(&self, points: &[Vec3], limits: &[f32]) -> bool {
-        let xs: Vec<f32> = points.iter().map(|p| p.x).collect();
-        let ys: Vec<f32> = points.iter().map(|p| p.y).collect();
-        let zs: Vec<f32> = points.iter().map(|p| p.z).collect();
-        let limits = &limits[..xs.len()];
-        self.faces.iter().all(|face| {
-            let (n, d) = (face.plane.normal, face.plane.d);
-            let mut above = false;
-            for (((&x, &y), &z), &tol) in xs.iter().zip(&ys).zip(&zs).zip(limits) {
-                let h = n.x * x + n.y * y + n.z * z + d;
-                above |= (h > tol) | h.is_nan();
-            }
-            !above
-        })
+    /// [`PlaneLanes`]: crate::convex::lanes::PlaneLanes
+    fn all_below_faces(&self, points: &[Vec3], limit: impl Fn(usize) -> f32) -> bool {
+        points
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| self.plane_lanes.all_within(p, limit(i)))
     }
 
     /// The flatness and convexity bound of [`ConvexHull::validate`]:
@@ -547,7 +539,7 @@ pub(super) fn check_built(
     // the climb's local view has missed needle-shaped hulls at 1e20 that fold over more than
     // one edge.
     if (nv as u64) * (nf as u64) <= 1 << 16 {
-        return h.all_below_faces(&h.vertices, &vec![tol; nv]);
+        return h.all_below_faces(&h.vertices, |_| tol);
     }
     let graph = graph.get_or_init(|| FaceGraph::new(h));
     heights.clear();
@@ -605,11 +597,11 @@ pub(super) fn contains_input(
     // held to `check_built`'s convexity bound, which left them to this pass.
     if brute_force_points(points.len(), h) {
         let tol = h.validate_tolerance().min(bound);
-        let limits: Vec<f32> = a.vertex_of_point[..points.len()]
-            .iter()
-            .map(|&v| if v == u32::MAX { bound } else { tol })
-            .collect();
-        return h.all_below_faces(points, &limits);
+        let vertex_of_point = &a.vertex_of_point;
+        return h.all_below_faces(points, |i| match vertex_of_point.get(i) {
+            Some(&v) if v != u32::MAX => tol,
+            _ => bound,
+        });
     }
     let graph = graph.get_or_init(|| FaceGraph::new(h));
     // A hull vertex already climbed in `check_built` (from one of its own faces).
