@@ -259,6 +259,12 @@ struct BinaryNode {
 }
 
 impl StaticTree {
+    /// No items.
+    pub(crate) const EMPTY: StaticTree = StaticTree {
+        nodes: Vec::new(),
+        bounds: Aabb::EMPTY,
+    };
+
     /// Builds the tree over items with these boxes and reorders `order` (which must hold
     /// `0..boxes.len()`) so that each leaf's items are contiguous. No items: an empty tree.
     /// Boxes must be finite.
@@ -302,7 +308,7 @@ impl StaticTree {
     /// ([`RayWalk::advance`]). An empty or non-finite box visits nothing.
     pub fn cast_box_walk(&self, aabb: &Aabb, motion: Vec3, max_t: f32) -> RayWalk {
         if !aabb.is_finite() || aabb.is_empty() {
-            return RayWalk::start(&StaticTree::default(), Vec3::ZERO, motion, Vec3::ZERO, 0.0);
+            return RayWalk::start(&StaticTree::EMPTY, Vec3::ZERO, motion, Vec3::ZERO, 0.0);
         }
         RayWalk::start(self, aabb.center(), motion, aabb.half_extents(), max_t)
     }

@@ -140,6 +140,9 @@ pub(super) struct QueryPart {
 /// without building a body: the same part and box as [`Body::query`]. `None` for pieces and
 /// surfaces, and for a shape or pose the world would refuse.
 pub(super) fn query_part(geometry: &Geometry, position: Vec3, rotation: Quat) -> Option<QueryPart> {
+    if let Geometry::Sphere(r) = *geometry {
+        return query_sphere(r, position, rotation);
+    }
     let one_part = matches!(
         geometry,
         Geometry::Sphere(_) | Geometry::Cuboid(_) | Geometry::Capsule { .. } | Geometry::Hull(_)
@@ -159,6 +162,25 @@ pub(super) fn query_part(geometry: &Geometry, position: Vec3, rotation: Quat) ->
     );
     let part = single_part(&shape, position, rotation)?;
     Some(QueryPart { part, aabb, sphere })
+}
+
+/// [`query_part`] of a sphere, directly: the part, box and bounding sphere a sphere body of
+/// radius `r` has at the pose (the same checks: a finite pose, a finite radius `>= 0`, a
+/// finite box).
+fn query_sphere(r: f32, position: Vec3, rotation: Quat) -> Option<QueryPart> {
+    if !(position.is_finite() && finite_quat(rotation) && r.is_finite() && r >= 0.0) {
+        return None;
+    }
+    let aabb = Aabb::from_center_half_extents(position, Vec3::splat(r));
+    if !aabb.is_finite() {
+        return None;
+    }
+    let sphere = Sphere::new(position, r);
+    Some(QueryPart {
+        part: Part::Sphere(sphere),
+        aabb,
+        sphere,
+    })
 }
 
 pub(super) fn finite_quat(q: Quat) -> bool {

@@ -6,6 +6,9 @@ use crate::broadphase::static_tree::{RayWalk, StaticTree};
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Ray};
 
+/// The tree the walks take while the fixed bodies' tree is out of date: no nodes.
+static EMPTY: StaticTree = StaticTree::EMPTY;
+
 /// The fixed bodies and the static tree over their boxes.
 #[derive(Clone, Debug, Default)]
 pub(super) struct FixedBodies {
@@ -74,8 +77,10 @@ impl FixedBodies {
 
     /// The fixed bodies along a ray within `max_t`, walked by [`FixedWalk::advance`].
     pub(super) fn ray_walk(&self, ray: &Ray, max_t: f32) -> FixedWalk {
+        let tree = if self.dirty { &EMPTY } else { &self.tree };
         FixedWalk {
-            tree: (!self.dirty).then(|| self.tree.ray_walk(ray.origin, ray.dir, max_t)),
+            tree: tree.ray_walk(ray.origin, ray.dir, max_t),
+            scan: self.dirty,
             path: Path::Ray(crate::raycast::RayInv::new(ray)),
         }
     }
@@ -83,8 +88,10 @@ impl FixedBodies {
     /// The fixed bodies whose boxes a box moving by `motion` from `aabb` meets within `max_t`
     /// (in units of `motion`), walked by [`FixedWalk::advance`].
     pub(super) fn cast_box_walk(&self, aabb: &Aabb, motion: Vec3, max_t: f32) -> FixedWalk {
+        let tree = if self.dirty { &EMPTY } else { &self.tree };
         FixedWalk {
-            tree: (!self.dirty).then(|| self.tree.cast_box_walk(aabb, motion, max_t)),
+            tree: tree.cast_box_walk(aabb, motion, max_t),
+            scan: self.dirty,
             path: Path::Box {
                 center: aabb.center(),
                 half: aabb.half_extents(),
@@ -130,9 +137,12 @@ impl Path {
 /// far prunes the other's walk.
 #[derive(Clone, Debug)]
 pub(super) struct FixedWalk {
-    /// The tree's walk; `None` while the tree is out of date (the bodies are then scanned at
-    /// the end).
-    tree: Option<RayWalk>,
+    /// The tree's walk (of an empty tree while the tree is out of date).
+    tree: RayWalk,
+    /// The tree is out of date: the bodies are scanned at the end instead. (The walk is held
+    /// directly, not as an `Option`: a walk holds its stack inline, and moving it into an
+    /// `Option` copies it.)
+    scan: bool,
     path: Path,
 }
 
@@ -149,17 +159,20 @@ impl FixedWalk {
         f: &mut dyn FnMut(u32, f32) -> f32,
     ) -> f32 {
         let path = self.path;
-        match &mut self.tree {
-            Some(walk) => walk.advance(&fixed.tree, until, bound, |item, bound| {
-                let (id, b) = fixed.items[item as usize];
-                match path.entry(&b, bound) {
-                    Some(_) => f(id, bound),
-                    None => bound,
-                }
-            }),
-            None if until == f32::INFINITY => scan(fixed, bodies, &path, bound, f),
-            None => bound,
+        if self.scan {
+            return if until == f32::INFINITY {
+                scan(fixed, bodies, &path, bound, f)
+            } else {
+                bound
+            };
         }
+        self.tree.advance(&fixed.tree, until, bound, |item, bound| {
+            let (id, b) = fixed.items[item as usize];
+            match path.entry(&b, bound) {
+                Some(_) => f(id, bound),
+                None => bound,
+            }
+        })
     }
 }
 

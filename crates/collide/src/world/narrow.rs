@@ -110,12 +110,16 @@ impl Part {
     }
 }
 
-/// Whether two parts touch or overlap (touching counts): the analytic tests for spheres and
-/// boxes, GJK on the support functions for the rest. The boolean the scene queries ask, with
-/// no manifold built.
+/// Whether two parts touch or overlap (touching counts): the analytic tests for spheres,
+/// capsules and boxes, GJK on the support functions for the rest. The boolean the scene
+/// queries ask, with no manifold built.
 pub(crate) fn intersects(a: &Part, b: &Part) -> bool {
     match (a, b) {
         (Part::Sphere(sa), Part::Sphere(sb)) => crate::overlap::sphere_sphere(sa, sb),
+        (Part::Sphere(s), Part::Capsule(c)) | (Part::Capsule(c), Part::Sphere(s)) => {
+            crate::overlap::capsule_sphere(c, s)
+        }
+        (Part::Capsule(ca), Part::Capsule(cb)) => crate::overlap::capsule_capsule(ca, cb),
         (Part::Sphere(s), Part::Cuboid(o, _)) | (Part::Cuboid(o, _), Part::Sphere(s)) => {
             crate::overlap::sphere_obb(s, o)
         }
