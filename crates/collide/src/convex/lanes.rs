@@ -10,13 +10,15 @@ use glam::Vec4;
 use crate::math::Vec3;
 use crate::shapes::Plane;
 
+/// Groups per block of [`PointLanes::argmax`]'s first step.
+const BLOCK: usize = 4;
+
 /// Points `0..len` in groups of four: group `g`, lane `k` holds point `4g + k`. The last group
 /// is filled up with copies of the last point, which tie with it and never win (the first of
 /// equal values wins).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PointLanes {
     groups: Vec<[Vec4; 3]>,
-    len: usize,
 }
 
 impl PointLanes {
@@ -32,61 +34,68 @@ impl PointLanes {
                 Vec4::new(p0.z, p1.z, p2.z, p3.z),
             ]);
         }
-        PointLanes {
-            groups,
-            len: points.len(),
-        }
+        PointLanes { groups }
     }
 
     /// Index of the point farthest along `dir`: the first of ties, 0 for a NaN `dir` or no
-    /// points.
+    /// points; points whose value is NaN (an overflowing product) never win.
     ///
-    /// Eight lanes, two groups at a time: lane `k` of the first accumulator keeps the best of
-    /// points `k, k + 8, k + 16, …`, lane `k` of the second those of `k + 4, k + 12, …` (a
-    /// strict `>` keeps the earliest of equal values; two accumulators halve the chain of
-    /// compare and select each group waits on). The lanes are then merged by value and, among
-    /// equal values, by the lower index. Every value is `dir · p` summed `x + y + z` as
-    /// `Vec3::dot` does, so the answer is the one-by-one loop's. Indices ride along as `f32`
-    /// lanes, exact below 2²⁴; more points than that take the one-by-one loop over the lanes.
+    /// Two steps. First the largest value, [`BLOCK`] groups (sixteen points) at a time: a
+    /// block is only looked at closely when one of its values is above the best so far (one
+    /// compare per group, a NaN value is never above anything), and then its largest value
+    /// (a NaN never displacing a number) becomes the best and the block is recorded; a later
+    /// block that merely ties is not, so the recorded block holds the first point with the
+    /// largest value. Then, in that block, the first point whose value equals it. Every
+    /// value is `dir · p` summed `x + y + z` as `Vec3::dot` does, in the same operations in
+    /// both steps, so the answer is the one-by-one loop's. Keeping each lane's best value and
+    /// index instead costs two selects per group, on a chain of dependent instructions.
     #[inline]
     pub(crate) fn argmax(&self, dir: Vec3) -> usize {
-        if self.len >= 1 << 24 {
-            return self.argmax_scalar(dir);
-        }
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
         let value = |[x, y, z]: &[Vec4; 3]| dx * *x + dy * *y + dz * *z;
-        let mut best = [Vec4::NEG_INFINITY; 2];
-        let mut best_index = [Vec4::ZERO; 2];
-        let mut index = Vec4::new(0.0, 1.0, 2.0, 3.0);
-        let pairs = self.groups.chunks_exact(2);
-        let last = pairs.remainder();
-        for pair in pairs {
-            for (k, group) in pair.iter().enumerate() {
+        // 1. The largest value and the first block holding it.
+        let mut best = f32::NEG_INFINITY;
+        let mut best_block = usize::MAX;
+        let mut record = |b: usize, block: &[[Vec4; 3]], best: &mut f32| {
+            // Lane-wise largest value of the block; `m` starts at −∞ and only takes values
+            // above it, so it holds no NaN.
+            let mut m = Vec4::NEG_INFINITY;
+            for group in block {
                 let h = value(group);
-                let better = h.cmpgt(best[k]);
-                best[k] = Vec4::select(better, h, best[k]);
-                best_index[k] =
-                    Vec4::select(better, index + Vec4::splat(4.0 * k as f32), best_index[k]);
+                m = Vec4::select(h.cmpgt(m), h, m);
             }
-            index += Vec4::splat(8.0);
+            *best = m.max_element();
+            best_block = b;
+        };
+        let blocks = self.groups.chunks_exact(BLOCK);
+        let last = blocks.remainder();
+        let mut b = 0;
+        for block in blocks {
+            let above = Vec4::splat(best);
+            let [g0, g1, g2, g3] = block else { break };
+            let any = value(g0).cmpgt(above)
+                | value(g1).cmpgt(above)
+                | value(g2).cmpgt(above)
+                | value(g3).cmpgt(above);
+            if any.any() {
+                record(b, block, &mut best);
+            }
+            b += 1;
         }
-        if let [group] = last {
-            let h = value(group);
-            let better = h.cmpgt(best[0]);
-            best[0] = Vec4::select(better, h, best[0]);
-            best_index[0] = Vec4::select(better, index, best_index[0]);
+        let above = Vec4::splat(best);
+        if last.iter().any(|g| value(g).cmpgt(above).any()) {
+            record(b, last, &mut best);
         }
-        let mut merged = (best[0].x, best_index[0].x);
-        for (h, i) in best
-            .iter()
-            .zip(&best_index)
-            .flat_map(|(h, i)| (0..4).map(move |k| (h[k], i[k])))
-        {
-            if h > merged.0 || (h == merged.0 && i < merged.1) {
-                merged = (h, i);
+        // 2. The first point of that block with the largest value.
+        let first = best_block.saturating_mul(BLOCK);
+        let best = Vec4::splat(best);
+        for (k, group) in self.groups.iter().enumerate().skip(first).take(BLOCK) {
+            let mask = value(group).cmpeq(best).bitmask();
+            if mask != 0 {
+                return 4 * k + mask.trailing_zeros() as usize;
             }
         }
-        merged.1 as usize
+        0
     }
 
     /// `true` when `dir · p + d <= bound` for every point `p` with its offset `d` (lane for
@@ -103,6 +112,7 @@ impl PointLanes {
     }
 
     /// [`PointLanes::argmax`] one point at a time.
+    #[cfg(test)]
     fn argmax_scalar(&self, dir: Vec3) -> usize {
         let mut best = (f32::NEG_INFINITY, 0);
         for (g, [x, y, z]) in self.groups.iter().enumerate() {
@@ -175,21 +185,52 @@ mod tests {
 
     #[test]
     fn argmax_is_the_scalar_loops_answer() {
-        // Four lanes and a padded last group give the first of ties, as the one-by-one loop
-        // does: random clouds of every length up to 19, with repeated points, and the zero and
-        // NaN directions.
+        // Four lanes, blocks of sixteen points and a padded last group give the first of
+        // ties, as the one-by-one loop does: random clouds of every length up to 19 and some
+        // spanning several blocks, with repeated points (in one group, across groups and
+        // across blocks), and the zero and NaN directions.
         let mut g = collide_testkit::Gen::new(0x5e1);
-        for len in 0..20 {
+        for len in (0..20).chain([31, 32, 33, 47, 64, 65, 100]) {
             let mut pts: Vec<Vec3> = (0..len).map(|_| g.vec(1.0)).collect();
             if len > 6 {
                 pts[6] = pts[1];
                 pts[len - 1] = pts[2];
+            }
+            if len > 40 {
+                pts[40] = pts[3];
+                pts[17] = pts[33];
             }
             let lanes = PointLanes::new(&pts);
             let dirs = (0..50).map(|_| g.unit()).chain([Vec3::ZERO, Vec3::NAN]);
             for dir in dirs.chain(pts.iter().copied()) {
                 assert_eq!(lanes.argmax(dir), scalar(&pts, dir), "{len} points, {dir}");
                 assert_eq!(lanes.argmax_scalar(dir), scalar(&pts, dir));
+            }
+        }
+    }
+
+    #[test]
+    fn argmax_skips_nan_values_as_the_scalar_loop_does() {
+        // Points at ±f32::MAX give `x + y` = ∞ − ∞ = NaN along (1, 1, 0) and infinite values
+        // along the axes; NaN values sit before, among and after the finite ones, in every
+        // lane, and the answer is still the first point with the largest number.
+        let big = f32::MAX;
+        let mut g = collide_testkit::Gen::new(0x7a4);
+        for len in [1, 5, 17, 40] {
+            for nan_at in 0..len {
+                let mut pts: Vec<Vec3> = (0..len).map(|_| g.vec(1.0)).collect();
+                pts[nan_at] = Vec3::new(big, -big, 0.0);
+                if nan_at + 3 < len {
+                    pts[nan_at + 3] = Vec3::new(-big, big, 1.0);
+                }
+                let lanes = PointLanes::new(&pts);
+                for dir in [Vec3::new(1.0, 1.0, 0.0), Vec3::X, Vec3::NEG_Y, g.unit()] {
+                    assert_eq!(
+                        lanes.argmax(dir),
+                        scalar(&pts, dir),
+                        "{len}, {nan_at}, {dir}"
+                    );
+                }
             }
         }
     }
