@@ -5,15 +5,20 @@
 //! products and two selects. A hull keeps its vertices and its face normals this way, for
 //! its support scans and for the face most turned toward a direction.
 //!
-//! The points are stored in clusters of sixteen neighbours (a k-d split of the set), each
-//! under a bounding ball, so that a scan skips every cluster whose ball cannot reach past
-//! the best value found so far: along any direction most of a hull lies well behind its
-//! support point, and a scan reads a cluster or two and one bound per other cluster.
+//! Sets of more than [`CLUSTERED_MIN`] points are stored in clusters of sixteen neighbours (a
+//! k-d split of the set), each under a bounding ball, so that a scan skips every cluster whose
+//! ball cannot reach past the best value found so far: along any direction most of a hull
+//! lies well behind its support point, and a scan reads a cluster or two and one bound per
+//! other cluster. Smaller sets keep their order and are scanned whole without a branch on
+//! the data, which costs less there than the skips' mispredicted branches.
 
 use glam::Vec4;
 
 use crate::math::Vec3;
 use crate::shapes::Plane;
+
+/// Sets of more points than this are clustered.
+const CLUSTERED_MIN: usize = 512;
 
 /// Points per cluster, four groups of four lanes.
 const CLUSTER: usize = 16;
@@ -21,32 +26,42 @@ const CLUSTER: usize = 16;
 /// Groups per cluster.
 const GROUPS: usize = CLUSTER / 4;
 
-/// Points in clusters of [`CLUSTER`] neighbours, four lanes to a group: cluster `c` is groups
-/// `4c .. 4c + 4`, and the point in group `g`, lane `k` is the caller's point
-/// `index[4g + k]`. Within a cluster the points are in increasing index order; a last cluster
-/// of fewer points is filled up with copies of its last point (same value, same index).
+/// Points four lanes to a group: the point in group `g`, lane `k` is the caller's point
+/// `index[4g + k]`. Up to [`CLUSTERED_MIN`] points: in their own order, the last group filled
+/// up with copies of the last point. More: in clusters of [`CLUSTER`] neighbours, cluster `c`
+/// being groups `4c .. 4c + 4`, each in increasing index order, a last cluster of fewer
+/// points filled up with copies of its last point (same value, same index).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PointLanes {
     groups: Vec<[Vec4; 3]>,
     index: Vec<u32>,
     /// Four clusters' bounding balls per entry: centre x, y, z and the reach `s` (the
     /// radius, grown to cover rounding; see [`PointLanes::argmax`]). Lanes past the last
-    /// cluster have a reach of −∞ and never reach anything.
+    /// cluster have a reach of −∞ and never reach anything. Empty for an unclustered set.
     balls: Vec<[Vec4; 4]>,
 }
 
 impl PointLanes {
-    /// `points` in lanes, in clusters of neighbours.
+    /// `points` in lanes, in clusters of neighbours when there are more than
+    /// [`CLUSTERED_MIN`].
     pub(crate) fn new(points: &[Vec3]) -> PointLanes {
-        let order = cluster_order(points);
-        let clusters = order.len().div_ceil(CLUSTER);
-        let mut groups = Vec::with_capacity(clusters * GROUPS);
-        let mut index = Vec::with_capacity(clusters * CLUSTER);
-        let mut balls =
-            vec![[Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::NEG_INFINITY]; clusters.div_ceil(4)];
-        for (c, members) in order.chunks(CLUSTER).enumerate() {
+        let clustered = points.len() > CLUSTERED_MIN;
+        let (order, chunk) = if clustered {
+            (cluster_order(points), CLUSTER)
+        } else {
+            ((0..points.len() as u32).collect(), 4)
+        };
+        let chunks = order.len().div_ceil(chunk);
+        let mut groups = Vec::with_capacity(chunks * chunk / 4);
+        let mut index = Vec::with_capacity(chunks * chunk);
+        let mut balls = Vec::new();
+        if clustered {
+            let none = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::NEG_INFINITY];
+            balls = vec![none; chunks.div_ceil(4)];
+        }
+        for (c, members) in order.chunks(chunk).enumerate() {
             let at = |j: usize| members.get(j).or(members.last()).copied().unwrap_or(0);
-            for g in 0..GROUPS {
+            for g in 0..chunk / 4 {
                 let ids = [at(4 * g), at(4 * g + 1), at(4 * g + 2), at(4 * g + 3)];
                 let p = ids.map(|i| points[i as usize]);
                 groups.push([
@@ -56,13 +71,14 @@ impl PointLanes {
                 ]);
                 index.extend(ids);
             }
-            let (centre, reach) = ball(members.iter().map(|&i| points[i as usize]));
-            let lanes = &mut balls[c / 4];
-            for (axis, v) in [centre.x, centre.y, centre.z, reach]
-                .into_iter()
-                .enumerate()
-            {
-                lanes[axis][c % 4] = v;
+            if let Some(lanes) = balls.get_mut(c / 4) {
+                let (centre, reach) = ball(members.iter().map(|&i| points[i as usize]));
+                for (axis, v) in [centre.x, centre.y, centre.z, reach]
+                    .into_iter()
+                    .enumerate()
+                {
+                    lanes[axis][c % 4] = v;
+                }
             }
         }
         PointLanes {
@@ -79,6 +95,63 @@ impl PointLanes {
 
     /// Index of the point farthest along `dir`: the first of ties, 0 for a NaN `dir` or no
     /// points; points whose value is NaN (an overflowing product) never win.
+    #[inline]
+    pub(crate) fn argmax(&self, dir: Vec3) -> usize {
+        if self.balls.is_empty() {
+            self.argmax_flat(dir)
+        } else {
+            self.argmax_clustered(dir)
+        }
+    }
+
+    /// [`PointLanes::argmax`] of an unclustered set, every group.
+    ///
+    /// Eight lanes, two groups at a time: lane `k` of the first accumulator keeps the best of
+    /// points `k, k + 8, k + 16, …`, lane `k` of the second those of `k + 4, k + 12, …` (a
+    /// strict `>` keeps the earliest of equal values; two accumulators halve the chain of
+    /// compare and select each group waits on). The lanes are then merged by value and, among
+    /// equal values, by the lower position. Every value is `dir · p` summed `x + y + z` as
+    /// `Vec3::dot` does, so the answer is the one-by-one loop's. Positions ride along as `f32`
+    /// lanes, exact for the at most [`CLUSTERED_MIN`] points of an unclustered set.
+    #[inline]
+    fn argmax_flat(&self, dir: Vec3) -> usize {
+        let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        let value = |[x, y, z]: &[Vec4; 3]| dx * *x + dy * *y + dz * *z;
+        let mut best = [Vec4::NEG_INFINITY; 2];
+        let mut best_index = [Vec4::ZERO; 2];
+        let mut index = Vec4::new(0.0, 1.0, 2.0, 3.0);
+        let pairs = self.groups.chunks_exact(2);
+        let last = pairs.remainder();
+        for pair in pairs {
+            for (k, group) in pair.iter().enumerate() {
+                let h = value(group);
+                let better = h.cmpgt(best[k]);
+                best[k] = Vec4::select(better, h, best[k]);
+                best_index[k] =
+                    Vec4::select(better, index + Vec4::splat(4.0 * k as f32), best_index[k]);
+            }
+            index += Vec4::splat(8.0);
+        }
+        if let [group] = last {
+            let h = value(group);
+            let better = h.cmpgt(best[0]);
+            best[0] = Vec4::select(better, h, best[0]);
+            best_index[0] = Vec4::select(better, index, best_index[0]);
+        }
+        let mut merged = (best[0].x, best_index[0].x);
+        for (h, i) in best
+            .iter()
+            .zip(&best_index)
+            .flat_map(|(h, i)| (0..4).map(move |k| (h[k], i[k])))
+        {
+            if h > merged.0 || (h == merged.0 && i < merged.1) {
+                merged = (h, i);
+            }
+        }
+        self.index.get(merged.1 as usize).map_or(0, |&i| i as usize)
+    }
+
+    /// [`PointLanes::argmax`] of a clustered set.
     ///
     /// The cluster whose ball reaches farthest along `dir` is scanned first, then every
     /// other cluster whose ball reaches at least the best value so far; the rest hold only
@@ -95,7 +168,7 @@ impl PointLanes {
     /// the bound itself many times over, so a skipped cluster's computed values are all below
     /// the computed bound, which is below the best. A NaN or infinite bound skips nothing.
     #[inline]
-    pub(crate) fn argmax(&self, dir: Vec3) -> usize {
+    fn argmax_clustered(&self, dir: Vec3) -> usize {
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
         // An upper bound of |d|: the rounded square root of |d|² grown by 1e-6 while |d|² is
         // a normal float, else √3 max |dᵢ| (|d|² under- or overflows there).
@@ -181,7 +254,7 @@ impl PointLanes {
             .all(|([x, y, z], d)| (*x * dx + *y * dy + *z * dz + *d).cmple(bound).all())
     }
 
-    /// [`PointLanes::argmax`] one point at a time, every cluster.
+    /// [`PointLanes::argmax`] one point at a time, every group.
     #[cfg(test)]
     fn argmax_scalar(&self, dir: Vec3) -> usize {
         let mut best = (f32::NEG_INFINITY, 0);
@@ -311,7 +384,7 @@ mod tests {
         // spanning several blocks, with repeated points (in one group, across groups and
         // across blocks), and the zero and NaN directions.
         let mut g = collide_testkit::Gen::new(0x5e1);
-        for len in (0..20).chain([31, 32, 33, 47, 64, 65, 100]) {
+        for len in (0..20).chain([31, 32, 33, 47, 64, 65, 100, 512, 513, 530, 700]) {
             let mut pts: Vec<Vec3> = (0..len).map(|_| g.vec(1.0)).collect();
             if len > 6 {
                 pts[6] = pts[1];
@@ -338,7 +411,7 @@ mod tests {
         // gives the one-by-one loop's answer every time.
         let mut g = collide_testkit::Gen::new(0xc105);
         for scale in [1e-20f32, 1.0, 1e20] {
-            for len in [17, 90, 133, 600] {
+            for len in [17, 90, 600, 1500] {
                 let centre = g.vec(2.0 * scale);
                 let mut pts: Vec<Vec3> = (0..len)
                     .map(|k| {
@@ -370,7 +443,7 @@ mod tests {
         // lane, and the answer is still the first point with the largest number.
         let big = f32::MAX;
         let mut g = collide_testkit::Gen::new(0x7a4);
-        for len in [1, 5, 17, 40] {
+        for len in [1, 5, 17, 40, 520] {
             for nan_at in 0..len {
                 let mut pts: Vec<Vec3> = (0..len).map(|_| g.vec(1.0)).collect();
                 pts[nan_at] = Vec3::new(big, -big, 0.0);
