@@ -4,55 +4,117 @@
 //! it can compare them four at a time; stored lane by lane, a group is three loads, three
 //! products and two selects. A hull keeps its vertices and its face normals this way, for
 //! its support scans and for the face most turned toward a direction.
+//!
+//! Sets of more than [`CLUSTERED_MIN`] points are stored in clusters of sixteen neighbours (a
+//! k-d split of the set), each under a bounding ball, so that a scan skips every cluster whose
+//! ball cannot reach past the best value found so far: along any direction most of a hull
+//! lies well behind its support point, and a scan reads a cluster or two and one bound per
+//! other cluster. Smaller sets keep their order and are scanned whole without a branch on
+//! the data, which costs less there than the skips' mispredicted branches.
 
 use glam::Vec4;
 
 use crate::math::Vec3;
 use crate::shapes::Plane;
 
-/// Points `0..len` in groups of four: group `g`, lane `k` holds point `4g + k`. The last group
-/// is filled up with copies of the last point, which tie with it and never win (the first of
-/// equal values wins).
+/// Sets of more points than this are clustered.
+const CLUSTERED_MIN: usize = 512;
+
+/// Points per cluster, four groups of four lanes.
+const CLUSTER: usize = 16;
+
+/// Groups per cluster.
+const GROUPS: usize = CLUSTER / 4;
+
+/// Points four lanes to a group: the point in group `g`, lane `k` is the caller's point
+/// `index[4g + k]`. Up to [`CLUSTERED_MIN`] points: in their own order, the last group filled
+/// up with copies of the last point. More: in clusters of [`CLUSTER`] neighbours, cluster `c`
+/// being groups `4c .. 4c + 4`, each in increasing index order, a last cluster of fewer
+/// points filled up with copies of its last point (same value, same index).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PointLanes {
     groups: Vec<[Vec4; 3]>,
-    len: usize,
+    index: Vec<u32>,
+    /// Four clusters' bounding balls per entry: centre x, y, z and the reach `s` (the
+    /// radius, grown to cover rounding; see [`PointLanes::argmax`]). Lanes past the last
+    /// cluster have a reach of −∞ and never reach anything. Empty for an unclustered set.
+    balls: Vec<[Vec4; 4]>,
 }
 
 impl PointLanes {
-    /// `points` in lanes.
+    /// `points` in lanes, in clusters of neighbours when there are more than
+    /// [`CLUSTERED_MIN`].
     pub(crate) fn new(points: &[Vec3]) -> PointLanes {
-        let mut groups = Vec::with_capacity(points.len().div_ceil(4));
-        for chunk in points.chunks(4) {
-            let at = |k: usize| chunk.get(k).or(chunk.last()).copied().unwrap_or(Vec3::ZERO);
-            let (p0, p1, p2, p3) = (at(0), at(1), at(2), at(3));
-            groups.push([
-                Vec4::new(p0.x, p1.x, p2.x, p3.x),
-                Vec4::new(p0.y, p1.y, p2.y, p3.y),
-                Vec4::new(p0.z, p1.z, p2.z, p3.z),
-            ]);
+        let clustered = points.len() > CLUSTERED_MIN;
+        let (order, chunk) = if clustered {
+            (cluster_order(points), CLUSTER)
+        } else {
+            ((0..points.len() as u32).collect(), 4)
+        };
+        let chunks = order.len().div_ceil(chunk);
+        let mut groups = Vec::with_capacity(chunks * chunk / 4);
+        let mut index = Vec::with_capacity(chunks * chunk);
+        let mut balls = Vec::new();
+        if clustered {
+            let none = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::NEG_INFINITY];
+            balls = vec![none; chunks.div_ceil(4)];
+        }
+        for (c, members) in order.chunks(chunk).enumerate() {
+            let at = |j: usize| members.get(j).or(members.last()).copied().unwrap_or(0);
+            for g in 0..chunk / 4 {
+                let ids = [at(4 * g), at(4 * g + 1), at(4 * g + 2), at(4 * g + 3)];
+                let p = ids.map(|i| points[i as usize]);
+                groups.push([
+                    Vec4::new(p[0].x, p[1].x, p[2].x, p[3].x),
+                    Vec4::new(p[0].y, p[1].y, p[2].y, p[3].y),
+                    Vec4::new(p[0].z, p[1].z, p[2].z, p[3].z),
+                ]);
+                index.extend(ids);
+            }
+            if let Some(lanes) = balls.get_mut(c / 4) {
+                let (centre, reach) = ball(members.iter().map(|&i| points[i as usize]));
+                for (axis, v) in [centre.x, centre.y, centre.z, reach]
+                    .into_iter()
+                    .enumerate()
+                {
+                    lanes[axis][c % 4] = v;
+                }
+            }
         }
         PointLanes {
             groups,
-            len: points.len(),
+            index,
+            balls,
         }
     }
 
+    /// The lane order: entry `4g + k` is the index of the point in group `g`, lane `k`.
+    pub(crate) fn order(&self) -> &[u32] {
+        &self.index
+    }
+
     /// Index of the point farthest along `dir`: the first of ties, 0 for a NaN `dir` or no
-    /// points.
+    /// points; points whose value is NaN (an overflowing product) never win.
+    #[inline]
+    pub(crate) fn argmax(&self, dir: Vec3) -> usize {
+        if self.balls.is_empty() {
+            self.argmax_flat(dir)
+        } else {
+            self.argmax_clustered(dir)
+        }
+    }
+
+    /// [`PointLanes::argmax`] of an unclustered set, every group.
     ///
     /// Eight lanes, two groups at a time: lane `k` of the first accumulator keeps the best of
     /// points `k, k + 8, k + 16, …`, lane `k` of the second those of `k + 4, k + 12, …` (a
     /// strict `>` keeps the earliest of equal values; two accumulators halve the chain of
     /// compare and select each group waits on). The lanes are then merged by value and, among
-    /// equal values, by the lower index. Every value is `dir · p` summed `x + y + z` as
-    /// `Vec3::dot` does, so the answer is the one-by-one loop's. Indices ride along as `f32`
-    /// lanes, exact below 2²⁴; more points than that take the one-by-one loop over the lanes.
+    /// equal values, by the lower position. Every value is `dir · p` summed `x + y + z` as
+    /// `Vec3::dot` does, so the answer is the one-by-one loop's. Positions ride along as `f32`
+    /// lanes, exact for the at most [`CLUSTERED_MIN`] points of an unclustered set.
     #[inline]
-    pub(crate) fn argmax(&self, dir: Vec3) -> usize {
-        if self.len >= 1 << 24 {
-            return self.argmax_scalar(dir);
-        }
+    fn argmax_flat(&self, dir: Vec3) -> usize {
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
         let value = |[x, y, z]: &[Vec4; 3]| dx * *x + dy * *y + dz * *z;
         let mut best = [Vec4::NEG_INFINITY; 2];
@@ -86,12 +148,102 @@ impl PointLanes {
                 merged = (h, i);
             }
         }
-        merged.1 as usize
+        self.index.get(merged.1 as usize).map_or(0, |&i| i as usize)
+    }
+
+    /// [`PointLanes::argmax`] of a clustered set.
+    ///
+    /// The cluster whose ball reaches farthest along `dir` is scanned first, then every
+    /// other cluster whose ball reaches at least the best value so far; the rest hold only
+    /// smaller values and are skipped. A scanned cluster gives its largest value (a NaN never
+    /// displacing a number) and the first of its points with that value; the answer is the
+    /// largest value and, among clusters tying on it, the smallest index, which is the
+    /// one-by-one loop's answer since every value is `dir · p` summed `x + y + z` as
+    /// `Vec3::dot` does.
+    ///
+    /// The skip is exact: a point `p` of a cluster with centre `c` and radius `r` has
+    /// `d · p <= d · c + |d| r` (with an upper bound of `|d|`), and its computed value exceeds `d · p` by at most
+    /// `3ε |d| |p| <= 3ε |d| (|c| + r)` (ε = 2⁻²⁴); the reach `s = r + 1e-5 (|c| + r)` and an
+    /// absolute `1e-37` (for values rounded in the subnormals) cover that and the rounding of
+    /// the bound itself many times over, so a skipped cluster's computed values are all below
+    /// the computed bound, which is below the best. A NaN or infinite bound skips nothing.
+    #[inline]
+    fn argmax_clustered(&self, dir: Vec3) -> usize {
+        let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        // An upper bound of |d|: the rounded square root of |d|² grown by 1e-6 while |d|² is
+        // a normal float, else √3 max |dᵢ| (|d|² under- or overflows there).
+        let l2 = dir.length_squared();
+        let len = if (1e-30..1e30).contains(&l2) {
+            l2.sqrt() * (1.0 + 1e-6)
+        } else {
+            dir.abs().max_element() * 1.7321
+        };
+        let len = Vec4::splat(len);
+        let bound = |[cx, cy, cz, s]: &[Vec4; 4]| {
+            dx * *cx + dy * *cy + dz * *cz + len * *s + Vec4::splat(1e-37)
+        };
+        // 1. The cluster reaching farthest (the first for a NaN direction).
+        let mut first = (f32::NEG_INFINITY, 0usize);
+        for (q, balls) in self.balls.iter().enumerate() {
+            let b = bound(balls);
+            for k in 0..4 {
+                if b[k] > first.0 {
+                    first = (b[k], 4 * q + k);
+                }
+            }
+        }
+        let mut best = (f32::NEG_INFINITY, 0u32);
+        self.scan_cluster(first.1, dir, &mut best);
+        // 2. Every other cluster that can reach the best value so far.
+        for (q, balls) in self.balls.iter().enumerate() {
+            let mut reaching = bound(balls).cmplt(Vec4::splat(best.0)).bitmask() ^ 0b1111;
+            while reaching != 0 {
+                let c = 4 * q + reaching.trailing_zeros() as usize;
+                reaching &= reaching - 1;
+                if c != first.1 {
+                    self.scan_cluster(c, dir, &mut best);
+                }
+            }
+        }
+        best.1 as usize
+    }
+
+    /// Folds cluster `c`'s largest value along `dir` and its first point with that value into
+    /// `best` (value, point index): a larger value replaces it, an equal one with a smaller
+    /// index too. Clusters past the last, and clusters with no value above −∞, leave it.
+    #[inline]
+    fn scan_cluster(&self, c: usize, dir: Vec3, best: &mut (f32, u32)) {
+        let Some(groups) = self.groups.get(c * GROUPS..(c + 1) * GROUPS) else {
+            return;
+        };
+        let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        let value = |[x, y, z]: &[Vec4; 3]| dx * *x + dy * *y + dz * *z;
+        let h: [Vec4; GROUPS] = std::array::from_fn(|g| value(&groups[g]));
+        // Lane-wise largest value; `m` starts at −∞ and only takes values above it, so it
+        // holds no NaN.
+        let m = h
+            .iter()
+            .fold(Vec4::NEG_INFINITY, |m, &v| Vec4::select(v.cmpgt(m), v, m));
+        let top = m.max_element();
+        if top == f32::NEG_INFINITY || top < best.0 {
+            return;
+        }
+        let at = Vec4::splat(top);
+        let Some(lane) = h.iter().enumerate().find_map(|(g, v)| {
+            let mask = v.cmpeq(at).bitmask();
+            (mask != 0).then(|| 4 * g + mask.trailing_zeros() as usize)
+        }) else {
+            return;
+        };
+        let i = self.index.get(c * CLUSTER + lane).copied().unwrap_or(0);
+        if top > best.0 || i < best.1 {
+            *best = (top, i);
+        }
     }
 
     /// `true` when `dir · p + d <= bound` for every point `p` with its offset `d` (lane for
-    /// lane in `offsets`, padded like the points), each value summed `x + y + z + d` as
-    /// `Plane::signed_distance` does; a NaN value fails.
+    /// lane in `offsets`, in the lane order and padded like the points), each value summed
+    /// `x + y + z + d` as `Plane::signed_distance` does; a NaN value fails.
     #[inline]
     fn all_within(&self, offsets: &[Vec4], dir: Vec3, bound: f32) -> bool {
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
@@ -102,19 +254,72 @@ impl PointLanes {
             .all(|([x, y, z], d)| (*x * dx + *y * dy + *z * dz + *d).cmple(bound).all())
     }
 
-    /// [`PointLanes::argmax`] one point at a time.
+    /// [`PointLanes::argmax`] one point at a time, every group.
+    #[cfg(test)]
     fn argmax_scalar(&self, dir: Vec3) -> usize {
         let mut best = (f32::NEG_INFINITY, 0);
         for (g, [x, y, z]) in self.groups.iter().enumerate() {
             for k in 0..4 {
                 let h = dir.x * x[k] + dir.y * y[k] + dir.z * z[k];
-                if h > best.0 {
-                    best = (h, 4 * g + k);
+                let i = self.index[4 * g + k];
+                if h > best.0 || (h == best.0 && h > f32::NEG_INFINITY && i < best.1) {
+                    best = (h, i);
                 }
             }
         }
-        best.1
+        best.1 as usize
     }
+}
+
+/// The points' indices in clusters of neighbours: a k-d split along the longest side of each
+/// part's box, at a multiple of [`CLUSTER`] near the middle, so that every cluster but the
+/// last has exactly [`CLUSTER`] points; each cluster's indices in increasing order.
+fn cluster_order(points: &[Vec3]) -> Vec<u32> {
+    fn split(points: &[Vec3], idx: &mut [u32]) {
+        if idx.len() <= CLUSTER {
+            idx.sort_unstable();
+            return;
+        }
+        let (lo, hi) = idx.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), &i| (lo.min(points[i as usize]), hi.max(points[i as usize])),
+        );
+        let side = hi - lo;
+        let axis = if side.x >= side.y && side.x >= side.z {
+            0
+        } else if side.y >= side.z {
+            1
+        } else {
+            2
+        };
+        // More than one cluster's worth: the cut leaves a whole number of clusters on the
+        // left and at least one point on the right.
+        let cut = (idx.len() / CLUSTER).div_ceil(2) * CLUSTER;
+        idx.select_nth_unstable_by(cut, |&a, &b| {
+            points[a as usize][axis].total_cmp(&points[b as usize][axis])
+        });
+        let (left, right) = idx.split_at_mut(cut);
+        split(points, left);
+        split(points, right);
+    }
+    let mut order: Vec<u32> = (0..points.len() as u32).collect();
+    split(points, &mut order);
+    order
+}
+
+/// A ball around `points` as (centre, reach): the centre of their box, and the largest
+/// distance to it grown by `1e-5 (|c| + r)` for rounding ([`PointLanes::argmax`]), in f64.
+fn ball(points: impl Iterator<Item = Vec3> + Clone) -> (Vec3, f32) {
+    let (lo, hi) = points.clone().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    let centre = ((lo.as_dvec3() + hi.as_dvec3()) * 0.5).as_vec3();
+    let c = centre.as_dvec3();
+    let r = points.fold(0.0f64, |r, p| r.max((p.as_dvec3() - c).length()));
+    let reach = r + 1e-5 * (c.length() + r);
+    // Non-finite points (never in a hull) give a NaN or infinite reach, which skips nothing.
+    (centre, reach as f32)
 }
 
 /// Planes in lanes of four: their unit normals as [`PointLanes`] and their offsets `d` (the
@@ -129,17 +334,16 @@ impl PlaneLanes {
     /// `planes` in lanes.
     pub(crate) fn new(planes: &[Plane]) -> PlaneLanes {
         let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
-        let offsets = planes
-            .chunks(4)
-            .map(|chunk| {
-                let at = |k: usize| chunk.get(k).or(chunk.last()).map_or(0.0, |p| p.d);
-                Vec4::new(at(0), at(1), at(2), at(3))
+        let normals = PointLanes::new(&normals);
+        let offsets = normals
+            .order()
+            .chunks_exact(4)
+            .map(|ids| {
+                let d = |k: usize| planes.get(ids[k] as usize).map_or(0.0, |p| p.d);
+                Vec4::new(d(0), d(1), d(2), d(3))
             })
             .collect();
-        PlaneLanes {
-            normals: PointLanes::new(&normals),
-            offsets,
-        }
+        PlaneLanes { normals, offsets }
     }
 
     /// Index of the plane whose normal has the largest dot product with `dir` (the first of
@@ -175,21 +379,85 @@ mod tests {
 
     #[test]
     fn argmax_is_the_scalar_loops_answer() {
-        // Four lanes and a padded last group give the first of ties, as the one-by-one loop
-        // does: random clouds of every length up to 19, with repeated points, and the zero and
-        // NaN directions.
+        // Four lanes, blocks of sixteen points and a padded last group give the first of
+        // ties, as the one-by-one loop does: random clouds of every length up to 19 and some
+        // spanning several blocks, with repeated points (in one group, across groups and
+        // across blocks), and the zero and NaN directions.
         let mut g = collide_testkit::Gen::new(0x5e1);
-        for len in 0..20 {
+        for len in (0..20).chain([31, 32, 33, 47, 64, 65, 100, 512, 513, 530, 700]) {
             let mut pts: Vec<Vec3> = (0..len).map(|_| g.vec(1.0)).collect();
             if len > 6 {
                 pts[6] = pts[1];
                 pts[len - 1] = pts[2];
+            }
+            if len > 40 {
+                pts[40] = pts[3];
+                pts[17] = pts[33];
             }
             let lanes = PointLanes::new(&pts);
             let dirs = (0..50).map(|_| g.unit()).chain([Vec3::ZERO, Vec3::NAN]);
             for dir in dirs.chain(pts.iter().copied()) {
                 assert_eq!(lanes.argmax(dir), scalar(&pts, dir), "{len} points, {dir}");
                 assert_eq!(lanes.argmax_scalar(dir), scalar(&pts, dir));
+            }
+        }
+    }
+
+    #[test]
+    fn argmax_skips_only_clusters_that_cannot_win() {
+        // Points on and inside spheres of radius 1e-20, 1 and 1e20 around centres off the
+        // origin, with near-ties (a point and a copy nudged by one ulp, repeated points in
+        // different clusters), along directions of lengths 1e-30 to 1e30: the clustered scan
+        // gives the one-by-one loop's answer every time.
+        let mut g = collide_testkit::Gen::new(0xc105);
+        for scale in [1e-20f32, 1.0, 1e20] {
+            for len in [17, 90, 600, 1500] {
+                let centre = g.vec(2.0 * scale);
+                let mut pts: Vec<Vec3> = (0..len)
+                    .map(|k| {
+                        let r = if k % 3 == 0 { g.range(0.0, 1.0) } else { 1.0 };
+                        centre + g.unit() * (r * scale)
+                    })
+                    .collect();
+                pts[len - 1] = pts[0];
+                pts[len / 2] = pts[1] + Vec3::splat(f32::EPSILON * scale);
+                let lanes = PointLanes::new(&pts);
+                for dir_len in [1e-30f32, 1e-3, 1.0, 1e30] {
+                    for _ in 0..40 {
+                        let dir = g.unit() * dir_len;
+                        assert_eq!(lanes.argmax(dir), scalar(&pts, dir), "{scale} {len} {dir}");
+                    }
+                    for p in [pts[0], pts[1], pts[len / 2]] {
+                        let dir = (p - centre) * dir_len / scale;
+                        assert_eq!(lanes.argmax(dir), scalar(&pts, dir), "{scale} {len} {dir}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn argmax_skips_nan_values_as_the_scalar_loop_does() {
+        // Points at ±f32::MAX give `x + y` = ∞ − ∞ = NaN along (1, 1, 0) and infinite values
+        // along the axes; NaN values sit before, among and after the finite ones, in every
+        // lane, and the answer is still the first point with the largest number.
+        let big = f32::MAX;
+        let mut g = collide_testkit::Gen::new(0x7a4);
+        for len in [1, 5, 17, 40, 520] {
+            for nan_at in 0..len {
+                let mut pts: Vec<Vec3> = (0..len).map(|_| g.vec(1.0)).collect();
+                pts[nan_at] = Vec3::new(big, -big, 0.0);
+                if nan_at + 3 < len {
+                    pts[nan_at + 3] = Vec3::new(-big, big, 1.0);
+                }
+                let lanes = PointLanes::new(&pts);
+                for dir in [Vec3::new(1.0, 1.0, 0.0), Vec3::X, Vec3::NEG_Y, g.unit()] {
+                    assert_eq!(
+                        lanes.argmax(dir),
+                        scalar(&pts, dir),
+                        "{len}, {nan_at}, {dir}"
+                    );
+                }
             }
         }
     }

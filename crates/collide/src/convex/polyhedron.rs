@@ -157,20 +157,22 @@ impl ConvexPolyhedron {
     }
 }
 
-/// Hulls up to this many vertices are scanned ([`ConvexHull::support_index`], four at a time)
-/// rather than climbed: GJK's and EPA's directions jump about, and on a few hundred vertices
-/// a scan costs no more than the walk.
+/// Hulls up to this many vertices are scanned ([`ConvexHull::support_index`], a cluster of
+/// sixteen at a time) rather than climbed: GJK's and EPA's directions jump about, and on a few
+/// hundred vertices a scan costs no more than the walk.
 const SCAN_MAX_VERTICES: usize = 512;
 
 impl ConvexHull {
     /// The vertex farthest along `dir` (own frame) for one of a run of queries: a scan on
     /// small hulls, a hill climb from the vertex in `start` on big ones
-    /// ([`ConvexHull::support_hill_climb`]), leaving the answer's index in `start`. A NaN
-    /// `dir` gives vertex 0 (scan) or the start vertex (climb).
+    /// ([`ConvexHull::support_hill_climb`]), leaving the answer's index in `start`. A start of
+    /// 0 (the first query of a run) is scanned on every hull: the scan skips the clusters of
+    /// vertices that cannot hold the answer, where a climb from an arbitrary vertex crosses
+    /// half the hull. A NaN `dir` gives vertex 0 (scan) or the start vertex (climb).
     #[inline]
     pub(crate) fn support_from(&self, dir: Vec3, start: &Cell<u32>) -> Vec3 {
         let verts = self.vertices();
-        let v = if verts.len() <= SCAN_MAX_VERTICES {
+        let v = if verts.len() <= SCAN_MAX_VERTICES || start.get() == 0 {
             self.support_index(dir) as u32
         } else {
             self.support_climb(dir, start.get()).0

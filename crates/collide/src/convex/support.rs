@@ -638,7 +638,7 @@ impl ConvexHull {
     /// the direction into the flat face, and the walk can stop there well below the maximum
     /// (4.4e-4 short on a teddy piece in `tests/convex/sat_hill_climb.rs`). So when the walk
     /// stops with a neighbour within `8 · tolerance · |dir|` of the current value (a plateau
-    /// or near-plateau), the answer is taken from a brute-force scan of all vertices instead.
+    /// or near-plateau), the answer is taken from a scan over all vertices instead.
     /// The result is then exact up to the hull's own convexity tolerance. A NaN direction
     /// stops at `start` (no comparison is true). Lander 1999 (walking the cached vertex);
     /// Ericson, RTCD §9.5.2 (hill climbing).
@@ -690,12 +690,13 @@ impl ConvexHull {
             // better one; settle it by the brute-force maximum.
             let slack = 8.0 * self.tolerance * dir.length();
             if runner_up >= best - slack {
-                for (k, v) in verts.iter().enumerate() {
-                    let h = dir.dot(*v);
-                    if h > best {
-                        best = h;
-                        cur = k as u32;
-                    }
+                // The clustered scan's maximum is the loop's over every vertex (the same
+                // `dir · v` per vertex); the walk's vertex stays when it ties.
+                let k = self.support_index(dir);
+                let h = verts.get(k).map_or(f32::NAN, |v| dir.dot(*v));
+                if h > best {
+                    best = h;
+                    cur = k as u32;
                 }
             }
             break;
