@@ -16,7 +16,9 @@
 //! When the normal changes, the depth is measured again along the new normal against the
 //! plane of the face it came from: `depth = m·q − m·s(−m)`, with `s` the shape's support
 //! point and `q` a point of the plane. A shape that lies wholly beyond that plane (by more
-//! than the margin) has no contact with this triangle: its touch was a ghost of the edge.
+//! than the margin) has no contact with this triangle: its touch was a ghost of the edge. A
+//! shape apart from the triangle (within the margin) keeps at most its found (negative)
+//! depth: a triangle it does not reach is not penetrated along any normal.
 //! This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
 //! done with precomputed edge flags per triangle.
 
@@ -194,7 +196,39 @@ fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option
 }
 
 /// One triangle's contact after the internal-edge correction, or `None` when it was a ghost.
+///
+/// A triangle the shape does not reach (apart within the margin, `found.depth < 0`) is not
+/// penetrated along any normal: the shape must move at least its gap toward the triangle to
+/// touch it, so the corrected depth is never more than the found one. Without this bound a
+/// shape apart from a concave edge would get the plane's depth, a deep contact with a
+/// triangle it does not touch.
 fn corrected<T, S>(
+    set: &T,
+    i: u32,
+    c: &[Vec3; 3],
+    shape: &S,
+    found: &Contact,
+    margin: f32,
+) -> Option<MeshContact>
+where
+    T: TriangleSet + ?Sized,
+    S: SupportMap + ?Sized,
+{
+    let m = turned_to_surface(set, i, c, shape, found, margin)?;
+    if found.depth < 0.0 && m.depth > found.depth {
+        return Some(MeshContact {
+            depth: found.depth,
+            point: (found.point_a + found.point_b) * 0.5,
+            ..m
+        });
+    }
+    Some(m)
+}
+
+/// One triangle's contact with its normal turned to what the surface can have at the
+/// contact's feature (module docs), the depth measured again along a changed normal; `None`
+/// when it was a ghost.
+fn turned_to_surface<T, S>(
     set: &T,
     i: u32,
     c: &[Vec3; 3],
