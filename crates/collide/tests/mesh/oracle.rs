@@ -1007,30 +1007,22 @@ fn box_and_sphere_casts_and_contacts_survive_bad_input() {
     }
 }
 
-#[test]
-fn a_box_face_on_a_triangle_edge_gets_the_general_paths_corrected_normal() {
-    // Regression (bunny, long run case 959 of the box-contact oracle): a box face lying on
-    // one of triangle 794's edges, tilted against the face. The box path's contact point was
-    // the triangle's point closest to the box face's centre, inside the triangle, so the
-    // correction took the face normal; the contact is on the edge (a concave one seen from
-    // the box), where the general path's point is, and both must correct it the same way.
+/// The box path's and the general path's contacts of a box (given by its bits) with the
+/// bunny, and the one triangle expected among them: the same triangles, depths and corrected
+/// normals.
+fn bunny_box_paths_agree(centre: [u32; 3], axes: [[u32; 3]; 3], half: [u32; 3], triangle: u32) {
     let m = MeshCollider::try_new(io::load(mesh_path("bunny.obj")).unwrap().merged()).unwrap();
-    let v =
-        |x: u32, y: u32, z: u32| Vec3::new(f32::from_bits(x), f32::from_bits(y), f32::from_bits(z));
+    let v = |b: [u32; 3]| Vec3::from(b.map(f32::from_bits));
     let b = Obb {
-        center: v(0x3e636762, 0x3f45d350, 0x3ee549db),
-        axes: collide::Mat3::from_cols(
-            v(0x3df015b0, 0xbf4eb822, 0xbf13feb4),
-            v(0x3f7d4b56, 0x3e147920, 0xbaf78f00),
-            v(0x3daeca24, 0xbf125fc2, 0x3f50e2c2),
-        ),
-        half_extents: v(0x3dddf131, 0x3d9b5c09, 0x3d318dc1),
+        center: v(centre),
+        axes: collide::Mat3::from_cols(v(axes[0]), v(axes[1]), v(axes[2])),
+        half_extents: v(half),
     };
     let (mut fast, mut general) = (Vec::new(), Vec::new());
     m.contacts(&b, 0.0, &mut fast);
     m.contacts(&SupportOnly(b), 0.0, &mut general);
     let tol = 1e-4 * m.aabb().size().length();
-    assert!(fast.iter().any(|c| c.triangle == 794), "{fast:?}");
+    assert!(fast.iter().any(|c| c.triangle == triangle), "{fast:?}");
     for c in &fast {
         let o = general.iter().find(|o| o.triangle == c.triangle);
         let o = o.unwrap_or_else(|| panic!("{c:?} only by the box path"));
@@ -1039,6 +1031,44 @@ fn a_box_face_on_a_triangle_edge_gets_the_general_paths_corrected_normal() {
             "{c:?} vs general {o:?}"
         );
     }
+}
+
+#[test]
+fn a_box_face_on_a_triangle_edge_gets_the_general_paths_corrected_normal() {
+    // Regression (bunny, long run case 959 of the box-contact oracle): a box face lying on
+    // one of triangle 794's edges, tilted against the face. The box path's contact point was
+    // the triangle's point closest to the box face's centre, inside the triangle, so the
+    // correction took the face normal; the contact is on the edge (a concave one seen from
+    // the box), where the general path's point is, and both must correct it the same way.
+    bunny_box_paths_agree(
+        [0x3e636762, 0x3f45d350, 0x3ee549db],
+        [
+            [0x3df015b0, 0xbf4eb822, 0xbf13feb4],
+            [0x3f7d4b56, 0x3e147920, 0xbaf78f00],
+            [0x3daeca24, 0xbf125fc2, 0x3f50e2c2],
+        ],
+        [0x3dddf131, 0x3d9b5c09, 0x3d318dc1],
+        794,
+    );
+}
+
+#[test]
+fn a_box_face_over_a_triangle_corner_meets_it_at_the_corner() {
+    // Regression (bunny, long run case 851 of the box-contact oracle): a box face over the
+    // edge from corner 1 to corner 2 of triangle 582 and over corner 2 itself. The contact
+    // is at the corner, whose convex edge keeps the box's normal (the general path's
+    // answer); the middle of the edge's part over the face took the concave edge's face
+    // normal instead.
+    bunny_box_paths_agree(
+        [0xbcc277ec, 0xbe403db8, 0x3f59d22e],
+        [
+            [0x3ec1f5b6, 0x3ecff4fe, 0x3f54e22c],
+            [0xbf332cb1, 0xbeec9ef0, 0x3f0b68f2],
+            [0x3f1b01f6, 0xbf49cf44, 0x3ddfa490],
+        ],
+        [0x3d4f3be2, 0x3d111051, 0x3ca5c982],
+        582,
+    );
 }
 
 #[test]
