@@ -241,12 +241,12 @@ mod tests {
             let Some(gap) = touch_gap(a, Vec3::ZERO, b, motion) else {
                 continue;
             };
-            let cast = match first_contact(a, Vec3::ZERO, b, motion, gap) {
+            let cast = match first_contact(a, Vec3::ZERO, b, motion, gap, 1.0) {
                 Cast::Hit(c) => Some(c),
                 Cast::Miss => None,
                 Cast::Undecided => continue,
             };
-            let advanced = conservative_advance(a, Vec3::ZERO, b, motion, gap).map(|c| c.toi);
+            let advanced = conservative_advance(a, Vec3::ZERO, b, motion, gap, 1.0).map(|c| c.toi);
             let moved = |u: f32| Posed::translated(b, motion * u);
             let samples: Vec<f32> = (0..=400).map(|k| k as f32 / 400.0).collect();
             let overlapping = samples.iter().any(|&u| gjk::intersects(a, &moved(u)));
