@@ -110,8 +110,13 @@ pub(super) fn toward_box(l: DVec3, s: f64, w: f64) -> DVec3 {
 /// `on_triangle − on_box = depth · n`, from the supporting features (the box's corners
 /// deepest along `−n`, the triangle's corners farthest along `n`, ties within `FEATURE_EPS`):
 /// a single box corner meets the triangle's face; a single triangle corner meets the box's
-/// face; two edges meet at their closest points; otherwise (face against face or edge) the
-/// triangle's point closest to the box feature's centre.
+/// face; two edges meet at their closest points; a triangle edge against a box face meets it
+/// at a corner of the edge over the face, else the middle of the part over it; otherwise (the triangle's face
+/// against a box face or edge) the triangle's point closest to the box feature's centre.
+///
+/// The point on the triangle always lies on the triangle's supporting feature: an edge's
+/// contact stays on that edge, so the internal-edge correction sees the feature the contact
+/// really has.
 pub(super) fn witnesses(b: &Obb, c: &[Vec3; 3], n: Vec3, depth: f32) -> (Vec3, Vec3) {
     let (corners, count) = box_feature(b, n);
     if count == 1 {
@@ -127,12 +132,55 @@ pub(super) fn witnesses(b: &Obb, c: &[Vec3; 3], n: Vec3, depth: f32) -> (Vec3, V
             );
             pair.on_first
         }
+        (_, [p, q]) => edge_over_face(*p, *q, &corners),
         _ => {
             let centre = corners[..count].iter().copied().sum::<Vec3>() / count as f32;
             crate::closest::point_triangle(centre, &Triangle::new(c[0], c[1], c[2]))
         }
     };
     (on_triangle, on_triangle - n * depth)
+}
+
+/// Where segment `p`–`q` meets the box face `f` (four corners in cyclic order), seen along
+/// the face's normal: the segment is clipped to the face's two slabs (Liang–Barsky,
+/// parameters `s ∈ [0, 1]` along the segment); an end of the segment within the clipped part
+/// (the nearer to the face's centre when both are), else the clipped part's middle. Where
+/// rounding leaves no part over the face, the segment's point closest to the face's centre.
+fn edge_over_face(p: Vec3, q: Vec3, f: &[Vec3; 4]) -> Vec3 {
+    let centre = (f[0] + f[1] + f[2] + f[3]) * 0.25;
+    let d = q - p;
+    let (mut lo, mut hi) = (0.0f32, 1.0f32);
+    // The face's half-sides: corner 0 is `centre + u + v`, corner 1 `centre − u + v`.
+    for half in [(f[0] - f[1]) * 0.5, (f[1] - f[2]) * 0.5] {
+        // Inside the slab while `|(p + s·d − centre)·half| <= |half|²`.
+        let (x, w, r) = ((p - centre).dot(half), d.dot(half), half.length_squared());
+        if w == 0.0 {
+            if x.abs() > r {
+                (lo, hi) = (1.0, 0.0);
+            }
+            continue;
+        }
+        let (s1, s2) = ((-r - x) / w, (r - x) / w);
+        lo = lo.max(s1.min(s2));
+        hi = hi.min(s1.max(s2));
+    }
+    let ends = [(lo <= 0.0, p), (hi >= 1.0, q)];
+    if lo <= hi {
+        // A corner over the face is part of the contact, and the corner's normal cone holds
+        // the edge's: the contact is at the corner (the one nearer the face's centre when
+        // both are), as the general path's witnesses on the Minkowski difference's vertices
+        // have it.
+        let corners = ends.iter().filter(|e| e.0).map(|e| e.1);
+        corners
+            .min_by(|a, b| {
+                (*a - centre)
+                    .length_squared()
+                    .total_cmp(&(*b - centre).length_squared())
+            })
+            .unwrap_or(p + d * (0.5 * (lo + hi)))
+    } else {
+        crate::closest::point_segment(centre, &Segment::new(p, q)).point
+    }
 }
 
 /// The corners of box `b`'s feature deepest along `−n`: 1 (a corner), 2 (an edge) or 4 (a

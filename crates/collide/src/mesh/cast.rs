@@ -87,9 +87,15 @@ where
                 // does: a triangle the ball misses by `limit` (and the slack) is skipped;
                 // the others wait, and those the ball reaches before the walk's box did are
                 // swept now, earliest first.
-                let Some(reach) = ball_reach(&outer, motion, &c, limit + slack(limit)) else {
+                let by = limit + slack(limit);
+                let Some(reach) = ball_reach(&outer, motion, &c, by) else {
                     return bound;
                 };
+                // Nor before its support interval along the triangle's normal meets the plane.
+                let Some(plane) = plane_reach(shape, motion, set.face_normal(i), c[0], by) else {
+                    return bound;
+                };
+                let reach = reach.max(plane);
                 if waiting.is_full() {
                     sweep_earliest(set, shape, motion, &mut waiting, f32::INFINITY, &mut first);
                 }
@@ -208,7 +214,10 @@ where
     }
     if let Some(c) = set.corners(i) {
         let tri = Triangle::new(c[0], c[1], c[2]);
-        let found = sweep::convex::first_contact(&tri, Vec3::ZERO, shape, motion).map(|f| {
+        // A contact later than the best one (and its slack) cannot win: the sweep stops there.
+        let limit = first.map_or(1.0, |(best, _, _)| (best + slack(best)).min(1.0));
+        let found = sweep::convex::first_contact_by(&tri, Vec3::ZERO, shape, motion, limit);
+        let found = found.map(|f| {
             let normal = sweep::convex::unit_normal(f.normal, -motion, &tri, shape);
             (f.toi, Face::Found(f.point, normal))
         });
@@ -333,6 +342,42 @@ fn sphere_triangle(b: &Sphere, motion: Vec3, c: &[Vec3; 3], limit: f32) -> Optio
         .try_normalize()
         .unwrap_or_else(|| face_from(o - p[0]));
     hit(u, q, n)
+}
+
+/// When in `[0, limit]` a shape moving by `motion` first comes near the plane of unit normal
+/// `n` through `q`, or `None` when it does not by then: the shape spans `[lo, hi]` along `n`
+/// (two support points), so at time `u` it spans `[lo + u·w, hi + u·w]` (`w = n·motion`),
+/// which meets the plane's offset `n·q` over an interval of `u`. A triangle in the plane is
+/// touched no earlier than that interval's start. Widened by a relative `1e-4` of the
+/// coordinates (far above the convex sweep's touching gap), so it never drops a touch and its
+/// time is never later than one; `None` on NaN.
+fn plane_reach<S: SupportMap + ?Sized>(
+    shape: &S,
+    motion: Vec3,
+    n: Vec3,
+    q: Vec3,
+    limit: f32,
+) -> Option<f32> {
+    let (lo, hi) = (n.dot(shape.support(-n)), n.dot(shape.support(n)));
+    let offset = n.dot(q);
+    let w = n.dot(motion);
+    let scale = (hi - lo) + offset.abs() + lo.abs() + q.abs().max_element() + w.abs();
+    let tol = 1e-4 * scale;
+    // Touching while `lo + u·w <= offset + tol` and `hi + u·w >= offset − tol`.
+    let (below, above) = (offset + tol - lo, offset - tol - hi);
+    let (mut from, mut to) = (0.0f32, limit);
+    if w == 0.0 {
+        if !(below >= 0.0 && above <= 0.0) {
+            return None;
+        }
+    } else {
+        let (x, y) = (below / w, above / w);
+        // `w > 0`: `u <= x` and `u >= y`; `w < 0`: the other way round.
+        let (start, end) = if w > 0.0 { (y, x) } else { (x, y) };
+        from = from.max(start);
+        to = to.min(end);
+    }
+    (from <= to).then_some(from)
 }
 
 /// Whether ball `b` moving by `motion` comes within its radius of triangle `c` by `limit`

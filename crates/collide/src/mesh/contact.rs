@@ -16,7 +16,9 @@
 //! When the normal changes, the depth is measured again along the new normal against the
 //! plane of the face it came from: `depth = m·q − m·s(−m)`, with `s` the shape's support
 //! point and `q` a point of the plane. A shape that lies wholly beyond that plane (by more
-//! than the margin) has no contact with this triangle: its touch was a ghost of the edge.
+//! than the margin) has no contact with this triangle: its touch was a ghost of the edge. A
+//! shape apart from the triangle (within the margin) keeps at most its found (negative)
+//! depth: a triangle it does not reach is not penetrated along any normal.
 //! This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
 //! done with precomputed edge flags per triangle.
 
@@ -116,6 +118,12 @@ where
                 (None, Some(b)) => sphere_contact(b, &tri, set.face_normal(i), margin),
                 (None, None) => crate::convex::contact::contact(&tri, shape, margin),
             };
+            if std::env::var("DBG_TRI").is_ok_and(|v| v == i.to_string()) {
+                eprintln!(
+                    "raw {i}: {found:?} bary {:?}",
+                    found.as_ref().map(|f| barycentric(f.point_a, &c))
+                );
+            }
             if let Some(found) = found {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
                     out.push(m);
@@ -194,6 +202,14 @@ fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option
 }
 
 /// One triangle's contact after the internal-edge correction, or `None` when it was a ghost.
+///
+/// A triangle the shape does not reach (apart within the margin, `found.depth < 0`) is not
+/// penetrated along any normal: the shape must move at least its gap toward the triangle to
+/// touch it, so the corrected depth is never more than the found one, unless the surface goes
+/// on in the triangle's plane there (the face, or a feature whose edges are all flat: the
+/// neighbours are the same plane, and the plane's depth is the surface's). Without this bound
+/// a shape apart from a concave edge would get the plane's depth, a deep contact with a
+/// triangle it does not touch.
 fn corrected<T, S>(
     set: &T,
     i: u32,
@@ -202,6 +218,33 @@ fn corrected<T, S>(
     found: &Contact,
     margin: f32,
 ) -> Option<MeshContact>
+where
+    T: TriangleSet + ?Sized,
+    S: SupportMap + ?Sized,
+{
+    let (m, in_plane) = turned_to_surface(set, i, c, shape, found, margin)?;
+    if found.depth < 0.0 && !in_plane && m.depth > found.depth {
+        return Some(MeshContact {
+            depth: found.depth,
+            point: (found.point_a + found.point_b) * 0.5,
+            ..m
+        });
+    }
+    Some(m)
+}
+
+/// One triangle's contact with its normal turned to what the surface can have at the
+/// contact's feature (module docs), the depth measured again along a changed normal; `None`
+/// when it was a ghost. Beside it, whether the surface goes on in the triangle's plane at
+/// that feature (the face, or only flat edges).
+fn turned_to_surface<T, S>(
+    set: &T,
+    i: u32,
+    c: &[Vec3; 3],
+    shape: &S,
+    found: &Contact,
+    margin: f32,
+) -> Option<(MeshContact, bool)>
 where
     T: TriangleSet + ?Sized,
     S: SupportMap + ?Sized,
@@ -236,34 +279,39 @@ where
             EdgeBend::Concave => side < 0.0,
         }
     };
+    let flat = |k: usize| set.edge(i, k).0 == EdgeBend::Flat;
+    let in_plane = |m: Option<MeshContact>, plane: bool| m.map(|m| (m, plane));
     match on.iter().filter(|&&x| x).count() {
         // The face.
-        0 => along_plane(shape, outward, c[0], i, margin),
+        0 => in_plane(along_plane(shape, outward, c[0], i, margin), true),
         // An edge: corner `j` has no weight, so the edge is `j + 1` to `j + 2`, index `j + 1`.
         1 => {
             let j = on.iter().position(|&x| x).unwrap_or(0);
             let k = (j + 1) % 3;
             if !real(k) {
-                return along_plane(shape, outward, c[0], i, margin);
+                return in_plane(along_plane(shape, outward, c[0], i, margin), flat(k));
             }
             let (bend, apex) = set.edge(i, k);
             match (bend, apex) {
-                (EdgeBend::Convex | EdgeBend::Concave, Some(apex)) => {
-                    clamp_to_cone(shape, &as_found, outward, c, k, apex, margin)
-                }
-                _ => Some(as_found),
+                (EdgeBend::Convex | EdgeBend::Concave, Some(apex)) => in_plane(
+                    clamp_to_cone(shape, &as_found, outward, c, k, apex, margin),
+                    false,
+                ),
+                _ => Some((as_found, false)),
             }
         }
         // A corner: the one weight that is not small.
         2 => {
             let j = on.iter().position(|&x| !x).unwrap_or(0);
-            if !real(j) && !real((j + 2) % 3) {
-                along_plane(shape, outward, c[0], i, margin)
+            let edges = (j, (j + 2) % 3);
+            if !real(edges.0) && !real(edges.1) {
+                let plane = flat(edges.0) && flat(edges.1);
+                in_plane(along_plane(shape, outward, c[0], i, margin), plane)
             } else {
-                Some(as_found)
+                Some((as_found, false))
             }
         }
-        _ => Some(as_found),
+        _ => Some((as_found, false)),
     }
 }
 

@@ -115,6 +115,7 @@ where
         &Posed::translated(b, motion_b),
         -motion_b,
         tol,
+        1.0,
     );
     let exit = back.map_or(first.toi, |c| 1.0 - c.toi).max(first.toi);
     // B approaches A along −(motion_b − motion_a): the A-to-B direction when nothing better.
@@ -178,12 +179,30 @@ where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
 {
+    first_contact_by(a, motion_a, b, motion_b, 1.0)
+}
+
+/// [`first_contact`] looking no later than `limit` (`<= 1`): the same contact when it is at
+/// most `limit`, `None` when it is later. A caller that already holds a contact at some time
+/// stops the sweep past it instead of running it to the end of the motion.
+pub(crate) fn first_contact_by<A, B>(
+    a: &A,
+    motion_a: Vec3,
+    b: &B,
+    motion_b: Vec3,
+    limit: f32,
+) -> Option<FirstContact>
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
     let c = advance(
         a,
         motion_a,
         b,
         motion_b,
         touch_gap(a, motion_a, b, motion_b)?,
+        limit,
     )?;
     if c.toi > 0.0 {
         return Some(c);
@@ -199,8 +218,16 @@ where
 /// its exit), or `None`; shapes in contact at `u = 0` give `0` whatever their motion.
 ///
 /// The GJK ray cast ([`ray_cast`]) answers when the shapes start apart; otherwise (and when
-/// the cast does not converge) [`conservative_advance`].
-fn advance<A, B>(a: &A, motion_a: Vec3, b: &B, motion_b: Vec3, tol: f32) -> Option<FirstContact>
+/// the cast does not converge) [`conservative_advance`]. Neither looks past `limit` (`<= 1`):
+/// a contact later than that is `None`.
+fn advance<A, B>(
+    a: &A,
+    motion_a: Vec3,
+    b: &B,
+    motion_b: Vec3,
+    tol: f32,
+    limit: f32,
+) -> Option<FirstContact>
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
@@ -208,10 +235,10 @@ where
     if !(motion_a.is_finite() && motion_b.is_finite()) {
         return None;
     }
-    match ray_cast::first_contact(a, motion_a, b, motion_b, tol) {
+    match ray_cast::first_contact(a, motion_a, b, motion_b, tol, limit) {
         ray_cast::Cast::Hit(c) => Some(c),
         ray_cast::Cast::Miss => None,
-        ray_cast::Cast::Undecided => conservative_advance(a, motion_a, b, motion_b, tol),
+        ray_cast::Cast::Undecided => conservative_advance(a, motion_a, b, motion_b, tol, limit),
     }
 }
 
@@ -220,7 +247,7 @@ where
 /// motion is convex in `u`, so `d(u + s) >= d(u) + s · d'(u)` with `d'(u) = n · (v_b − v_a)`
 /// (`n` the unit closest direction from A to B): stepping `s = d / (−d')` never passes the
 /// first contact. Stops when the distance is below the touching gap, when the shapes stop
-/// closing (`d' >= 0`: by convexity they never touch later) or past `u = 1`. The normal is
+/// closing (`d' >= 0`: by convexity they never touch later) or past `u = limit`. The normal is
 /// GJK's at the time found, EPA's when already overlapping; it may be zero or not unit where
 /// the geometry decides none (callers that promise a unit normal repair it). The point is
 /// `None`-checked by the caller for representability.
@@ -230,6 +257,7 @@ fn conservative_advance<A, B>(
     b: &B,
     motion_b: Vec3,
     tol: f32,
+    limit: f32,
 ) -> Option<FirstContact>
 where
     A: SupportMap + ?Sized,
@@ -268,7 +296,7 @@ where
             return None;
         }
         t += r.distance / closing;
-        if t.is_nan() || t > 1.0 {
+        if t.is_nan() || t > limit {
             return None;
         }
     }

@@ -1006,3 +1006,135 @@ fn box_and_sphere_casts_and_contacts_survive_bad_input() {
         }
     }
 }
+
+/// The box path's and the general path's contacts of a box (given by its bits) with the
+/// bunny, and the one triangle expected among them: the same triangles, depths and corrected
+/// normals.
+fn bunny_box_paths_agree(centre: [u32; 3], axes: [[u32; 3]; 3], half: [u32; 3], triangle: u32) {
+    let m = MeshCollider::try_new(io::load(mesh_path("bunny.obj")).unwrap().merged()).unwrap();
+    let v = |b: [u32; 3]| Vec3::from(b.map(f32::from_bits));
+    let b = Obb {
+        center: v(centre),
+        axes: collide::Mat3::from_cols(v(axes[0]), v(axes[1]), v(axes[2])),
+        half_extents: v(half),
+    };
+    let (mut fast, mut general) = (Vec::new(), Vec::new());
+    m.contacts(&b, 0.0, &mut fast);
+    m.contacts(&SupportOnly(b), 0.0, &mut general);
+    let tol = 1e-4 * m.aabb().size().length();
+    assert!(fast.iter().any(|c| c.triangle == triangle), "{fast:?}");
+    for c in &fast {
+        let o = general.iter().find(|o| o.triangle == c.triangle);
+        let o = o.unwrap_or_else(|| panic!("{c:?} only by the box path"));
+        assert!(
+            (c.depth - o.depth).abs() <= tol && c.normal.dot(o.normal) >= 0.999,
+            "{c:?} vs general {o:?}"
+        );
+    }
+}
+
+#[test]
+fn a_box_face_on_a_triangle_edge_gets_the_general_paths_corrected_normal() {
+    // Regression (bunny, long run case 959 of the box-contact oracle): a box face lying on
+    // one of triangle 794's edges, tilted against the face. The box path's contact point was
+    // the triangle's point closest to the box face's centre, inside the triangle, so the
+    // correction took the face normal; the contact is on the edge (a concave one seen from
+    // the box), where the general path's point is, and both must correct it the same way.
+    bunny_box_paths_agree(
+        [0x3e636762, 0x3f45d350, 0x3ee549db],
+        [
+            [0x3df015b0, 0xbf4eb822, 0xbf13feb4],
+            [0x3f7d4b56, 0x3e147920, 0xbaf78f00],
+            [0x3daeca24, 0xbf125fc2, 0x3f50e2c2],
+        ],
+        [0x3dddf131, 0x3d9b5c09, 0x3d318dc1],
+        794,
+    );
+}
+
+#[test]
+fn a_box_face_over_a_triangle_corner_meets_it_at_the_corner() {
+    // Regression (bunny, long run case 851 of the box-contact oracle): a box face over the
+    // edge from corner 1 to corner 2 of triangle 582 and over corner 2 itself. The contact
+    // is at the corner, whose convex edge keeps the box's normal (the general path's
+    // answer); the middle of the edge's part over the face took the concave edge's face
+    // normal instead.
+    bunny_box_paths_agree(
+        [0xbcc277ec, 0xbe403db8, 0x3f59d22e],
+        [
+            [0x3ec1f5b6, 0x3ecff4fe, 0x3f54e22c],
+            [0xbf332cb1, 0xbeec9ef0, 0x3f0b68f2],
+            [0x3f1b01f6, 0xbf49cf44, 0x3ddfa490],
+        ],
+        [0x3d4f3be2, 0x3d111051, 0x3ca5c982],
+        582,
+    );
+}
+
+#[test]
+fn a_sphere_apart_from_a_concave_edge_gets_no_depth_from_that_triangle() {
+    // A V-shaped crease: floor triangle A (y = 0, front +y) and wall B rising from their
+    // shared edge (the z axis) toward +x, concave seen from above. A sphere pushed into the
+    // wall, 0.02 from A's edge: within a margin of 0.05 A is reported, and its corrected
+    // contact (the face normal, the edge being concave from the sphere's side) must stay
+    // 0.02 apart, not take the 0.1 the sphere reaches below A's plane beside the triangle.
+    let crease = TriMesh::new(
+        vec![
+            Vec3::new(0.0, 0.0, -1.0),
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(-2.0, 0.0, 0.0),
+            Vec3::new(2.0, 2.0, 0.0),
+        ],
+        vec![[0, 2, 1], [0, 1, 3]],
+    );
+    let m = MeshCollider::try_new(crease).unwrap();
+    let floor = (0..2)
+        .find(|&i| m.triangle(i).unwrap().vertices().iter().all(|p| p.y == 0.0))
+        .unwrap();
+    // The centre is 0.25 beside and 0.2 above the edge: 0.32 from it, 0.02 beyond the radius.
+    let s = Sphere::new(Vec3::new(0.25, 0.2, 0.0), 0.25f32.hypot(0.2) - 0.02);
+    let gap = 0.02;
+    for general in [false, true] {
+        let mut out = Vec::new();
+        if general {
+            m.contacts(&SupportOnly(s), 0.05, &mut out);
+        } else {
+            m.contacts(&s, 0.05, &mut out);
+        }
+        let c = out.iter().find(|c| c.triangle == floor);
+        let c = c.unwrap_or_else(|| panic!("general {general}: no floor contact in {out:?}"));
+        assert!(c.depth <= -gap + 1e-5, "general {general}: {c:?}");
+        // The wall, which the sphere overlaps, still gives its contact.
+        assert!(
+            out.iter().any(|c| c.triangle != floor && c.depth > 0.0),
+            "{out:?}"
+        );
+    }
+}
+
+#[test]
+fn a_sphere_touching_a_concave_edge_within_gjk_tolerance_is_no_deep_contact() {
+    // Regression (concave_box, long run case 966 of the sphere-contact oracle): a sphere
+    // 1.2e-8 from triangle 130's concave edge. GJK calls that touching and the closest-point
+    // path apart; the correction then gave GJK's touch the depth below the face's plane
+    // (0.018), so the general path reported a deep contact the other did not.
+    let m =
+        MeshCollider::try_new(io::load(mesh_path("concave_box.obj")).unwrap().merged()).unwrap();
+    let v =
+        |x: u32, y: u32, z: u32| Vec3::new(f32::from_bits(x), f32::from_bits(y), f32::from_bits(z));
+    let s = Sphere::new(
+        v(0xbdf4261c, 0x3d95ff62, 0x3d4df193),
+        f32::from_bits(0x3da5906f),
+    );
+    let (mut fast, mut general) = (Vec::new(), Vec::new());
+    m.contacts(&s, 0.0, &mut fast);
+    m.contacts(&SupportOnly(s), 0.0, &mut general);
+    let tol = 1e-4 * m.aabb().size().length();
+    assert!(!fast.is_empty());
+    for o in &general {
+        assert!(
+            fast.iter().any(|c| c.triangle == o.triangle) || o.depth.abs() <= tol,
+            "{o:?} only by the general path"
+        );
+    }
+}

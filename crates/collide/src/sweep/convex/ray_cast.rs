@@ -41,13 +41,20 @@ pub(super) enum Cast {
     Undecided,
 }
 
-/// The first `u` in `(0, 1]` at which `a + u·motion_a` and `b + u·motion_b` touch: no
+/// The first `u` in `(0, limit]` (`limit <= 1`) at which `a + u·motion_a` and `b + u·motion_b` touch: no
 /// separating plane proves them apart by more than round-off, and GJK's distance there has
 /// converged within its relative tolerance (and is within `gap`). The contract of conservative
 /// advancement: never late, and early by at most `gap / closing speed` (module docs).
 /// `Undecided` when they are within `gap` at `u = 0`.
 /// Normal: unit, from A toward B; point: midway between the closest points.
-pub(super) fn first_contact<A, B>(a: &A, motion_a: Vec3, b: &B, motion_b: Vec3, gap: f32) -> Cast
+pub(super) fn first_contact<A, B>(
+    a: &A,
+    motion_a: Vec3,
+    b: &B,
+    motion_b: Vec3,
+    gap: f32,
+    limit: f32,
+) -> Cast
 where
     A: SupportMap + ?Sized,
     B: SupportMap + ?Sized,
@@ -70,6 +77,7 @@ where
     let mut scale = 0.0f64;
     let tol = f64::from(gjk::TOLERANCE);
     let gap = f64::from(gap);
+    let limit = f64::from(limit);
     // Within the gap with no plane proving more: a hit once moved; at the start, the
     // starting-touch rule, which conservative advancement applies.
     let finish = |s: &Simplex, v: DVec3, plane: DVec3, u: f64| {
@@ -105,7 +113,7 @@ where
                 return Cast::Miss;
             }
             u += (vw - radii * vlen) / closing;
-            if u.is_nan() || u > 1.0 {
+            if u.is_nan() || u > limit {
                 return Cast::Miss;
             }
             x = rel * u;
@@ -233,12 +241,12 @@ mod tests {
             let Some(gap) = touch_gap(a, Vec3::ZERO, b, motion) else {
                 continue;
             };
-            let cast = match first_contact(a, Vec3::ZERO, b, motion, gap) {
+            let cast = match first_contact(a, Vec3::ZERO, b, motion, gap, 1.0) {
                 Cast::Hit(c) => Some(c),
                 Cast::Miss => None,
                 Cast::Undecided => continue,
             };
-            let advanced = conservative_advance(a, Vec3::ZERO, b, motion, gap).map(|c| c.toi);
+            let advanced = conservative_advance(a, Vec3::ZERO, b, motion, gap, 1.0).map(|c| c.toi);
             let moved = |u: f32| Posed::translated(b, motion * u);
             let samples: Vec<f32> = (0..=400).map(|k| k as f32 / 400.0).collect();
             let overlapping = samples.iter().any(|&u| gjk::intersects(a, &moved(u)));
