@@ -557,13 +557,8 @@ struct Pending {
     centroid_bounds: Bounds,
 }
 
-/// Items from which the build splits the root first and grows the two halves side by side
-/// ([`crate::par::join`]): below it the second thread costs more than it saves.
-const PARALLEL_BUILD: usize = 2048;
-
 /// The binary SAH tree over the items (root at 0, children adjacent), reordering `order` so
-/// that each leaf's items are contiguous. `order` must not be empty. A large tree's root is
-/// split first and its two halves grown side by side; the tree is the same either way.
+/// that each leaf's items are contiguous. `order` must not be empty.
 fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
     let n = order.len();
     let boxes: Vec<Bounds> = boxes
@@ -574,7 +569,14 @@ fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
         })
         .collect();
     let centroids: Vec<Vec3A> = boxes.iter().map(|b| (b.min + b.max) * 0.5).collect();
-    let root = Pending {
+    let blank = BinaryNode {
+        bounds: Aabb::EMPTY,
+        first: 0,
+        count: 0,
+    };
+    let mut nodes = Vec::with_capacity(2 * n / MAX_LEAF as usize + 1);
+    nodes.push(blank);
+    let mut pending = vec![Pending {
         index: 0,
         start: 0,
         count: n,
@@ -585,57 +587,16 @@ fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
         centroid_bounds: order
             .iter()
             .fold(Bounds::EMPTY, |b, &i| b.including(centroids[i as usize])),
-    };
-    if n < PARALLEL_BUILD {
-        return grow(&boxes, &centroids, order, root);
-    }
+    }];
     let mut scratch = Vec::with_capacity(n);
-    let Some([left, right]) = sah_split(order, &boxes, &centroids, &root, &mut scratch) else {
-        return grow(&boxes, &centroids, order, root);
-    };
-    let half = |side: &Side, start: usize| Pending {
-        index: 0,
-        start,
-        count: side.count,
-        depth: 1,
-        bounds: side.bounds,
-        centroid_bounds: side.centroid_bounds,
-    };
-    let (lo, hi) = order.split_at_mut(left.count);
-    let (lo_tree, hi_tree) = crate::par::join(
-        || grow(&boxes, &centroids, lo, half(&left, 0)),
-        || grow(&boxes, &centroids, hi, half(&right, left.count)),
-    );
-    joined(root.bounds.aabb(), lo_tree, hi_tree)
-}
-
-/// The binary tree below `root` over its items `items` (which are `order[root.start..]`:
-/// leaves record their items' positions in the whole order), root at 0, children adjacent.
-fn grow(
-    boxes: &[Bounds],
-    centroids: &[Vec3A],
-    items: &mut [u32],
-    root: Pending,
-) -> Vec<BinaryNode> {
-    let base = root.start;
-    let blank = BinaryNode {
-        bounds: Aabb::EMPTY,
-        first: 0,
-        count: 0,
-    };
-    let mut nodes = Vec::with_capacity(2 * root.count / MAX_LEAF as usize + 1);
-    nodes.push(blank);
-    let mut pending = vec![root];
-    let mut scratch = Vec::with_capacity(items.len());
     while let Some(node) = pending.pop() {
-        let range = node.start - base..node.start - base + node.count;
-        let items = &mut items[range];
+        let items = &mut order[node.start..node.start + node.count];
         let split = if node.count as u32 <= MAX_LEAF {
             None
         } else if node.depth >= MEDIAN_DEPTH {
-            Some(median_split(items, boxes, centroids, &node))
+            Some(median_split(items, &boxes, &centroids, &node))
         } else {
-            sah_split(items, boxes, centroids, &node, &mut scratch)
+            sah_split(items, &boxes, &centroids, &node, &mut scratch)
         };
         nodes[node.index].bounds = node.bounds.aabb();
         let Some([left, right]) = split else {
@@ -665,34 +626,6 @@ fn grow(
             centroid_bounds: left.centroid_bounds,
         });
     }
-    nodes
-}
-
-/// One binary tree of a root box and two subtrees (each rooted at its index 0): the root,
-/// then the two subtree roots (adjacent children), then the rest of the left subtree, then
-/// the rest of the right one, inner nodes' child indices moved along.
-fn joined(bounds: Aabb, left: Vec<BinaryNode>, right: Vec<BinaryNode>) -> Vec<BinaryNode> {
-    let (l, r) = (left.len(), right.len());
-    // Left index j >= 1 goes to j + 2; right index j >= 1 to j + l + 1 (past the root, the
-    // two subtree roots and the l - 1 other left nodes).
-    let moved = |node: &BinaryNode, shift: usize| BinaryNode {
-        first: if node.count == 0 {
-            node.first + shift as u32
-        } else {
-            node.first
-        },
-        ..*node
-    };
-    let mut nodes = Vec::with_capacity(1 + l + r);
-    nodes.push(BinaryNode {
-        bounds,
-        first: 1,
-        count: 0,
-    });
-    nodes.push(moved(&left[0], 2));
-    nodes.push(moved(&right[0], l + 1));
-    nodes.extend(left[1..].iter().map(|n| moved(n, 2)));
-    nodes.extend(right[1..].iter().map(|n| moved(n, l + 1)));
     nodes
 }
 
@@ -907,45 +840,6 @@ mod tests {
         let tree = StaticTree::build(boxes, &mut order);
         let in_order = order.iter().map(|&i| boxes[i as usize]).collect();
         (tree, in_order)
-    }
-
-    #[test]
-    fn a_large_tree_grown_in_two_halves_is_the_tree_grown_whole() {
-        // Scattered boxes of mixed sizes, above the size that splits the root first.
-        let n = 3 * PARALLEL_BUILD;
-        let boxes: Vec<Aabb> = (0..n)
-            .map(|i| {
-                let h = |k: usize| ((i * k) % 997) as f32 / 997.0;
-                let c = Vec3::new(h(31), h(57), h(89)) * 40.0;
-                Aabb::from_center_half_extents(c, Vec3::splat(0.1 + h(13)))
-            })
-            .collect();
-        let mut halves_order: Vec<u32> = (0..n as u32).collect();
-        let halves = StaticTree::build(&boxes, &mut halves_order);
-        // The whole tree from one root, as below `PARALLEL_BUILD`.
-        let bounds: Vec<Bounds> = boxes
-            .iter()
-            .map(|b| Bounds {
-                min: b.min.into(),
-                max: b.max.into(),
-            })
-            .collect();
-        let centroids: Vec<Vec3A> = bounds.iter().map(|b| (b.min + b.max) * 0.5).collect();
-        let mut whole_order: Vec<u32> = (0..n as u32).collect();
-        let root = Pending {
-            index: 0,
-            start: 0,
-            count: n,
-            depth: 0,
-            bounds: bounds.iter().fold(Bounds::EMPTY, |a, b| a.union(*b)),
-            centroid_bounds: centroids.iter().fold(Bounds::EMPTY, |a, c| a.including(*c)),
-        };
-        let whole = collapse(&grow(&bounds, &centroids, &mut whole_order, root));
-        assert_eq!(halves_order, whole_order);
-        // Unused lanes hold NaN boxes, which `==` never equals: compared as printed.
-        assert_eq!(format!("{:?}", halves.nodes), format!("{whole:?}"));
-        let in_order: Vec<Aabb> = halves_order.iter().map(|&i| boxes[i as usize]).collect();
-        assert_eq!(halves.validate(&in_order), Ok(()));
     }
 
     #[test]
