@@ -115,28 +115,6 @@ where
     items.iter().filter_map(f).collect()
 }
 
-/// `a()` and `b()`, side by side: two independent pieces of one job.
-#[cfg(feature = "parallel")]
-pub(crate) fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce() -> RA + Send,
-    B: FnOnce() -> RB + Send,
-    RA: Send,
-    RB: Send,
-{
-    rayon::join(a, b)
-}
-
-/// `a()`, then `b()`.
-#[cfg(not(feature = "parallel"))]
-pub(crate) fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
-where
-    A: FnOnce() -> RA,
-    B: FnOnce() -> RB,
-{
-    (a(), b())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -64,20 +64,32 @@ impl MeshCollider {
             vertices,
             triangles,
         } = mesh;
-        // The tree and the edges do not depend on each other: built side by side, the edges
-        // in the input order, then every per-triangle list put in the tree's order.
-        let ((tree, order), (apex, bends)) = crate::par::join(
-            || triangle_tree(&vertices, &triangles),
-            || edges(&vertices, &triangles, &normals),
-        );
-        let in_order = |i: &u32| *i as usize;
-        let triangles: Vec<[u32; 3]> = order.iter().map(|i| triangles[in_order(i)]).collect();
-        let normals: Vec<Vec3> = order.iter().map(|i| normals[in_order(i)]).collect();
-        let apex: Vec<[u32; 3]> = order.iter().map(|i| apex[in_order(i)]).collect();
-        let bends: Vec<[EdgeBend; 3]> = order.iter().map(|i| bends[in_order(i)]).collect();
+        let boxes: Vec<Aabb> = triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| vertices[i as usize]);
+                Aabb::new(a.min(b).min(c), a.max(b).max(c))
+            })
+            .collect();
+        let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
+        let tree = StaticTree::build(&boxes, &mut order);
+        let triangles: Vec<[u32; 3]> = order.iter().map(|&i| triangles[i as usize]).collect();
         let corners: Vec<[Vec3; 3]> = triangles
             .iter()
             .map(|t| t.map(|i| vertices[i as usize]))
+            .collect();
+        let normals: Vec<Vec3> = order.iter().map(|&i| normals[i as usize]).collect();
+        let apex = neighbour_apexes(&triangles, vertices.len());
+        let bends = corners
+            .iter()
+            .zip(&normals)
+            .zip(&apex)
+            .map(|((c, &normal), a)| {
+                std::array::from_fn(|k| match a[k] {
+                    NONE => EdgeBend::Boundary,
+                    v => classify_edge(normal, c[k], c[(k + 1) % 3], vertices[v as usize]),
+                })
+            })
             .collect();
         Ok(MeshCollider {
             vertices,
@@ -426,43 +438,6 @@ fn bucket_by_vertex<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
         next[v as usize] += 1;
     }
     (start, values)
-}
-
-/// The static tree over the triangles' boxes, and the triangles' order in it.
-fn triangle_tree(vertices: &[Vec3], triangles: &[[u32; 3]]) -> (StaticTree, Vec<u32>) {
-    let boxes: Vec<Aabb> = triangles
-        .iter()
-        .map(|t| {
-            let [a, b, c] = t.map(|i| vertices[i as usize]);
-            Aabb::new(a.min(b).min(c), a.max(b).max(c))
-        })
-        .collect();
-    let mut order: Vec<u32> = (0..triangles.len() as u32).collect();
-    let tree = StaticTree::build(&boxes, &mut order);
-    (tree, order)
-}
-
-/// Each triangle's neighbour apexes across its three edges and how each edge bends.
-#[allow(clippy::type_complexity)]
-fn edges(
-    vertices: &[Vec3],
-    triangles: &[[u32; 3]],
-    normals: &[Vec3],
-) -> (Vec<[u32; 3]>, Vec<[EdgeBend; 3]>) {
-    let apex = neighbour_apexes(triangles, vertices.len());
-    let bends = triangles
-        .iter()
-        .zip(normals)
-        .zip(&apex)
-        .map(|((t, &normal), a)| {
-            let c = t.map(|i| vertices[i as usize]);
-            std::array::from_fn(|k| match a[k] {
-                NONE => EdgeBend::Boundary,
-                v => classify_edge(normal, c[k], c[(k + 1) % 3], vertices[v as usize]),
-            })
-        })
-        .collect();
-    (apex, bends)
 }
 
 #[cfg(test)]
