@@ -118,12 +118,6 @@ where
                 (None, Some(b)) => sphere_contact(b, &tri, set.face_normal(i), margin),
                 (None, None) => crate::convex::contact::contact(&tri, shape, margin),
             };
-            if std::env::var("DBG_TRI").is_ok_and(|v| v == i.to_string()) {
-                eprintln!(
-                    "raw {i}: {found:?} bary {:?}",
-                    found.as_ref().map(|f| barycentric(f.point_a, &c))
-                );
-            }
             if let Some(found) = found {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
                     out.push(m);
