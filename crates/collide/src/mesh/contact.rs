@@ -18,7 +18,13 @@
 //! point and `q` a point of the plane. A shape that lies wholly beyond that plane (by more
 //! than the margin) has no contact with this triangle: its touch was a ghost of the edge. A
 //! shape apart from the triangle (within the margin) keeps at most its found (negative)
-//! depth: a triangle it does not reach is not penetrated along any normal.
+//! depth: a triangle it does not reach is not penetrated along any normal. Apart at an edge
+//! or corner where the surface goes on flat, it gets no contact from this triangle: the flat
+//! neighbours report what it meets there.
+//!
+//! The feature is read from the contact's witness on the triangle, except that a corner
+//! whose edge lies level along the normal (parallel to the shape's touching face or edge)
+//! counts as that edge: the witness could be either end, and both must give one answer.
 //! This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
 //! done with precomputed edge flags per triangle.
 
@@ -199,11 +205,14 @@ fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option
 ///
 /// A triangle the shape does not reach (apart within the margin, `found.depth < 0`) is not
 /// penetrated along any normal: the shape must move at least its gap toward the triangle to
-/// touch it, so the corrected depth is never more than the found one, unless the surface goes
-/// on in the triangle's plane there (the face, or a feature whose edges are all flat: the
-/// neighbours are the same plane, and the plane's depth is the surface's). Without this bound
-/// a shape apart from a concave edge would get the plane's depth, a deep contact with a
-/// triangle it does not touch.
+/// touch it, so where the surface leaves the triangle's plane the corrected depth is never
+/// more than the found one. Without this bound a shape apart from a concave edge would get the
+/// plane's depth, a deep contact with a triangle it does not touch. Over the face the plane's
+/// depth is the found one. At a feature whose edges are all flat the surface goes on in the
+/// plane: what the shape meets there belongs to the flat neighbours, which report it
+/// themselves, so this triangle reports nothing (its plane depth would claim a penetration of
+/// a triangle the shape is beside, and a shape beyond the neighbours too would get it from
+/// no triangle at all).
 fn corrected<T, S>(
     set: &T,
     i: u32,
@@ -216,21 +225,35 @@ where
     T: TriangleSet + ?Sized,
     S: SupportMap + ?Sized,
 {
-    let (m, in_plane) = turned_to_surface(set, i, c, shape, found, margin)?;
-    if found.depth < 0.0 && !in_plane && m.depth > found.depth {
-        return Some(MeshContact {
+    let (m, surface) = turned_to_surface(set, i, c, shape, found, margin)?;
+    if found.depth >= 0.0 || m.depth <= found.depth {
+        return Some(m);
+    }
+    match surface {
+        Surface::Face => Some(m),
+        Surface::Flat => None,
+        Surface::Leaves => Some(MeshContact {
             depth: found.depth,
             point: (found.point_a + found.point_b) * 0.5,
             ..m
-        });
+        }),
     }
-    Some(m)
+}
+
+/// How the surface goes on at a contact's feature of a triangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Surface {
+    /// The contact is on the face.
+    Face,
+    /// On an edge or a corner whose edges are all flat: the neighbours go on in the plane.
+    Flat,
+    /// On an edge or a corner where the surface leaves the plane (or its border).
+    Leaves,
 }
 
 /// One triangle's contact with its normal turned to what the surface can have at the
 /// contact's feature (module docs), the depth measured again along a changed normal; `None`
-/// when it was a ghost. Beside it, whether the surface goes on in the triangle's plane at
-/// that feature (the face, or only flat edges).
+/// when it was a ghost. Beside it, how the surface goes on at that feature.
 fn turned_to_surface<T, S>(
     set: &T,
     i: u32,
@@ -238,7 +261,7 @@ fn turned_to_surface<T, S>(
     shape: &S,
     found: &Contact,
     margin: f32,
-) -> Option<(MeshContact, bool)>
+) -> Option<(MeshContact, Surface)>
 where
     T: TriangleSet + ?Sized,
     S: SupportMap + ?Sized,
@@ -262,8 +285,7 @@ where
         depth: found.depth,
         point: (found.point_a + found.point_b) * 0.5,
     };
-    let w = barycentric(found.point_a, c);
-    let on = w.map(|x| x < FEATURE_TOLERANCE);
+    let on = feature(found.point_a, n, c);
     // An edge or a corner is "real" from this side when it is convex from here or a border.
     let real = |k: usize| -> bool {
         match set.edge(i, k).0 {
@@ -274,24 +296,32 @@ where
         }
     };
     let flat = |k: usize| set.edge(i, k).0 == EdgeBend::Flat;
-    let in_plane = |m: Option<MeshContact>, plane: bool| m.map(|m| (m, plane));
+    let flat_or_leaves = |all_flat: bool| {
+        if all_flat {
+            Surface::Flat
+        } else {
+            Surface::Leaves
+        }
+    };
+    let with = |m: Option<MeshContact>, surface: Surface| m.map(|m| (m, surface));
     match on.iter().filter(|&&x| x).count() {
         // The face.
-        0 => in_plane(along_plane(shape, outward, c[0], i, margin), true),
+        0 => with(along_plane(shape, outward, c[0], i, margin), Surface::Face),
         // An edge: corner `j` has no weight, so the edge is `j + 1` to `j + 2`, index `j + 1`.
         1 => {
             let j = on.iter().position(|&x| x).unwrap_or(0);
             let k = (j + 1) % 3;
             if !real(k) {
-                return in_plane(along_plane(shape, outward, c[0], i, margin), flat(k));
+                let surface = flat_or_leaves(flat(k));
+                return with(along_plane(shape, outward, c[0], i, margin), surface);
             }
             let (bend, apex) = set.edge(i, k);
             match (bend, apex) {
-                (EdgeBend::Convex | EdgeBend::Concave, Some(apex)) => in_plane(
+                (EdgeBend::Convex | EdgeBend::Concave, Some(apex)) => with(
                     clamp_to_cone(shape, &as_found, outward, c, k, apex, margin),
-                    false,
+                    Surface::Leaves,
                 ),
-                _ => Some((as_found, false)),
+                _ => Some((as_found, Surface::Leaves)),
             }
         }
         // A corner: the one weight that is not small.
@@ -299,13 +329,13 @@ where
             let j = on.iter().position(|&x| !x).unwrap_or(0);
             let edges = (j, (j + 2) % 3);
             if !real(edges.0) && !real(edges.1) {
-                let plane = flat(edges.0) && flat(edges.1);
-                in_plane(along_plane(shape, outward, c[0], i, margin), plane)
+                let surface = flat_or_leaves(flat(edges.0) && flat(edges.1));
+                with(along_plane(shape, outward, c[0], i, margin), surface)
             } else {
-                Some((as_found, false))
+                Some((as_found, Surface::Leaves))
             }
         }
-        _ => Some((as_found, false)),
+        _ => Some((as_found, Surface::Leaves)),
     }
 }
 
@@ -366,6 +396,30 @@ fn clamp_to_cone<S: SupportMap + ?Sized>(
         g
     };
     along_plane(shape, m, a, found.triangle, margin)
+}
+
+/// The triangle's feature where a contact with normal `n` and witness `p` lies, as the
+/// corners it leaves out (`true`: no weight): none for the face, one for an edge, two for a
+/// corner. The witness's barycentric weights decide, except that a corner becomes an edge when
+/// the edge's far end is as deep along `n` (an edge parallel to the shape's touching face or
+/// edge: the witness may lie anywhere on it, and its ends must not give different answers), and
+/// the face when both are.
+fn feature(p: Vec3, n: Vec3, c: &[Vec3; 3]) -> [bool; 3] {
+    let mut on = barycentric(p, c).map(|x| x < FEATURE_TOLERANCE);
+    if on.iter().filter(|&&x| x).count() == 2 {
+        let j = on.iter().position(|&x| !x).unwrap_or(0);
+        // Level with corner j along `n`, to the edge's length times the feature tolerance.
+        let level = |k: usize| {
+            let e = c[k] - c[j];
+            n.dot(e).abs() <= FEATURE_TOLERANCE * e.length()
+        };
+        for k in [(j + 1) % 3, (j + 2) % 3] {
+            if level(k) {
+                on[k] = false;
+            }
+        }
+    }
+    on
 }
 
 /// The barycentric weights of `p` (projected onto the triangle's plane) for corners `c`,

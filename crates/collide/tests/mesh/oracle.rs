@@ -937,7 +937,9 @@ fn sphere_contacts_agree_with_the_general_path() {
             for o in &general {
                 assert!(
                     fast.iter().any(|c| c.triangle == o.triangle) || o.depth.abs() <= tol,
-                    "{file} case {case}: {o:?} only by the general path"
+                    "{file} case {case}: {o:?} only by the general path BITS {:x?} {:x}",
+                    s.center.to_array().map(f32::to_bits),
+                    s.radius.to_bits()
                 );
             }
         }
@@ -1136,5 +1138,51 @@ fn a_sphere_touching_a_concave_edge_within_gjk_tolerance_is_no_deep_contact() {
             fast.iter().any(|c| c.triangle == o.triangle) || o.depth.abs() <= tol,
             "{o:?} only by the general path"
         );
+    }
+}
+
+#[test]
+fn a_box_face_along_a_concave_edge_gets_one_answer_from_either_end() {
+    // Regression (bunny, long run case 2040 of the box-contact oracle): a box face lying along
+    // the concave edge from corner 2 to corner 0 of triangle 473. The box path's witness was
+    // corner 0 (which also has a convex edge: the contact kept the box's normal), the general
+    // path's corner 2 (both edges concave: the face normal). The contact is on the edge, so
+    // both take the face normal.
+    bunny_box_paths_agree(
+        [0xbd8e5982, 0xbe5ca15a, 0x3f43907e],
+        [
+            [0x3f0b4efe, 0x3f297ef6, 0x3f03e8f6],
+            [0xbf2996d8, 0xbd1ab500, 0x3f3f8684],
+            [0x3f03ca40, 0xbf3f9ba6, 0x3ed60b60],
+        ],
+        [0x3daf3b32, 0x3d7552df, 0x3d0c2f5b],
+        473,
+    );
+}
+
+#[test]
+fn a_sphere_beside_a_flat_edge_gets_no_depth_from_that_triangle() {
+    // Regression (teddy, long run case 1050 of the sphere-contact oracle): a sphere 8e-7 from
+    // the flat edge of the sliver triangle 794, dipping 0.057 below its plane beyond the
+    // triangle and its flat neighbour. GJK's touching tolerance gave the general path a
+    // contact, which the correction turned into the plane's full depth: a deep contact with a
+    // triangle the sphere does not reach. Neither path may report one.
+    let m = MeshCollider::try_new(
+        io::load(mesh_path("teddy2_VHACD_CHs.obj"))
+            .unwrap()
+            .merged(),
+    )
+    .unwrap();
+    let v = |b: [u32; 3]| Vec3::from(b.map(f32::from_bits));
+    let s = Sphere::new(
+        v([0x3f126f34, 0x3f0dc9de, 0x3e833201]),
+        f32::from_bits(0x3dc5ce85),
+    );
+    let tol = 1e-4 * m.aabb().size().length();
+    let (mut fast, mut general) = (Vec::new(), Vec::new());
+    m.contacts(&s, 0.0, &mut fast);
+    m.contacts(&SupportOnly(s), 0.0, &mut general);
+    for c in fast.iter().chain(&general).filter(|c| c.triangle == 794) {
+        assert!(c.depth <= tol, "{c:?}");
     }
 }
