@@ -173,6 +173,28 @@ pub fn sat_triangle_box(tri: [DVec3; 3], b: &Box64) -> f64 {
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
+/// Separating-axis test of two convex point sets in f64 over the given axes (normalised here,
+/// near-zero ones skipped): the largest separation of their projections, `> 0` separated.
+/// Over a complete set of axes (both shapes' face normals and the cross products of their
+/// edges) it is the exact gap when apart, and minus the least penetration when overlapping.
+pub fn sat_gap_over(axes: &[DVec3], a: &[DVec3], b: &[DVec3]) -> f64 {
+    let span = |points: &[DVec3], l: DVec3| {
+        points
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p.dot(l)), hi.max(p.dot(l)))
+            })
+    };
+    axes.iter()
+        .filter(|l| l.length() > 1e-12)
+        .map(|l| {
+            let l = l.normalize();
+            let ((alo, ahi), (blo, bhi)) = (span(a, l), span(b, l));
+            (blo - ahi).max(alo - bhi)
+        })
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
 /// Sphere in f64: (centre, radius).
 pub fn sphere64(s: &Sphere) -> (DVec3, f64) {
     (dv(s.center), f64::from(s.radius))

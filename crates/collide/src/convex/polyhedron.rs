@@ -5,7 +5,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use super::hull::{ConvexHull, HullError};
-use super::support::SupportMap;
+use super::support::{Posed, SupportMap};
 use crate::math::{Mat3, Quat, Vec3};
 use crate::shapes::{Aabb, Obb, Plane};
 
@@ -202,6 +202,10 @@ impl SupportMap for ConvexHull {
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         Some(self.outer_ball())
     }
+    #[inline]
+    fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
+        Some(Posed::translated(self, Vec3::ZERO))
+    }
 }
 
 /// World support point `R · s(Rᵀ d) + t` of the posed hull.
@@ -226,6 +230,14 @@ impl SupportMap for ConvexPolyhedron {
     fn bounding_ball(&self) -> Option<(Vec3, f32)> {
         let (c, r) = self.hull.outer_ball();
         Some((self.to_world(c), r))
+    }
+    #[inline]
+    fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
+        Some(Posed {
+            shape: &*self.hull,
+            rotation: self.rotation,
+            translation: self.translation,
+        })
     }
 }
 

@@ -129,6 +129,31 @@ pub trait SupportMap {
     fn as_sphere(&self) -> Option<Sphere> {
         None
     }
+
+    /// The shape as a convex hull placed by a rotation and a translation when it is exactly
+    /// one (hulls, posed hulls, [`super::ConvexPolyhedron`], references to them), for exact
+    /// hull paths (a mesh's contacts by separating axes); `None`, the default, otherwise. An
+    /// implementation must return the hull and pose with exactly this shape's support points.
+    ///
+    /// ```
+    /// use collide::convex::{ConvexHull, Posed, SupportMap};
+    /// use collide::shapes::Sphere;
+    /// use collide::{Quat, Vec3};
+    ///
+    /// let cube = ConvexHull::try_new(&[-Vec3::ONE, Vec3::ONE, Vec3::X, Vec3::Y, Vec3::Z,
+    ///     Vec3::new(1.0, 1.0, -1.0), Vec3::new(1.0, -1.0, 1.0), Vec3::new(-1.0, 1.0, 1.0),
+    ///     Vec3::new(-1.0, -1.0, 1.0), Vec3::new(-1.0, 1.0, -1.0), Vec3::new(1.0, -1.0, -1.0)])
+    ///     .unwrap();
+    /// let posed = Posed::new(&cube, Quat::IDENTITY, Vec3::new(5.0, 0.0, 0.0));
+    /// let seen = posed.as_hull().unwrap();
+    /// assert_eq!(seen.translation, Vec3::new(5.0, 0.0, 0.0));
+    /// assert_eq!(seen.support(Vec3::X), posed.support(Vec3::X));
+    /// assert!(Sphere::new(Vec3::ZERO, 1.0).as_hull().is_none());
+    /// ```
+    #[inline]
+    fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
+        None
+    }
 }
 
 /// `d / |d|`, or zero when `d` is zero or not finite. Scales by the largest component first so
@@ -202,6 +227,10 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     #[inline]
     fn as_sphere(&self) -> Option<Sphere> {
         (**self).as_sphere()
+    }
+    #[inline]
+    fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
+        (**self).as_hull()
     }
 }
 
@@ -520,6 +549,16 @@ impl<S: SupportMap> SupportMap for Posed<S> {
         self.shape.as_sphere().map(|b| Sphere {
             center: self.to_world(b.center),
             radius: b.radius,
+        })
+    }
+    /// The wrapped hull with the poses composed: local to the wrapped hull's frame, then to
+    /// this one's.
+    #[inline]
+    fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
+        self.shape.as_hull().map(|inner| Posed {
+            shape: inner.shape,
+            rotation: self.rotation * inner.rotation,
+            translation: self.to_world(inner.translation),
         })
     }
 }

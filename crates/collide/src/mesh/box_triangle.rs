@@ -106,63 +106,84 @@ pub(super) fn toward_box(l: DVec3, s: f64, w: f64) -> DVec3 {
 }
 
 /// The witness points of box `b` touching or overlapping triangle `c` by `depth` along the
-/// unit normal `n` (from the triangle toward the box): `(on the triangle, on the box)`, with
-/// `on_triangle − on_box = depth · n`, from the supporting features (the box's corners
-/// deepest along `−n`, the triangle's corners farthest along `n`, ties within `FEATURE_EPS`):
-/// a single box corner meets the triangle's face; a single triangle corner meets the box's
-/// face; two edges meet at their closest points; a triangle edge against a box face meets it
-/// at a corner of the edge over the face, else the middle of the part over it; otherwise (the triangle's face
-/// against a box face or edge) the triangle's point closest to the box feature's centre.
+/// unit normal `n` (from the triangle toward the box): [`feature_witnesses`] of the box's
+/// corners deepest along `−n`.
+pub(super) fn witnesses(b: &Obb, c: &[Vec3; 3], n: Vec3, depth: f32) -> (Vec3, Vec3) {
+    let (corners, count) = box_feature(b, n);
+    feature_witnesses(&corners[..count], c, n, depth)
+}
+
+/// The witness points of a convex shape touching or overlapping triangle `c` by `depth` along
+/// the unit normal `n` (from the triangle toward the shape), from the supporting features:
+/// `feature`, the shape's points deepest along `−n` (one corner, an edge's two ends, or a
+/// face's corners in cyclic order), and the triangle's corners farthest along `n` (ties within
+/// `FEATURE_EPS`). Returns `(on the triangle, on the shape)`, with
+/// `on_triangle − on_shape = depth · n`: a single corner of the shape meets the triangle's
+/// face; a single triangle corner meets the shape's face; two edges meet at their closest
+/// points; a triangle edge against a face meets it at a corner of the edge over the face,
+/// else the middle of the part over it; otherwise (the triangle's face against an edge or a
+/// face) the triangle's point closest to the feature's centre.
 ///
 /// The point on the triangle always lies on the triangle's supporting feature: an edge's
 /// contact stays on that edge, so the internal-edge correction sees the feature the contact
 /// really has.
-pub(super) fn witnesses(b: &Obb, c: &[Vec3; 3], n: Vec3, depth: f32) -> (Vec3, Vec3) {
-    let (corners, count) = box_feature(b, n);
-    if count == 1 {
-        return (corners[0] + n * depth, corners[0]);
+pub(super) fn feature_witnesses(
+    feature: &[Vec3],
+    c: &[Vec3; 3],
+    n: Vec3,
+    depth: f32,
+) -> (Vec3, Vec3) {
+    if let [corner] = feature {
+        return (*corner + n * depth, *corner);
     }
     let (top, ntop) = triangle_feature(c, n);
-    let on_triangle = match (count, &top[..ntop]) {
+    let on_triangle = match (feature, &top[..ntop]) {
         (_, [p]) => *p,
-        (2, [p, q]) => {
-            let pair = crate::closest::segment_segment(
-                &Segment::new(*p, *q),
-                &Segment::new(corners[0], corners[1]),
-            );
+        ([a, b], [p, q]) => {
+            let pair =
+                crate::closest::segment_segment(&Segment::new(*p, *q), &Segment::new(*a, *b));
             pair.on_first
         }
-        (_, [p, q]) => edge_over_face(*p, *q, &corners),
+        (_, [p, q]) => edge_over_face(*p, *q, feature),
         _ => {
-            let centre = corners[..count].iter().copied().sum::<Vec3>() / count as f32;
+            let centre = feature.iter().copied().sum::<Vec3>() / feature.len().max(1) as f32;
             crate::closest::point_triangle(centre, &Triangle::new(c[0], c[1], c[2]))
         }
     };
     (on_triangle, on_triangle - n * depth)
 }
 
-/// Where segment `p`–`q` meets the box face `f` (four corners in cyclic order), seen along
-/// the face's normal: the segment is clipped to the face's two slabs (Liang–Barsky,
-/// parameters `s ∈ [0, 1]` along the segment); an end of the segment within the clipped part
-/// (the nearer to the face's centre when both are), else the clipped part's middle. Where
-/// rounding leaves no part over the face, the segment's point closest to the face's centre.
-fn edge_over_face(p: Vec3, q: Vec3, f: &[Vec3; 4]) -> Vec3 {
-    let centre = (f[0] + f[1] + f[2] + f[3]) * 0.25;
+/// Where segment `p`–`q` meets the convex face `f` (corners in cyclic order), seen along the
+/// face's normal: the segment is clipped to the inner side of each of the face's edges
+/// (Liang–Barsky, parameters `s ∈ [0, 1]` along the segment); an end of the segment within
+/// the clipped part (the nearer to the face's centre when both are), else the clipped part's
+/// middle. Where rounding leaves no part over the face, the segment's point closest to the
+/// face's centre.
+fn edge_over_face(p: Vec3, q: Vec3, f: &[Vec3]) -> Vec3 {
+    let centre = f.iter().copied().sum::<Vec3>() / f.len().max(1) as f32;
+    // The face's normal, turned with its corners' order: `normal × edge` points inward.
+    let normal = f.iter().enumerate().fold(Vec3::ZERO, |sum, (i, a)| {
+        let b = f[(i + 1) % f.len()];
+        sum + (*a - centre).cross(b - centre)
+    });
     let d = q - p;
     let (mut lo, mut hi) = (0.0f32, 1.0f32);
-    // The face's half-sides: corner 0 is `centre + u + v`, corner 1 `centre − u + v`.
-    for half in [(f[0] - f[1]) * 0.5, (f[1] - f[2]) * 0.5] {
-        // Inside the slab while `|(p + s·d − centre)·half| <= |half|²`.
-        let (x, w, r) = ((p - centre).dot(half), d.dot(half), half.length_squared());
+    for (i, a) in f.iter().enumerate() {
+        let inward = normal.cross(f[(i + 1) % f.len()] - *a);
+        // Inside while `(p + s·d − a)·inward >= 0`.
+        let (x, w) = ((p - *a).dot(inward), d.dot(inward));
         if w == 0.0 {
-            if x.abs() > r {
+            if x < 0.0 {
                 (lo, hi) = (1.0, 0.0);
             }
             continue;
         }
-        let (s1, s2) = ((-r - x) / w, (r - x) / w);
-        lo = lo.max(s1.min(s2));
-        hi = hi.min(s1.max(s2));
+        let s = -x / w;
+        if w > 0.0 {
+            lo = lo.max(s);
+        } else {
+            hi = hi.min(s);
+        }
     }
     let ends = [(lo <= 0.0, p), (hi >= 1.0, q)];
     if lo <= hi {

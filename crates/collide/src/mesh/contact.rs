@@ -1,10 +1,13 @@
 //! Contacts of a convex shape with a mesh or heightfield, one per triangle, with the
 //! internal-edge correction.
 //!
-//! Each triangle near the shape is tested on its own (GJK on the shape's core, EPA inside;
-//! [`crate::convex::contact`]). The triangle's feature where the contact lies (the face, an
-//! edge or a corner, from the barycentric weights of the contact point on the triangle)
-//! then decides which normals the surface can really have there:
+//! Each triangle near the shape is tested on its own: boxes and hulls by separating axes
+//! (exact, with the Gauss map pruning a hull's edge pairs), spheres by the triangle's closest
+//! point, other shapes by GJK on the shape's core with EPA inside
+//! ([`crate::convex::contact`]). The triangle's feature where the contact lies (the face, an
+//! edge or a corner: the triangle's supporting feature along the contact normal, which holds
+//! the contact's witness on the triangle) then decides which normals the surface can really
+//! have there:
 //! - the face: the face normal, on the shape's side;
 //! - an edge whose neighbour is flat or bends toward the shape (an internal or concave edge
 //!   seen from the shape's side): the face normal too, since the surface has no edge there;
@@ -22,21 +25,22 @@
 //! or corner where the surface goes on flat, it gets no contact from this triangle: the flat
 //! neighbours report what it meets there.
 //!
-//! The feature is read from the contact's witness on the triangle, except that a corner
-//! whose edge lies level along the normal (parallel to the shape's touching face or edge)
-//! counts as that edge: the witness could be either end, and both must give one answer.
-//! This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
+//! The feature is read from the normal, not from where the witness lies in it: where a
+//! shape's face or edge lies along a triangle's edge, the witness could be anywhere on that
+//! edge (either end, or just past one by rounding), and every path that finds the same normal
+//! must give one answer. This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
 //! done with precomputed edge flags per triangle.
 
 use super::box_triangle::{toward_box, witnesses, BoxTriangle};
-use super::{EdgeBend, TriangleSet};
+use super::{hull_triangle, EdgeBend, TriangleSet};
 use crate::convex::support::unit_or_zero;
 use crate::convex::{Contact, SupportMap};
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Obb, Sphere, Triangle};
 use glam::DVec3;
 
-/// Barycentric weight below which a contact point counts as on an edge or a corner.
+/// Sine of the angle within which a contact normal counts as the face normal, or as
+/// perpendicular to an edge (the edge is then part of the contact's feature).
 const FEATURE_TOLERANCE: f32 = 1e-4;
 
 /// A convex shape's contact with one triangle of a mesh or heightfield.
@@ -90,6 +94,9 @@ where
     let ball = shape
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
+    let hull = shape
+        .as_hull()
+        .filter(|h| h.shape.edges().len() <= hull_triangle::MAX_EDGES);
     set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
             // The tree gives leaves: each triangle's own box is checked before GJK.
@@ -119,10 +126,11 @@ where
                 return true;
             }
             let tri = Triangle::new(c[0], c[1], c[2]);
-            let found = match (&boxed, &ball) {
-                (Some(b), _) => box_contact(b, &c, margin),
-                (None, Some(b)) => sphere_contact(b, &tri, set.face_normal(i), margin),
-                (None, None) => crate::convex::contact::contact(&tri, shape, margin),
+            let found = match (&boxed, &ball, &hull) {
+                (Some(b), _, _) => box_contact(b, &c, margin),
+                (None, Some(b), _) => sphere_contact(b, &tri, set.face_normal(i), margin),
+                (None, None, Some(h)) => hull_triangle::hull_contact(h, &c, margin),
+                (None, None, None) => crate::convex::contact::contact(&tri, shape, margin),
             };
             if let Some(found) = found {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
@@ -285,7 +293,7 @@ where
         depth: found.depth,
         point: (found.point_a + found.point_b) * 0.5,
     };
-    let on = feature(found.point_a, n, c);
+    let on = feature(n, c);
     // An edge or a corner is "real" from this side when it is convex from here or a border.
     let real = |k: usize| -> bool {
         match set.edge(i, k).0 {
@@ -398,44 +406,52 @@ fn clamp_to_cone<S: SupportMap + ?Sized>(
     along_plane(shape, m, a, found.triangle, margin)
 }
 
-/// The triangle's feature where a contact with normal `n` and witness `p` lies, as the
-/// corners it leaves out (`true`: no weight): none for the face, one for an edge, two for a
-/// corner. The witness's barycentric weights decide, except that a corner becomes an edge when
-/// the edge's far end is as deep along `n` (an edge parallel to the shape's touching face or
-/// edge: the witness may lie anywhere on it, and its ends must not give different answers), and
-/// the face when both are.
-fn feature(p: Vec3, n: Vec3, c: &[Vec3; 3]) -> [bool; 3] {
-    let mut on = barycentric(p, c).map(|x| x < FEATURE_TOLERANCE);
-    if on.iter().filter(|&&x| x).count() == 2 {
-        let j = on.iter().position(|&x| !x).unwrap_or(0);
-        // Level with corner j along `n`, to the edge's length times the feature tolerance.
-        let level = |k: usize| {
-            let e = c[k] - c[j];
-            n.dot(e).abs() <= FEATURE_TOLERANCE * e.length()
-        };
-        for k in [(j + 1) % 3, (j + 2) % 3] {
-            if level(k) {
-                on[k] = false;
-            }
-        }
+/// The triangle's feature where a contact of unit normal `n` (from the triangle toward the
+/// shape) lies, as the corners it leaves out (`true`: not part of it): none for the face, one
+/// for an edge, two for a corner. It is the triangle's supporting feature along `n`: the
+/// contact's witness on the triangle lies in it, as the points of a convex shape nearest
+/// another (or deepest in it) lie in its supporting feature along the normal. Read from the
+/// normal alone, it is the same for two paths that agree on the normal, wherever in the
+/// feature each puts its witness.
+///
+/// Within `FEATURE_TOLERANCE` (as the sine of an angle): the face when `n` is that close to
+/// the face normal (either side); else the edge from the corner farthest along `n` that is
+/// that close to perpendicular to `n` (the more level of the two when both are: a sliver);
+/// else that corner. Each test is one well-conditioned quantity, so normals that differ by
+/// rounding get the same feature. A NaN normal gets none (the contact stays as found).
+fn feature(n: Vec3, c: &[Vec3; 3]) -> [bool; 3] {
+    if !n.is_finite() {
+        return [true; 3];
     }
-    on
-}
-
-/// The barycentric weights of `p` (projected onto the triangle's plane) for corners `c`,
-/// normalised by the triangle's area; `[1, 0, 0]`-like rounding stays within ~1e-6.
-fn barycentric(p: Vec3, c: &[Vec3; 3]) -> [f32; 3] {
-    let n = (c[1] - c[0]).cross(c[2] - c[0]);
-    let area = n.length_squared();
-    if area.is_nan() || area <= 0.0 {
-        return [1.0, 0.0, 0.0];
+    let face = unit_or_zero((c[1] - c[0]).cross(c[2] - c[0]));
+    if face != Vec3::ZERO && n.cross(face).length() <= FEATURE_TOLERANCE {
+        return [false; 3];
     }
-    // Weight of corner k: the signed area of the sub-triangle opposite it over the whole.
-    let w = |k: usize| {
-        let (b, cc) = (c[(k + 1) % 3], c[(k + 2) % 3]);
-        (b - p).cross(cc - p).dot(n) / area
+    let h = c.map(|p| n.dot(p));
+    let top = if h[0] >= h[1] && h[0] >= h[2] {
+        0
+    } else if h[1] >= h[2] {
+        1
+    } else {
+        2
     };
-    [w(0), w(1), w(2)]
+    // How far the edge from the top corner to corner `k` leans out of the plane normal to `n`
+    // (NaN for an edge of no length: never level).
+    let lean = |k: usize| {
+        let e = c[k] - c[top];
+        n.dot(e).abs() / e.length()
+    };
+    let (k1, k2) = ((top + 1) % 3, (top + 2) % 3);
+    let (l1, l2) = (lean(k1), lean(k2));
+    let mut out = [true; 3];
+    out[top] = false;
+    match (l1 <= FEATURE_TOLERANCE, l2 <= FEATURE_TOLERANCE) {
+        (true, true) if l2 < l1 => out[k2] = false,
+        (true, _) => out[k1] = false,
+        (false, true) => out[k2] = false,
+        (false, false) => {}
+    }
+    out
 }
 
 #[cfg(test)]

@@ -43,6 +43,7 @@ mod cast;
 mod collider;
 mod contact;
 mod heightfield;
+mod hull_triangle;
 
 pub use crate::broadphase::TreeDefect;
 pub use crate::shapes::MeshError;

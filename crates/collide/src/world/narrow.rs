@@ -4,7 +4,8 @@
 use crate::closest;
 use crate::convex::contact::contact_cached;
 use crate::convex::{
-    contact_manifold, gjk, ConvexPolyhedron, GjkCache, Manifold, SepCache, SupportMap,
+    contact_manifold, gjk, ConvexHull, ConvexPolyhedron, GjkCache, Manifold, Posed, SepCache,
+    SupportMap,
 };
 use crate::math::Vec3;
 use crate::raycast::RayHit;
@@ -92,6 +93,13 @@ impl SupportMap for Part {
     fn as_sphere(&self) -> Option<Sphere> {
         match self {
             Part::Sphere(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
+        match self {
+            Part::Hull(p) => p.as_hull(),
             _ => None,
         }
     }
