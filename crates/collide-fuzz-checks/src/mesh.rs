@@ -3,9 +3,10 @@
 //! shape casts) keeps its contract.
 
 use super::{check_hit, is_unit, Bytes};
+use collide::convex::{ConvexHull, Posed};
 use collide::mesh::{Heightfield, MeshCollider, MeshContact, MeshRayHit, MeshShapeHit};
 use collide::shapes::{Ray, TriMesh};
-use collide::Vec3;
+use collide::{Quat, Vec3};
 
 /// Builds a mesh and a heightfield from the bytes and queries both.
 pub fn run(data: &[u8]) {
@@ -28,14 +29,16 @@ pub fn run(data: &[u8]) {
             &mut |ray, max_t| m.ray_cast(ray, max_t),
             &mut |p| m.closest_point(p, f32::INFINITY).map(|c| c.distance),
             &mut |shape, out| match shape {
-                Probe::Sphere(s) => m.contacts(&s, 0.0, out),
-                Probe::Box(o) => m.contacts(&o, 0.0, out),
-                Probe::Capsule(c) => m.contacts(&c, 0.0, out),
+                Probe::Sphere(s) => m.contacts(s, 0.0, out),
+                Probe::Box(o) => m.contacts(o, 0.0, out),
+                Probe::Capsule(c) => m.contacts(c, 0.0, out),
+                Probe::Hull(h) => m.contacts(&h.posed(), 0.0, out),
             },
             &mut |shape, motion| match shape {
-                Probe::Sphere(s) => m.cast_shape(&s, motion),
-                Probe::Box(o) => m.cast_shape(&o, motion),
-                Probe::Capsule(c) => m.cast_shape(&c, motion),
+                Probe::Sphere(s) => m.cast_shape(s, motion),
+                Probe::Box(o) => m.cast_shape(o, motion),
+                Probe::Capsule(c) => m.cast_shape(c, motion),
+                Probe::Hull(h) => m.cast_shape(&h.posed(), motion),
             },
             &mut out,
         );
@@ -62,14 +65,16 @@ pub fn run(data: &[u8]) {
             &mut |ray, max_t| f.ray_cast(ray, max_t),
             &mut |p| f.closest_point(p, f32::INFINITY).map(|c| c.distance),
             &mut |shape, out| match shape {
-                Probe::Sphere(s) => f.contacts(&s, 0.0, out),
-                Probe::Box(o) => f.contacts(&o, 0.0, out),
-                Probe::Capsule(c) => f.contacts(&c, 0.0, out),
+                Probe::Sphere(s) => f.contacts(s, 0.0, out),
+                Probe::Box(o) => f.contacts(o, 0.0, out),
+                Probe::Capsule(c) => f.contacts(c, 0.0, out),
+                Probe::Hull(h) => f.contacts(&h.posed(), 0.0, out),
             },
             &mut |shape, motion| match shape {
-                Probe::Sphere(s) => f.cast_shape(&s, motion),
-                Probe::Box(o) => f.cast_shape(&o, motion),
-                Probe::Capsule(c) => f.cast_shape(&c, motion),
+                Probe::Sphere(s) => f.cast_shape(s, motion),
+                Probe::Box(o) => f.cast_shape(o, motion),
+                Probe::Capsule(c) => f.cast_shape(c, motion),
+                Probe::Hull(h) => f.cast_shape(&h.posed(), motion),
             },
             &mut out,
         );
@@ -82,11 +87,26 @@ pub fn run(data: &[u8]) {
 }
 
 /// A convex shape to touch a mesh with.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Probe {
     Sphere(collide::shapes::Sphere),
     Box(collide::shapes::Obb),
     Capsule(collide::shapes::Capsule),
+    Hull(Box<PosedHull>),
+}
+
+/// A hull of a few points from the bytes, turned and placed.
+#[derive(Clone, Debug)]
+struct PosedHull {
+    hull: ConvexHull,
+    rotation: Quat,
+    at: Vec3,
+}
+
+impl PosedHull {
+    fn posed(&self) -> Posed<&ConvexHull> {
+        Posed::new(&self.hull, self.rotation, self.at)
+    }
 }
 
 /// Rays, closest points and contacts from the bytes, each checked against its contract.
@@ -95,8 +115,8 @@ fn queries(
     name: &str,
     ray_cast: &mut dyn FnMut(&Ray, f32) -> Option<MeshRayHit>,
     closest: &mut dyn FnMut(Vec3) -> Option<f32>,
-    contacts: &mut dyn FnMut(Probe, &mut Vec<MeshContact>),
-    cast: &mut dyn FnMut(Probe, Vec3) -> Option<MeshShapeHit>,
+    contacts: &mut dyn FnMut(&Probe, &mut Vec<MeshContact>),
+    cast: &mut dyn FnMut(&Probe, Vec3) -> Option<MeshShapeHit>,
     out: &mut Vec<MeshContact>,
 ) {
     for _ in 0..4 {
@@ -115,22 +135,31 @@ fn queries(
                 "{name}: closest distance {d} from {p}"
             );
         }
-        let probe = match b.byte() % 3 {
+        let probe = match b.byte() % 4 {
             0 => Probe::Sphere(b.sphere()),
             1 => Probe::Box(b.obb()),
-            _ => Probe::Capsule(b.capsule()),
+            2 => Probe::Capsule(b.capsule()),
+            _ => {
+                let count = usize::from(b.byte() % 8) + 4;
+                let points: Vec<Vec3> = (0..count).map(|_| b.vec3()).collect();
+                let (rotation, at) = (b.quat(), b.vec3());
+                match ConvexHull::try_new(&points) {
+                    Ok(hull) => Probe::Hull(Box::new(PosedHull { hull, rotation, at })),
+                    Err(_) => Probe::Sphere(b.sphere()),
+                }
+            }
         };
         // Shape casts (the capsule by the convex sweep): a hit within the frame, finite, with
         // a unit normal.
         let motion = b.vec3();
-        if let Some(h) = cast(probe, motion) {
+        if let Some(h) = cast(&probe, motion) {
             assert!(
                 (0.0..=1.0).contains(&h.toi) && h.point.is_finite() && is_unit(h.normal),
                 "{name}: cast of {probe:?} by {motion}: {h:?}"
             );
         }
         out.clear();
-        contacts(probe, out);
+        contacts(&probe, out);
         for c in out.iter() {
             assert!(is_unit(c.normal), "{name}: contact normal not unit: {c:?}");
             assert!(
