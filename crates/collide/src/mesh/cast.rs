@@ -3,7 +3,7 @@
 
 use super::box_triangle::{toward_box, witnesses, BoxTriangle};
 use super::contact::support_box;
-use super::TriangleSet;
+use super::{hull_triangle, TriangleSet};
 use crate::convex::SupportMap;
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Obb, Sphere, Triangle};
@@ -27,7 +27,9 @@ pub struct MeshShapeHit {
 /// The first triangle a shape moving by `motion` touches. The set walks the triangles whose
 /// boxes the shape's box reaches along the motion, nearer first, and stops past the earliest
 /// hit; each is tested by the exact box–triangle sweep ([`box_triangle`]) when the shape is a
-/// box ([`SupportMap::as_obb`]), the exact sphere sweep when it is a ball, else by the convex
+/// box ([`SupportMap::as_obb`]), the exact sphere sweep when it is a ball, the hull's
+/// separating-axis sweep ([`hull_triangle::hull_sweep`]) when it is a hull of up to
+/// [`hull_triangle::MAX_EDGES`] edges ([`SupportMap::as_hull`]), else by the convex
 /// sweep ([`crate::sweep::convex`]: a GJK ray cast, never past a contact) on the triangles its
 /// bounding ball reaches, earliest first. Either way the time is never late. The starting-touch
 /// rule applies per triangle (a triangle touched at the start and not moved into is skipped,
@@ -53,6 +55,9 @@ where
     let ball = shape
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
+    let hull = shape
+        .as_hull()
+        .filter(|h| h.shape.edges().len() <= hull_triangle::MAX_EDGES);
     let (centre, half) = (start.center(), start.half_extents());
     // A ball holding the shape (its own, else its box's circumscribed ball): the generic
     // path's filter.
@@ -79,10 +84,17 @@ where
             return bound;
         }
         let limit = first.map_or(1.0, |(t, _, _)| t);
-        match (&boxed, &ball) {
-            (Some(b), _) => keep(&mut first, i, box_triangle(b, motion, &c, limit)),
-            (None, Some(b)) => keep(&mut first, i, sphere_triangle(b, motion, &c, limit)),
-            (None, None) => {
+        match (&boxed, &ball, &hull) {
+            (Some(b), _, _) => keep(&mut first, i, box_triangle(b, motion, &c, limit)),
+            (None, Some(b), _) => keep(&mut first, i, sphere_triangle(b, motion, &c, limit)),
+            (None, None, Some(h)) => {
+                let found = hull_triangle::hull_sweep(h, motion, &c, limit).map_or_else(
+                    |()| convex_sweep(shape, motion, &c, limit),
+                    |found| found.map(|(toi, point, normal)| (toi, Face::Found(point, normal))),
+                );
+                keep(&mut first, i, found);
+            }
+            (None, None, None) => {
                 // The shape lies in `outer`, so it cannot touch the triangle before the ball
                 // does: a triangle the ball misses by `limit` (and the slack) is skipped;
                 // the others wait, and those the ball reaches before the walk's box did are
@@ -213,17 +225,26 @@ where
         return true;
     }
     if let Some(c) = set.corners(i) {
-        let tri = Triangle::new(c[0], c[1], c[2]);
         // A contact later than the best one (and its slack) cannot win: the sweep stops there.
         let limit = first.map_or(1.0, |(best, _, _)| (best + slack(best)).min(1.0));
-        let found = sweep::convex::first_contact_by(&tri, Vec3::ZERO, shape, motion, limit);
-        let found = found.map(|f| {
-            let normal = sweep::convex::unit_normal(f.normal, -motion, &tri, shape);
-            (f.toi, Face::Found(f.point, normal))
-        });
-        keep(first, i, found);
+        keep(first, i, convex_sweep(shape, motion, &c, limit));
     }
     true
+}
+
+/// A convex shape moving by `motion` against the fixed triangle `c` by the convex sweep
+/// ([`crate::sweep::convex`]): the time of first contact in `[0, limit]`, a point and the unit
+/// normal from the triangle toward the shape, or `None` when they do not meet by then.
+fn convex_sweep<S: SupportMap + ?Sized>(
+    shape: &S,
+    motion: Vec3,
+    c: &[Vec3; 3],
+    limit: f32,
+) -> Option<(f32, Face)> {
+    let tri = Triangle::new(c[0], c[1], c[2]);
+    let found = sweep::convex::first_contact_by(&tri, Vec3::ZERO, shape, motion, limit)?;
+    let normal = sweep::convex::unit_normal(found.normal, -motion, &tri, shape);
+    Some((found.toi, Face::Found(found.point, normal)))
 }
 
 /// Box `b` moving by `motion` against the fixed triangle `c`: the time of first contact in

@@ -23,6 +23,7 @@ use crate::convex::{Contact, ConvexHull, Posed, SupportMap};
 use crate::math::Vec3;
 use crate::scratch;
 use crate::shapes::Triangle;
+use glam::DVec3;
 
 /// Hulls with more edges than this take the general path (GJK and EPA), whose cost grows
 /// with the number of support steps, not with the hull's size.
@@ -31,7 +32,12 @@ pub(super) const MAX_EDGES: usize = 256;
 /// Squared length, relative to the squared lengths of its two factors, below which a cross
 /// product counts as zero (parallel edges, or a triangle of no area): it then separates
 /// nothing and is skipped, which can only report contact, never miss one.
-const DEGENERATE_AXIS: f32 = 1e-10;
+const DEGENERATE_AXIS: f64 = 1e-10;
+
+/// Relative rounding of a facet's offset in `f64` (the `f32` inputs' products are exact to
+/// about 1e-16; this leaves room for the few operations of projecting them): with the hull's
+/// own tolerance, the sweep widens every offset by this much, so it is never late.
+const ROUNDING: f64 = 1e-12;
 
 /// Relative heights below which a hull's vertices tie as its feature deepest along a normal.
 const FEATURE_EPS: f32 = 1e-4;
@@ -40,20 +46,40 @@ const FEATURE_EPS: f32 = 1e-4;
 /// toward the hull, in the hull's frame.
 #[derive(Clone, Copy)]
 struct Least {
-    depth: f32,
-    normal: Vec3,
+    depth: f64,
+    normal: DVec3,
 }
 
 impl Least {
     /// Keeps the axis when it penetrates less (a NaN depth is kept for good: the general path
     /// then decides); `false` when it separates the two by more than `margin` (no contact).
     #[inline]
-    fn take(&mut self, depth: f32, normal: Vec3, margin: f32) -> bool {
+    fn take(&mut self, depth: f64, normal: DVec3, margin: f64) -> bool {
         if (depth < self.depth || depth.is_nan()) && !self.depth.is_nan() {
             *self = Least { depth, normal };
         }
         depth >= -margin || depth.is_nan()
     }
+}
+
+/// The triangle `c` in the frame of the posed hull `h`, in `f64` (exact to about 1e-16 of the
+/// coordinates), its unit normal and the motion `motion` in that frame; `None` when the
+/// triangle has no area or the input is not finite.
+fn into_hull_frame(
+    h: &Posed<&ConvexHull>,
+    c: &[Vec3; 3],
+    motion: Vec3,
+) -> Option<([DVec3; 3], DVec3, DVec3)> {
+    let to_local = h.rotation.transpose().as_dmat3();
+    let t = h.translation.as_dvec3();
+    let p = c.map(|q| to_local * (q.as_dvec3() - t));
+    let m = to_local * motion.as_dvec3();
+    let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
+    let cross = edges[0].cross(edges[1]);
+    let area = cross.length_squared();
+    let scale = edges[0].length_squared() * edges[1].length_squared();
+    let flat = area.is_nan() || area <= DEGENERATE_AXIS * scale;
+    (!flat && m.is_finite()).then(|| (p, cross.normalize(), m))
 }
 
 /// The contact of the posed hull `h` with triangle `c` (the triangle as A, so the normal
@@ -63,26 +89,21 @@ impl Least {
 /// `None` when they are farther apart than `margin`.
 pub(super) fn hull_contact(h: &Posed<&ConvexHull>, c: &[Vec3; 3], margin: f32) -> Option<Contact> {
     let general = || crate::convex::contact::contact(&Triangle::new(c[0], c[1], c[2]), h, margin);
-    let to_local = h.rotation.transpose();
-    let p = c.map(|q| to_local * (q - h.translation));
-    let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
-    let cross = edges[0].cross(edges[1]);
-    let scale = edges[0].length_squared() * edges[1].length_squared();
-    let area = cross.length_squared();
-    if area.is_nan() || area <= DEGENERATE_AXIS * scale {
+    let Some((p, n, _)) = into_hull_frame(h, c, Vec3::ZERO) else {
         return general();
-    }
+    };
     let least = scratch::with(&ACROSS, |across| {
-        least_penetration(h.shape, &p, cross.normalize(), margin, across)
+        least_penetration(h.shape, &p, n, f64::from(margin), across)
     })?;
     if least.depth.is_nan() || least.depth < 0.0 {
         // Apart within the margin, or a NaN axis: GJK decides.
         return general();
     }
-    let (on_triangle, on_hull) = witnesses(h.shape, &p, least.normal, least.depth);
+    let (normal, depth) = (least.normal.as_vec3(), least.depth as f32);
+    let (on_triangle, on_hull) = witnesses(h.shape, &p.map(DVec3::as_vec3), normal, depth);
     let found = Contact {
-        normal: h.rotation * least.normal,
-        depth: least.depth,
+        normal: h.rotation * normal,
+        depth,
         point_a: h.to_world(on_triangle),
         point_b: h.to_world(on_hull),
     };
@@ -93,7 +114,7 @@ pub(super) fn hull_contact(h: &Posed<&ConvexHull>, c: &[Vec3; 3], margin: f32) -
 thread_local! {
     /// Each thread's products of a hull's face normals with a triangle's edges
     /// ([`crate::scratch`]).
-    static ACROSS: RefCell<Vec<Vec3>> = const { RefCell::new(Vec::new()) };
+    static ACROSS: RefCell<Vec<DVec3>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The least penetration of `hull` and triangle `p` (in the hull's frame, unit normal `n`)
@@ -101,38 +122,56 @@ thread_local! {
 /// `margin`. `across` is scratch space.
 fn least_penetration(
     hull: &ConvexHull,
-    p: &[Vec3; 3],
-    n: Vec3,
-    margin: f32,
-    across: &mut Vec<Vec3>,
+    p: &[DVec3; 3],
+    n: DVec3,
+    margin: f64,
+    across: &mut Vec<DVec3>,
 ) -> Option<Least> {
     let mut least = Least {
-        depth: f32::INFINITY,
+        depth: f64::INFINITY,
         normal: n,
     };
-    // The triangle's normal, both ways: the hull spans `[lo, hi]` along it, the plane is at
-    // `o`; pushed out along `+n` it moves `o − lo`, along `−n` `hi − o`.
+    // A facet at offset `d` from the origin along its normal `l` is penetrated by `d`; the
+    // hull leaves it moving along `−l`.
+    let all = for_each_facet(hull, p, n, across, |l, d| least.take(d, -l, margin));
+    all.then_some(least)
+}
+
+/// The faces of the difference hull − triangle (in the hull's frame, the triangle `p` of unit
+/// normal `n`): `visit(l, d)` for each, with `l` its unit outward normal and `d` its offset
+/// from the origin along `l`, the difference's support along `l`: the triangle's normal both
+/// ways, the hull's faces, then the edge pairs whose arcs cross (module docs). The origin is
+/// inside the difference (hull and triangle overlap) exactly when every `d >= 0`. `visit`
+/// returns `false` to stop; then so does this. `across` is scratch space.
+fn for_each_facet(
+    hull: &ConvexHull,
+    p: &[DVec3; 3],
+    n: DVec3,
+    across: &mut Vec<DVec3>,
+    mut visit: impl FnMut(DVec3, f64) -> bool,
+) -> bool {
+    // The triangle's normal: the hull spans `[lo, hi]` along it, the plane is at `o`.
     let o = n.dot(p[0]);
-    let (lo, hi) = (n.dot(hull.support(-n)), n.dot(hull.support(n)));
-    if !(least.take(o - lo, n, margin) && least.take(hi - o, -n, margin)) {
-        return None;
+    let along = |d: DVec3| n.dot(hull.support(d.as_vec3()).as_dvec3());
+    let (lo, hi) = (along(-n), along(n));
+    if !(visit(n, hi - o) && visit(-n, o - lo)) {
+        return false;
     }
-    // The hull's faces: the triangle's lowest corner below face `f` by `offset − low`. The
-    // differences of the corners' heights over each face are the face normal's products with
-    // the triangle's edges, which the edge pairs' arcs need: kept per face.
+    // The hull's faces: offset less the triangle's lowest corner. The differences of the
+    // corners' heights over each face are the face normal's products with the triangle's
+    // edges, which the edge pairs' arcs need: kept per face.
     let faces = hull.faces();
     across.clear();
     for f in faces {
-        let nf = f.plane.normal;
-        let h = Vec3::from(p.map(|q| nf.dot(q)));
-        if !least.take(-f.plane.d - h.min_element(), -nf, margin) {
-            return None;
+        let nf = f.plane.normal.as_dvec3();
+        let h = DVec3::from(p.map(|q| nf.dot(q)));
+        if !visit(nf, -f64::from(f.plane.d) - h.min_element()) {
+            return false;
         }
-        across.push(Vec3::new(h.y, h.z, h.x) - h);
+        across.push(DVec3::new(h.y, h.z, h.x) - h);
     }
-    // Edge pairs whose arcs cross: the Minkowski difference's face through the hull edge's
-    // point `v` less the triangle edge's point `q`, normal `l` (unit, toward the crossing
-    // `x`), penetrated by `l·(v − q)`.
+    // Edge pairs whose arcs cross: the face through the hull edge's point `v` less the
+    // triangle edge's point, normal `l` (unit, toward the crossing `x`).
     let vertices = hull.vertices();
     let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
     let outward = edges.map(|g| g.cross(n));
@@ -142,20 +181,23 @@ fn least_penetration(
             continue;
         };
         // Lane `k`: the arc crosses the great circle normal to triangle edge `k`.
-        let crossing = (ag * bg).cmplt(Vec3::ZERO).bitmask();
+        let crossing = (ag * bg).cmplt(DVec3::ZERO).bitmask();
         if crossing == 0 {
             continue;
         }
         for k in (0..3).filter(|k| crossing & (1 << k) != 0) {
             // Between `a` and `b`: positive weights on both.
-            let (a, b) = (faces[fa].plane.normal, faces[fb].plane.normal);
+            let (a, b) = (
+                faces[fa].plane.normal.as_dvec3(),
+                faces[fb].plane.normal.as_dvec3(),
+            );
             let x = (b * ag[k] - a * bg[k]) * ag[k].signum();
             let side = x.dot(outward[k]);
             if side.is_nan() || side >= 0.0 {
                 continue;
             }
-            let v = vertices[e.vertices[0] as usize];
-            let along = vertices[e.vertices[1] as usize] - v;
+            let v = vertices[e.vertices[0] as usize].as_dvec3();
+            let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
             let g = edges[k];
             let l = along.cross(g);
             let ll = l.length_squared();
@@ -163,12 +205,90 @@ fn least_penetration(
                 continue;
             }
             let l = if l.dot(x) < 0.0 { -l } else { l } / ll.sqrt();
-            if !least.take(l.dot(v - p[k]), -l, margin) {
-                return None;
+            if !visit(l, l.dot(v - p[k])) {
+                return false;
             }
         }
     }
-    Some(least)
+    true
+}
+
+/// The posed hull `h` moving by `motion` against the fixed triangle `c`: the time of first
+/// contact in `[0, limit]` (`limit <= 1`), a point of the contact and the unit normal from the
+/// triangle toward the hull, or `None` when they do not meet by then (or the triangle has no
+/// area, or the input is not finite: then `Err(())`, and the caller takes the general sweep).
+///
+/// The difference hull − triangle is a fixed polytope (translation does not change it), and
+/// the hull moved by `u·m` meets the triangle when the origin lies in the difference moved by
+/// `u·m`: on every facet `(l, d)` ([`for_each_facet`]), `d + u (l·m) >= 0`, an interval of
+/// `u`. The intersection of the intervals starts at the exact time of first contact, and its
+/// latest-starting facet is the normal there. In `f64`, each offset widened by the hull's
+/// tolerance and [`ROUNDING`] of the coordinates, so the time is never late.
+///
+/// Overlapping or touching at the start: the normal is that of least penetration, and the
+/// triangle is hit at `0` only when the motion goes deeper along it (the starting-touch rule,
+/// [`crate::sweep::ALONG_TOLERANCE`]), else `None`.
+pub(super) fn hull_sweep(
+    h: &Posed<&ConvexHull>,
+    motion: Vec3,
+    c: &[Vec3; 3],
+    limit: f32,
+) -> Result<Option<(f32, Vec3, Vec3)>, ()> {
+    let (p, n, m) = into_hull_frame(h, c, motion).ok_or(())?;
+    // Vertices lie up to three tolerances above their faces' planes (and the hull is convex to
+    // two), so the difference's true support may pass a facet by that much.
+    let size = p[0].abs().max(p[1].abs()).max(p[2].abs()).max_element() + m.abs().max_element();
+    let slack = 3.0 * f64::from(h.shape.tolerance()) + ROUNDING * size;
+    // The interval of contact so far, the facet that entered last, and the least penetration
+    // (for a contact at the start).
+    let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
+    let mut entered = n;
+    let mut least = Least {
+        depth: f64::INFINITY,
+        normal: n,
+    };
+    let limit = f64::from(limit);
+    let met = scratch::with(&ACROSS, |across| {
+        for_each_facet(h.shape, &p, n, across, |l, d| {
+            least.take(d, -l, f64::INFINITY);
+            let (d, w) = (d + slack, l.dot(m));
+            if w > 0.0 {
+                let start = -d / w;
+                if start > from {
+                    (from, entered) = (start, l);
+                }
+            } else if w < 0.0 {
+                to = to.min(-d / w);
+            } else if d < 0.0 || d.is_nan() {
+                return false;
+            }
+            from <= to && from <= limit && to >= 0.0
+        })
+    });
+    if !met {
+        return Ok(None);
+    }
+    let mf = m.as_vec3();
+    if from > 0.0 {
+        let toi = from as f32;
+        let moved = p.map(|q| (q - m * from).as_vec3());
+        let normal = -entered.as_vec3();
+        let (on_triangle, _) = witnesses(h.shape, &moved, normal, 0.0);
+        let point = h.to_world(on_triangle + mf * toi);
+        return Ok(Some((toi, point, h.rotation * normal)));
+    }
+    if least.depth.is_nan() {
+        return Err(());
+    }
+    let normal = least.normal.as_vec3();
+    let deeper = normal.dot(mf) < -crate::sweep::ALONG_TOLERANCE * mf.length();
+    if !deeper {
+        return Ok(None);
+    }
+    let depth = least.depth.max(0.0) as f32;
+    let (on_triangle, on_hull) = witnesses(h.shape, &p.map(DVec3::as_vec3), normal, depth);
+    let point = h.to_world((on_triangle + on_hull) * 0.5);
+    Ok(Some((0.0, point, h.rotation * normal)))
 }
 
 /// The witnesses of hull and triangle `p` (in the hull's frame) overlapping by `depth` along

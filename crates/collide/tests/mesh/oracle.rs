@@ -585,20 +585,11 @@ fn mesh_against_mesh_agrees_with_brute_force_over_triangle_pairs() {
     assert!(hits > 10 && misses > 10, "{hits} hits, {misses} misses");
 }
 
-/// The first `u` in `[0, 1]` at which box `b` moving by `m` touches any triangle (13-axis
-/// f64 SAT gap `<= 0`): 400 samples, then bisection on the first bracket. `None` also when
-/// the box touches a triangle at the start (those cases are left to the starting-touch test).
-fn box_cast64(tris: &[[DVec3; 3]], b: &Box64, m: DVec3) -> Option<f64> {
-    let gap = |u: f64| {
-        let moved = Box64 {
-            c: b.c + m * u,
-            ..*b
-        };
-        tris.iter()
-            .filter(|t| t[0].is_finite())
-            .map(|t| common::sat_triangle_box(*t, &moved))
-            .fold(f64::INFINITY, f64::min)
-    };
+/// The first `u` in `[0, 1]` at which a probe moving by its motion touches any triangle:
+/// `gap(u)`, the f64 SAT gap of the moved probe to the nearest triangle, `<= 0`. 400 samples,
+/// then bisection on the first bracket. `None` also when the probe touches a triangle at the
+/// start (those cases are left to the starting-touch test).
+fn cast64(gap: impl Fn(f64) -> f64) -> Option<f64> {
     let steps = 400;
     let mut prev = 0.0;
     for k in 1..=steps {
@@ -639,8 +630,13 @@ impl<S: collide::convex::SupportMap> collide::convex::SupportMap for SupportOnly
     }
 }
 
-#[test]
-fn box_casts_agree_with_brute_force_and_with_conservative_advancement() {
+/// Probes cast at the bunny and across a terrain: the exact sweep agrees with the f64
+/// brute-force sweep over every triangle ([`cast64`]: never late, early by at most 1e-4 of
+/// the motion, the point on both surfaces) and with the general path's convex sweep (on
+/// support points only). `make` draws a probe of size `s` at a point.
+fn casts_agree_with_brute_force_and_with_the_general_path<P: Probe>(
+    make: impl Fn(&mut Gen, Vec3, f32) -> P,
+) {
     use collide::convex::SupportMap;
     let bunny = io::load(mesh_path("bunny.obj")).unwrap().merged();
     let mesh = MeshCollider::try_new(bunny).unwrap();
@@ -680,29 +676,23 @@ fn box_casts_agree_with_brute_force_and_with_conservative_advancement() {
             let start = c + g.vec(1.0) * h * 1.5;
             let target = c + g.vec(1.0) * h;
             let s = size * g.range(0.005, 0.05);
-            let b = Obb::new(start, g.quat(), Vec3::new(s, s * 0.7, s * 0.4));
+            let b = make(&mut g, start, s);
             let motion = target - start;
-            let b64 = Box64::from_obb(&b);
-            let touching_at_start = tris
-                .iter()
-                .any(|t| common::sat_triangle_box(*t, &b64) <= 1e-6 * f64::from(size));
+            let touching_at_start = tris.iter().any(|t| b.gap(*t) <= 1e-6 * f64::from(size));
             if touching_at_start {
                 continue;
             }
             checked += 1;
             let got = cast(&b, motion);
-            let general = cast(&SupportOnly(b), motion);
-            let want = box_cast64(&tris, &b64, dv(motion));
-            // Touching within the band: the SAT gap of the box at `u` to the nearest triangle.
+            let general = cast(&b.general(), motion);
+            // The SAT gap of the probe at `u` to the nearest triangle.
             let gap_at = |u: f32| {
-                let moved = Box64::from_obb(&Obb {
-                    center: b.center + motion * u,
-                    ..b
-                });
+                let moved = b.moved(motion * u);
                 tris.iter()
-                    .map(|t| common::sat_triangle_box(*t, &moved))
+                    .map(|t| moved.gap(*t))
                     .fold(f64::INFINITY, f64::min)
             };
+            let want = cast64(|u| gap_at(u as f32));
             let band = 1e-4 * f64::from(size);
             match (got, want) {
                 (Some(hit), Some(w)) => {
@@ -720,13 +710,9 @@ fn box_casts_agree_with_brute_force_and_with_conservative_advancement() {
                         (hit.normal.length() - 1.0).abs() < 1e-5,
                         "{name} case {case}"
                     );
-                    // The point touches the box at `toi` and the surface.
-                    let moved = Obb {
-                        center: b.center + motion * hit.toi,
-                        ..b
-                    };
+                    // The point touches the probe at `toi` and the surface.
                     let p = dv(hit.point);
-                    let to_box = (dv(collide::closest::point_obb(hit.point, &moved)) - p).length();
+                    let to_box = b.moved(motion * hit.toi).outside(hit.point);
                     let to_surface = tris
                         .iter()
                         .map(|t| (common::triangle_closest(p, *t) - p).length())
@@ -748,19 +734,18 @@ fn box_casts_agree_with_brute_force_and_with_conservative_advancement() {
                 }
                 (None, None) => {}
             }
-            // The exact sweep is never later than the conservative advancement and within its
-            // touching gap of it.
+            // The exact sweep is within the general sweep's touching gap of it.
             match (got, general) {
                 (Some(x), Some(y)) => assert!(
                     (x.toi - y.toi).abs() <= 1e-3,
-                    "{name} case {case}: box {x:?} vs general {y:?}"
+                    "{name} case {case}: exact {x:?} vs general {y:?}"
                 ),
                 (None, None) => {}
                 (x, y) => {
                     let u = x.or(y).map_or(0.0, |h| h.toi);
                     assert!(
                         gap_at(u) <= band,
-                        "{name} case {case}: box {x:?} vs general {y:?}"
+                        "{name} case {case}: exact {x:?} vs general {y:?}"
                     );
                 }
             }
@@ -771,6 +756,27 @@ fn box_casts_agree_with_brute_force_and_with_conservative_advancement() {
         );
         assert!(hits * 4 > checked, "{name}: only {hits} hits of {checked}");
     }
+}
+
+#[test]
+fn box_casts_agree_with_brute_force_and_with_conservative_advancement() {
+    casts_agree_with_brute_force_and_with_the_general_path(|g, at, s| {
+        Obb::new(at, g.quat(), Vec3::new(s, s * 0.7, s * 0.4))
+    });
+}
+
+#[test]
+fn hull_casts_agree_with_brute_force_and_with_the_general_path() {
+    casts_agree_with_brute_force_and_with_the_general_path(|g, at, s| {
+        let points: Vec<Vec3> = (0..24)
+            .map(|_| g.vec(1.0) * Vec3::new(s, s * 0.7, s * 0.4))
+            .collect();
+        PlacedHull::new(
+            collide::convex::ConvexHull::try_new(&points).unwrap(),
+            g.quat(),
+            at,
+        )
+    });
 }
 
 #[test]
@@ -807,29 +813,78 @@ fn a_box_on_a_floor_slides_along_it_and_hits_when_pushed_in() {
 
 /// A probe of the contact oracles: the shape, its general-path twin (support points only),
 /// and the f64 separating-axis gap of the shape and a triangle.
-trait Probe: collide::convex::SupportMap {
+trait Probe: collide::convex::SupportMap + Sized {
     fn general(&self) -> SupportOnly<&Self> {
         SupportOnly(self)
     }
     fn gap(&self, tri: [DVec3; 3]) -> f64;
+    /// The probe moved by `by`.
+    fn moved(&self, by: Vec3) -> Self;
+    /// How far `p` lies outside the probe (0 inside); for a hull, at most that (the largest
+    /// height over its faces' planes).
+    fn outside(&self, p: Vec3) -> f64;
 }
 
 impl Probe for Obb {
     fn gap(&self, tri: [DVec3; 3]) -> f64 {
         common::sat_triangle_box(tri, &Box64::from_obb(self))
     }
+    fn moved(&self, by: Vec3) -> Obb {
+        Obb {
+            center: self.center + by,
+            ..*self
+        }
+    }
+    fn outside(&self, p: Vec3) -> f64 {
+        (dv(collide::closest::point_obb(p, self)) - dv(p)).length()
+    }
 }
 
-/// A hull placed in the world, with its vertices and separating axes in f64.
+/// A hull placed in the world, with its vertices, face normals, edges and bounding ball in
+/// the world in f64.
 struct PlacedHull {
-    hull: collide::convex::ConvexHull,
+    hull: std::sync::Arc<collide::convex::ConvexHull>,
     rotation: collide::Quat,
     at: Vec3,
+    vertices: Vec<DVec3>,
+    normals: Vec<DVec3>,
+    edges: Vec<DVec3>,
+    ball: (DVec3, f64),
 }
 
 impl PlacedHull {
+    fn new(hull: collide::convex::ConvexHull, rotation: collide::Quat, at: Vec3) -> PlacedHull {
+        let posed = collide::convex::Posed::new(&hull, rotation, at);
+        let vertices: Vec<DVec3> = hull
+            .vertices()
+            .iter()
+            .map(|&v| dv(posed.to_world(v)))
+            .collect();
+        let normals = hull
+            .faces()
+            .iter()
+            .map(|f| dv(posed.rotation * f.plane.normal))
+            .collect();
+        let edges = hull
+            .edges()
+            .iter()
+            .map(|e| vertices[e.vertices[1] as usize] - vertices[e.vertices[0] as usize])
+            .collect();
+        let (c, r) = hull.outer_ball();
+        let ball = (dv(posed.to_world(c)), f64::from(r));
+        PlacedHull {
+            hull: std::sync::Arc::new(hull),
+            rotation,
+            at,
+            vertices,
+            normals,
+            edges,
+            ball,
+        }
+    }
+
     fn posed(&self) -> collide::convex::Posed<&collide::convex::ConvexHull> {
-        collide::convex::Posed::new(&self.hull, self.rotation, self.at)
+        collide::convex::Posed::new(&*self.hull, self.rotation, self.at)
     }
 }
 
@@ -846,19 +901,46 @@ impl collide::convex::SupportMap for PlacedHull {
 }
 
 impl Probe for PlacedHull {
-    fn gap(&self, tri: [DVec3; 3]) -> f64 {
-        let p = self.posed();
-        let world = |v: Vec3| dv(p.to_world(v));
-        let vertices: Vec<DVec3> = self.hull.vertices().iter().map(|&v| world(v)).collect();
-        let turn = |v: Vec3| dv(p.rotation * v);
-        let edges = [tri[1] - tri[0], tri[2] - tri[1], tri[0] - tri[2]];
-        let mut axes = vec![edges[0].cross(edges[1])];
-        axes.extend(self.hull.faces().iter().map(|f| turn(f.plane.normal)));
-        for e in self.hull.edges() {
-            let [a, b] = e.vertices.map(|i| vertices[i as usize]);
-            axes.extend(edges.iter().map(|g| (b - a).cross(*g)));
+    fn moved(&self, by: Vec3) -> PlacedHull {
+        let shift = dv(by);
+        PlacedHull {
+            hull: self.hull.clone(),
+            at: self.at + by,
+            vertices: self.vertices.iter().map(|v| *v + shift).collect(),
+            normals: self.normals.clone(),
+            edges: self.edges.clone(),
+            ball: (self.ball.0 + shift, self.ball.1),
+            ..*self
         }
-        common::sat_gap_over(&axes, &vertices, &tri)
+    }
+    fn outside(&self, p: Vec3) -> f64 {
+        let posed = self.posed();
+        let local = dv(posed.rotation.transpose() * (p - posed.translation));
+        self.hull
+            .faces()
+            .iter()
+            .map(|f| dv(f.plane.normal).dot(local) + f64::from(f.plane.d))
+            .fold(0.0, f64::max)
+    }
+    /// Exact when the hull's bounding ball comes within its radius of the triangle's box;
+    /// farther, the ball's distance to the box (a lower bound larger than the radius).
+    fn gap(&self, tri: [DVec3; 3]) -> f64 {
+        let (lo, hi) = (
+            tri[0].min(tri[1]).min(tri[2]),
+            tri[0].max(tri[1]).max(tri[2]),
+        );
+        let (c, r) = self.ball;
+        let beyond = (c - c.clamp(lo, hi)).length() - r;
+        if beyond > r {
+            return beyond;
+        }
+        let sides = [tri[1] - tri[0], tri[2] - tri[1], tri[0] - tri[2]];
+        let mut axes = vec![sides[0].cross(sides[1])];
+        axes.extend_from_slice(&self.normals);
+        for e in &self.edges {
+            axes.extend(sides.iter().map(|g| e.cross(*g)));
+        }
+        common::sat_gap_over(&axes, &self.vertices, &tri)
     }
 }
 
@@ -961,11 +1043,11 @@ fn hull_contacts_agree_with_the_general_path_and_with_brute_force() {
         let points: Vec<Vec3> = (0..24)
             .map(|_| g.vec(1.0) * Vec3::new(s, s * 0.7, s * 0.4))
             .collect();
-        PlacedHull {
-            hull: collide::convex::ConvexHull::try_new(&points).unwrap(),
-            rotation: g.quat(),
+        PlacedHull::new(
+            collide::convex::ConvexHull::try_new(&points).unwrap(),
+            g.quat(),
             at,
-        }
+        )
     });
 }
 
