@@ -65,7 +65,7 @@ pub(super) struct Assembled {
 /// The merge's lists between builds (see the hull builder's per-thread lists).
 #[derive(Default)]
 pub(super) struct Lists {
-    order: Vec<(u64, usize)>,
+    order: Vec<u128>,
     region: Vec<usize>,
     members: Vec<usize>,
     next: Vec<usize>,
@@ -136,9 +136,9 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
         let [a, b, c] = tris[f].verts();
         (pts[b] - pts[a]).cross(pts[c] - pts[a]).length_squared()
     };
-    // Sorted by (decreasing area, index) as integers: a squared area is a finite non-negative
-    // f64 (input coordinates are f32, so it stays below 1e155), whose bits order as it does,
-    // so `!bits` orders by decreasing area.
+    // Sorted by (decreasing area, index) as one integer each, `!bits` above the index: a
+    // squared area is a finite non-negative f64 (input coordinates are f32, so it stays below
+    // 1e155), whose bits order as it does, so `!bits` orders by decreasing area.
     let Lists {
         order,
         region,
@@ -153,7 +153,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
     order.extend(
         (0..tris.len())
             .filter(|&f| tris[f].alive)
-            .map(|f| (!area(f).to_bits(), f)),
+            .map(|f| (u128::from(!area(f).to_bits()) << 64) | f as u128),
     );
     order.sort_unstable();
     region.clear();
@@ -164,7 +164,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
     next.clear();
     next.resize(pts.len(), NONE);
     keys.clear();
-    for &(_, seed) in order.iter() {
+    for seed in order.iter().map(|&key| key as u64 as usize) {
         if region[seed] != NONE {
             continue;
         }
