@@ -274,8 +274,11 @@ impl PointLanes {
 /// The points' indices in clusters of neighbours: a k-d split along the longest side of each
 /// part's box, at a multiple of [`CLUSTER`] near the middle, so that every cluster but the
 /// last has exactly [`CLUSTER`] points; each cluster's indices in increasing order.
+///
+/// Each split selects on integer keys, the coordinate's bits in `f32::total_cmp` order above
+/// the index (so equal coordinates split by index), in one scratch list for the whole order.
 fn cluster_order(points: &[Vec3]) -> Vec<u32> {
-    fn split(points: &[Vec3], idx: &mut [u32]) {
+    fn split(points: &[Vec3], idx: &mut [u32], keys: &mut Vec<u64>) {
         if idx.len() <= CLUSTER {
             idx.sort_unstable();
             return;
@@ -295,16 +298,42 @@ fn cluster_order(points: &[Vec3]) -> Vec<u32> {
         // More than one cluster's worth: the cut leaves a whole number of clusters on the
         // left and at least one point on the right.
         let cut = (idx.len() / CLUSTER).div_ceil(2) * CLUSTER;
-        idx.select_nth_unstable_by(cut, |&a, &b| {
-            points[a as usize][axis].total_cmp(&points[b as usize][axis])
-        });
+        keys.clear();
+        keys.extend(idx.iter().map(|&i| {
+            let p = points[i as usize];
+            let x = match axis {
+                0 => p.x,
+                1 => p.y,
+                _ => p.z,
+            };
+            (u64::from(total_order_bits(x)) << 32) | u64::from(i)
+        }));
+        keys.select_nth_unstable(cut);
+        for (slot, &key) in idx.iter_mut().zip(keys.iter()) {
+            // The low half is the index.
+            *slot = key as u32;
+        }
         let (left, right) = idx.split_at_mut(cut);
-        split(points, left);
-        split(points, right);
+        split(points, left, keys);
+        split(points, right, keys);
     }
     let mut order: Vec<u32> = (0..points.len() as u32).collect();
-    split(points, &mut order);
+    let mut keys = Vec::with_capacity(points.len());
+    split(points, &mut order, &mut keys);
     order
+}
+
+/// The bits of `x` as an unsigned integer ordered as `f32::total_cmp` orders `x`: negative
+/// values (sign bit set) have every bit flipped, so larger magnitudes come first; the others
+/// get the sign bit set, so they follow all negative values in their own order.
+#[inline]
+fn total_order_bits(x: f32) -> u32 {
+    let b = x.to_bits();
+    if b >> 31 == 1 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
 }
 
 /// A ball around `points` as (centre, reach): the centre of their box, and the largest
@@ -482,6 +511,36 @@ mod tests {
                 assert_eq!(lanes.all_within(p, bound), want, "{len} planes, {p}");
             }
             assert!(!lanes.all_within(Vec3::NAN, 1.0));
+        }
+    }
+
+    #[test]
+    fn total_order_bits_order_as_total_cmp() {
+        // Signed zeros, subnormals, infinities and NaNs of both signs, pairwise.
+        let xs = [
+            f32::NEG_INFINITY,
+            -f32::MAX,
+            -1.5,
+            -f32::MIN_POSITIVE,
+            -1e-45,
+            -0.0,
+            0.0,
+            1e-45,
+            f32::MIN_POSITIVE,
+            2.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
+        for a in xs {
+            for b in xs {
+                assert_eq!(
+                    total_order_bits(a).cmp(&total_order_bits(b)),
+                    a.total_cmp(&b),
+                    "{a} {b}"
+                );
+            }
         }
     }
 }

@@ -20,9 +20,11 @@ impl Quickhull<'_> {
     /// keeps the triangulation strictly convex (Gregorius 2014), checked per horizon edge.
     pub(super) fn horizon(&mut self, f0: usize, pe: DVec3) -> Result<bool, HullError> {
         let n = self.tris.len();
+        // Grown to twice what is needed, so not at every iteration (each adds a few faces);
+        // the marks of faces not yet made match no iteration and no pass.
         if self.stamp.len() < n {
-            self.stamp.resize(n, (usize::MAX, 0));
-            self.dfs.resize(n, 0);
+            self.stamp.resize(2 * n, (usize::MAX, 0));
+            self.dfs.resize(2 * n, 0);
         }
         let iter = self.iter;
         self.stamp[f0] = (iter, 1);

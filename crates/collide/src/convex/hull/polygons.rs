@@ -65,7 +65,7 @@ pub(super) struct Assembled {
 /// The merge's lists between builds (see the hull builder's per-thread lists).
 #[derive(Default)]
 pub(super) struct Lists {
-    order: Vec<(u64, usize)>,
+    order: Vec<u128>,
     region: Vec<usize>,
     members: Vec<usize>,
     next: Vec<usize>,
@@ -81,6 +81,7 @@ pub(super) struct Lists {
     edge_start: Vec<usize>,
     edge_fill: Vec<usize>,
     edge_out: Vec<(u32, u32)>,
+    slot_edge: Vec<u32>,
 }
 
 impl Assembled {
@@ -103,7 +104,7 @@ pub(super) fn build_polygons(
     let face_of_tri = std::mem::take(&mut lists.region);
     let dropped = drop_mid_edge(pts.len(), lists);
     let polygons = std::mem::take(slot(lists, dropped));
-    let (hull, manifold, corners) = assemble(pts, tris, &polygons, eps, lists);
+    let (hull, manifold, corners) = assemble(pts, tris, &polygons, &face_of_tri, eps, lists);
     *slot(lists, dropped) = polygons;
     Assembled {
         hull,
@@ -136,9 +137,9 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
         let [a, b, c] = tris[f].verts();
         (pts[b] - pts[a]).cross(pts[c] - pts[a]).length_squared()
     };
-    // Sorted by (decreasing area, index) as integers: a squared area is a finite non-negative
-    // f64 (input coordinates are f32, so it stays below 1e155), whose bits order as it does,
-    // so `!bits` orders by decreasing area.
+    // Sorted by (decreasing area, index) as one integer each, `!bits` above the index: a
+    // squared area is a finite non-negative f64 (input coordinates are f32, so it stays below
+    // 1e155), whose bits order as it does, so `!bits` orders by decreasing area.
     let Lists {
         order,
         region,
@@ -153,7 +154,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
     order.extend(
         (0..tris.len())
             .filter(|&f| tris[f].alive)
-            .map(|f| (!area(f).to_bits(), f)),
+            .map(|f| (u128::from(!area(f).to_bits()) << 64) | f as u128),
     );
     order.sort_unstable();
     region.clear();
@@ -164,7 +165,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
     next.clear();
     next.resize(pts.len(), NONE);
     keys.clear();
-    for &(_, seed) in order.iter() {
+    for seed in order.iter().map(|&key| key as u64 as usize) {
         if region[seed] != NONE {
             continue;
         }
@@ -324,6 +325,7 @@ fn assemble(
     pts: &[DVec3],
     tris: &[Tri],
     polygons: &Polygons,
+    face_of_tri: &[usize],
     eps: f64,
     lists: &mut Lists,
 ) -> (ConvexHull, bool, Vec<[u32; 2]>) {
@@ -369,7 +371,17 @@ fn assemble(
             count: p.len() as u32,
         });
     }
-    let (edges, manifold, corners) = unique_edges(vertices.len(), &faces, &face_indices, lists);
+    let (edges, manifold, corners) = match triangle_edges(
+        tris,
+        &polygons.source,
+        face_of_tri,
+        &faces,
+        &face_indices,
+        lists,
+    ) {
+        Some((edges, corners)) => (edges, true, corners),
+        None => unique_edges(vertices.len(), &faces, &face_indices, lists),
+    };
     // Vertex adjacency (compressed rows) from the unique edges, for hill-climbing support.
     let (neighbour_start, neighbours) =
         adjacency_rows(vertices.len(), &edges, |e| Some(e.vertices));
@@ -435,6 +447,64 @@ pub(super) fn adjacency_rows(
         fill[b as usize] += 1;
     }
     (start, values)
+}
+
+/// The unique edges and their corners exactly as [`unique_edges`] finds them on a manifold,
+/// read off Quickhull's triangle adjacency when every face is one triangle alone (face `f`
+/// is triangle `source[f]`, `face_of_tri` the inverse): the edge at corner `k` of face `f`
+/// is new when the face across it comes later, and then the corner of that face where it
+/// starts the other way is told the edge's index (`slot_edge`, three slots per face).
+/// `None` when some face is not a lone triangle or the adjacency does not pair every
+/// triangle edge with its reverse in another face (then [`unique_edges`] decides).
+fn triangle_edges(
+    tris: &[Tri],
+    source: &[usize],
+    face_of_tri: &[usize],
+    faces: &[HullFace],
+    face_indices: &[u32],
+    lists: &mut Lists,
+) -> Option<(Vec<HullEdge>, Vec<[u32; 2]>)> {
+    let nf = faces.len();
+    if source.len() != nf || faces.iter().any(|face| face.count != 3) {
+        return None;
+    }
+    let slot_edge = &mut lists.slot_edge;
+    slot_edge.clear();
+    slot_edge.resize(3 * nf, u32::MAX);
+    let mut edges: Vec<HullEdge> = Vec::with_capacity(face_indices.len() / 2);
+    let mut corners: Vec<[u32; 2]> = Vec::with_capacity(face_indices.len() / 2);
+    for (f, face) in faces.iter().enumerate() {
+        let t = tris.get(source[f])?;
+        for k in 0..3 {
+            let corner = face.first + k as u32;
+            let g = face_of_tri.get(t.nb[k] as usize).copied()?;
+            if g > f && g < nf {
+                // The slot of g's triangle running the other way, across from t.
+                let u = tris.get(source[g])?;
+                let (a, b) = (t.v[k], t.v[cyclic_next(k, 3)]);
+                let j = (0..3).find(|&j| u.v[j] == b && u.v[cyclic_next(j, 3)] == a)?;
+                if face_of_tri.get(u.nb[j] as usize) != Some(&f) || slot_edge[3 * g + j] != u32::MAX
+                {
+                    return None;
+                }
+                slot_edge[3 * g + j] = edges.len() as u32;
+                corners.push([corner, u32::MAX]);
+                let ends = [corner, face.first + cyclic_next(k, 3) as u32];
+                edges.push(HullEdge {
+                    vertices: ends.map(|c| face_indices[c as usize]),
+                    faces: [f as u32, u32::MAX],
+                });
+            } else if g < f {
+                let e = slot_edge[3 * f + k] as usize;
+                let (edge, corner_pair) = (edges.get_mut(e)?, corners.get_mut(e)?);
+                edge.faces[1] = f as u32;
+                corner_pair[1] = corner;
+            } else {
+                return None;
+            }
+        }
+    }
+    Some((edges, corners))
 }
 
 /// The unique edges of the faces, in order of first appearance (running counter-clockwise in

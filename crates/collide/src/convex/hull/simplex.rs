@@ -12,15 +12,20 @@ pub(super) fn initial_simplex(
     eps: f64,
     tolerance: f32,
 ) -> Result<[usize; 4], HullError> {
-    // The extreme points along each axis; the farthest pair of them is the first edge.
+    // The extreme points along each axis (the first of ties), the values so far kept beside
+    // their indices; the farthest pair of them is the first edge.
     let mut ext = [0usize; 6];
+    let Some(first) = pts.first() else {
+        return Err(HullError::Empty);
+    };
+    let (mut lo, mut hi) = (first.to_array(), first.to_array());
     for (i, p) in pts.iter().enumerate() {
-        for k in 0..3 {
-            if p[k] < pts[ext[2 * k]][k] {
-                ext[2 * k] = i;
+        for (k, x) in p.to_array().into_iter().enumerate() {
+            if x < lo[k] {
+                (lo[k], ext[2 * k]) = (x, i);
             }
-            if p[k] > pts[ext[2 * k + 1]][k] {
-                ext[2 * k + 1] = i;
+            if x > hi[k] {
+                (hi[k], ext[2 * k + 1]) = (x, i);
             }
         }
     }
