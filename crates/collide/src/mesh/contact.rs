@@ -293,7 +293,7 @@ where
         depth: found.depth,
         point: (found.point_a + found.point_b) * 0.5,
     };
-    let on = feature(n, c);
+    let on = feature(n, c, face);
     // An edge or a corner is "real" from this side when it is convex from here or a border.
     let real = |k: usize| -> bool {
         match set.edge(i, k).0 {
@@ -419,12 +419,13 @@ fn clamp_to_cone<S: SupportMap + ?Sized>(
 /// that close to perpendicular to `n` (the more level of the two when both are: a sliver);
 /// else that corner. Each test is one well-conditioned quantity, so normals that differ by
 /// rounding get the same feature. A NaN normal gets none (the contact stays as found).
-fn feature(n: Vec3, c: &[Vec3; 3]) -> [bool; 3] {
+fn feature(n: Vec3, c: &[Vec3; 3], face: Vec3) -> [bool; 3] {
     if !n.is_finite() {
         return [true; 3];
     }
-    let face = unit_or_zero((c[1] - c[0]).cross(c[2] - c[0]));
-    if face != Vec3::ZERO && n.cross(face).length() <= FEATURE_TOLERANCE {
+    let tol2 = FEATURE_TOLERANCE * FEATURE_TOLERANCE;
+    // Squared: `|n × face|² <= tol²` for the face, `(n·e)² <= tol² |e|²` for an edge `e`.
+    if face != Vec3::ZERO && n.cross(face).length_squared() <= tol2 {
         return [false; 3];
     }
     let h = c.map(|p| n.dot(p));
@@ -435,18 +436,20 @@ fn feature(n: Vec3, c: &[Vec3; 3]) -> [bool; 3] {
     } else {
         2
     };
-    // How far the edge from the top corner to corner `k` leans out of the plane normal to `n`
-    // (NaN for an edge of no length: never level).
+    // How far the edge from the top corner to corner `k` leans out of the plane normal to
+    // `n`, as `(n·e)²` beside `|e|²` (an edge of no length is never level).
     let lean = |k: usize| {
         let e = c[k] - c[top];
-        n.dot(e).abs() / e.length()
+        (n.dot(e).powi(2), e.length_squared())
     };
     let (k1, k2) = ((top + 1) % 3, (top + 2) % 3);
-    let (l1, l2) = (lean(k1), lean(k2));
+    let ((a1, b1), (a2, b2)) = (lean(k1), lean(k2));
+    let level = |a: f32, b: f32| b > 0.0 && a <= tol2 * b;
     let mut out = [true; 3];
     out[top] = false;
-    match (l1 <= FEATURE_TOLERANCE, l2 <= FEATURE_TOLERANCE) {
-        (true, true) if l2 < l1 => out[k2] = false,
+    match (level(a1, b1), level(a2, b2)) {
+        // Both level (a sliver): the more level, `a2/b2 < a1/b1`.
+        (true, true) if a2 * b1 < a1 * b2 => out[k2] = false,
         (true, _) => out[k1] = false,
         (false, true) => out[k2] = false,
         (false, false) => {}
