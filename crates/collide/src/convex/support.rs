@@ -471,11 +471,11 @@ impl<S> Posed<S> {
     #[inline]
     #[must_use]
     pub fn new(shape: S, rotation: Quat, translation: Vec3) -> Posed<S> {
-        let len2 = rotation.length_squared();
-        let rotation = if len2 > 0.0 && len2.is_finite() {
-            Mat3::from_quat(rotation * len2.sqrt().recip())
-        } else {
-            Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN)
+        // Normalised in `f64` (`math::unit_quat`), as boxes and polyhedra are: tiny or huge
+        // quaternions stay accurate.
+        let rotation = match crate::math::unit_quat(rotation) {
+            Some(q) => Mat3::from_quat(q),
+            None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
         };
         Posed {
             shape,
@@ -567,6 +567,28 @@ impl<S: SupportMap> SupportMap for Posed<S> {
 mod tests {
     use super::*;
     use crate::assert_near;
+
+    #[test]
+    fn a_tiny_quaternion_still_gives_an_orthonormal_pose() {
+        // Regression (fuzz, mesh target): components near 2.6e-22 have a subnormal squared
+        // length in f32; normalised from it, the matrix's columns were off unit by 1%, and a
+        // hull cast's normal with them.
+        let q = Quat::from_xyzw(
+            -2.574_315_7e-22,
+            -2.574_288e-22,
+            -2.574_315_7e-22,
+            -2.574_287e-22,
+        );
+        let r = Posed::new(Sphere::new(Vec3::ZERO, 1.0), q, Vec3::ZERO).rotation;
+        for (a, b) in [
+            (r.x_axis, r.y_axis),
+            (r.y_axis, r.z_axis),
+            (r.z_axis, r.x_axis),
+        ] {
+            assert!((a.length() - 1.0).abs() < 1e-6, "{r:?}");
+            assert!(a.dot(b).abs() < 1e-6, "{r:?}");
+        }
+    }
 
     // Brute-force check: the support point maximises `d·x` over the listed extreme points.
     fn assert_is_max(s: Vec3, pts: &[Vec3], d: Vec3) {

@@ -55,9 +55,7 @@ where
     let ball = shape
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
-    let hull = shape
-        .as_hull()
-        .filter(|h| h.shape.edges().len() <= hull_triangle::MAX_EDGES);
+    let hull = shape.as_hull().filter(hull_triangle::takes);
     let (centre, half) = (start.center(), start.half_extents());
     // A ball holding the shape (its own, else its box's circumscribed ball): the generic
     // path's filter.

@@ -94,9 +94,7 @@ where
     let ball = shape
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
-    let hull = shape
-        .as_hull()
-        .filter(|h| h.shape.edges().len() <= hull_triangle::MAX_EDGES);
+    let hull = shape.as_hull().filter(hull_triangle::takes);
     set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
             // The tree gives leaves: each triangle's own box is checked before GJK.

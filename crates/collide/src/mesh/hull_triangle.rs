@@ -29,6 +29,23 @@ use glam::DVec3;
 /// with the number of support steps, not with the hull's size.
 pub(super) const MAX_EDGES: usize = 256;
 
+/// Whether the exact paths take the posed hull `h`: at most [`MAX_EDGES`] edges, and a
+/// rotation with orthonormal columns (to 1e-5; a pose built by hand may have another, which
+/// the general path's support points still follow).
+pub(super) fn takes(h: &Posed<&ConvexHull>) -> bool {
+    let r = h.rotation;
+    let (x, y, z) = (r.x_axis, r.y_axis, r.z_axis);
+    let unit = |v: Vec3| (v.length_squared() - 1.0).abs() <= 1e-5;
+    let square = |a: Vec3, b: Vec3| a.dot(b).abs() <= 1e-5;
+    h.shape.edges().len() <= MAX_EDGES
+        && unit(x)
+        && unit(y)
+        && unit(z)
+        && square(x, y)
+        && square(y, z)
+        && square(z, x)
+}
+
 /// Squared length, relative to the squared lengths of its two factors, below which a cross
 /// product counts as zero (parallel edges, or a triangle of no area): it then separates
 /// nothing and is skipped, which can only report contact, never miss one.
