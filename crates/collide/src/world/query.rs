@@ -806,12 +806,17 @@ fn spheres_may_touch(a: &Sphere, b: &Sphere) -> bool {
 }
 
 /// Whether a query part may touch `body` by the body's bounding box (its rest box at its
-/// pose), asked where the exact test would be GJK: a sphere or box query against a capsule
-/// or hull. The sphere against the box, or the two boxes by separating axes, the query grown
-/// by the slack times the problem's size (GJK's touching tolerance is ten times smaller), so
-/// no pair the exact test calls touching is ruled out. Other pairs: `true`.
+/// pose), asked where the exact test would be GJK: a sphere query against a hull, a box query
+/// against a capsule or hull. The sphere against the box, or the two boxes by separating
+/// axes, the query grown by the slack times the problem's size (GJK's touching tolerance is
+/// ten times smaller), so no pair the exact test calls touching is ruled out. Other pairs:
+/// `true`.
 fn bounds_may_touch(q: &QueryPart, body: &Body) -> bool {
-    if !matches!(body.shape, Shape::Capsule(..) | Shape::Hull(_)) {
+    let by_gjk = matches!(
+        (&q.part, &body.shape),
+        (Part::Sphere(_), Shape::Hull(_)) | (Part::Cuboid(..), Shape::Capsule(..) | Shape::Hull(_))
+    );
+    if !by_gjk {
         return true;
     }
     let obb = body.bounding_obb(body.position, body.rotation);
