@@ -79,6 +79,11 @@ pub(crate) struct RayLanes {
     origin: [Vec4; 3],
     inv_dir: [Vec4; 3],
     margin: [Vec4; 3],
+    /// A margin other than zero: the boxes are grown (with zero, growing changes nothing).
+    grown: bool,
+    /// Some `1/dir` is infinite (a zero or subnormal direction component): the slab test's
+    /// `0 · inf` cases need the NaN handling.
+    parallel: bool,
 }
 
 impl RayLanes {
@@ -88,6 +93,8 @@ impl RayLanes {
             origin: splat3(origin),
             inv_dir: splat3(dir.recip()),
             margin: splat3(margin),
+            grown: margin != Vec3::ZERO,
+            parallel: !dir.recip().is_finite(),
         }
     }
 
@@ -99,27 +106,57 @@ impl RayLanes {
     /// (bits) miss.
     #[inline(always)]
     pub(crate) fn entries(&self, lo: [Vec4; 3], hi: [Vec4; 3], max_t: f32, valid: u32) -> [f32; 4] {
+        let (mut lo, mut hi) = (lo, hi);
+        if self.grown {
+            for k in 0..3 {
+                lo[k] -= self.margin[k];
+                hi[k] += self.margin[k];
+            }
+        }
         let mut near = Vec4::ZERO;
         let mut far = Vec4::splat(max_t);
         for k in 0..3 {
-            let t1 = (lo[k] - self.margin[k] - self.origin[k]) * self.inv_dir[k];
-            let t2 = (hi[k] + self.margin[k] - self.origin[k]) * self.inv_dir[k];
-            let (nan1, nan2) = (t1.is_nan_mask(), t2.is_nan_mask());
-            let (neg, pos) = (Vec4::NEG_INFINITY, Vec4::INFINITY);
-            let n = Vec4::select(nan1, neg, t1).min(Vec4::select(nan2, neg, t2));
-            let f = Vec4::select(nan1, pos, t1).max(Vec4::select(nan2, pos, t2));
+            let t1 = (lo[k] - self.origin[k]) * self.inv_dir[k];
+            let t2 = (hi[k] - self.origin[k]) * self.inv_dir[k];
+            let (n, f) = if self.parallel {
+                let (nan1, nan2) = (t1.is_nan_mask(), t2.is_nan_mask());
+                let (neg, pos) = (Vec4::NEG_INFINITY, Vec4::INFINITY);
+                (
+                    Vec4::select(nan1, neg, t1).min(Vec4::select(nan2, neg, t2)),
+                    Vec4::select(nan1, pos, t1).max(Vec4::select(nan2, pos, t2)),
+                )
+            } else {
+                // Every `1/dir` finite: a NaN comes only from an unused lane's NaN box,
+                // which `valid` masks out.
+                (t1.min(t2), t1.max(t2))
+            };
             near = near.max(n);
             far = far.min(f * RAY_WIDEN);
         }
-        let hit = near.cmple(far).bitmask() & valid;
-        let near = near.to_array();
-        std::array::from_fn(|l| {
-            if hit >> l & 1 != 0 {
-                near[l]
-            } else {
-                f32::INFINITY
-            }
-        })
+        let missed = !(near.cmple(far).bitmask() & valid) & 0b1111;
+        near.max(MISSED[missed as usize]).to_array()
+    }
+}
+
+/// Per set of missed lanes (bits), `INFINITY` in those lanes and `0` in the others: the
+/// packed `max` with the entries turns the missed ones into `INFINITY` (a hit lane's entry is
+/// `>= 0`, a missed lane's may be NaN, and `maxps` returns its second operand then).
+const MISSED: [Vec4; 16] = {
+    let mut table = [Vec4::ZERO; 16];
+    let mut m = 0;
+    while m < 16 {
+        table[m] = Vec4::new(missed(m, 0), missed(m, 1), missed(m, 2), missed(m, 3));
+        m += 1;
+    }
+    table
+};
+
+/// `INFINITY` when lane `l` is in the set `m` (bits), else `0`.
+const fn missed(m: usize, l: usize) -> f32 {
+    if m >> l & 1 != 0 {
+        f32::INFINITY
+    } else {
+        0.0
     }
 }
 

@@ -622,6 +622,17 @@ pub(crate) fn ray_box_entry(
     if !(origin.is_finite() && dir.is_finite() && max_t >= 0.0) {
         return None;
     }
+    // The three slabs at once when every `1/dir` and every slab distance is finite: the
+    // same operations as the loop below, which that case takes without a branch (an interval
+    // that empties at one axis stays empty), so the same result.
+    let (o, inv) = (Vec3A::from(origin), Vec3A::from(inv_dir));
+    let ta = (Vec3A::from(aabb.min) - o) * inv;
+    let tb = (Vec3A::from(aabb.max) - o) * inv;
+    if dir.cmpne(Vec3::ZERO).all() && inv.is_finite() && ta.is_finite() && tb.is_finite() {
+        let near = ta.min(tb).max_element().max(0.0);
+        let far = ta.max(tb).min_element().min(max_t);
+        return (near <= far).then_some(near);
+    }
     let mut t0 = 0.0f32;
     let mut t1 = max_t;
     for k in 0..3 {

@@ -6,7 +6,7 @@
 //! bodies' tree, each body kept only when the filter lets it through, then the one narrow
 //! phase the pipeline uses ([`super::pair`]: a query shape is placed like a body).
 
-use super::body::{self, Body, QueryPart};
+use super::body::{self, Body, QueryPart, Shape};
 use super::fixed::FixedWalk;
 use super::narrow::{self, Part};
 use super::pair::{self, Placed};
@@ -16,7 +16,7 @@ use crate::broadphase::{CollisionGroups, ProxyId};
 use crate::convex::gjk;
 use crate::math::{Quat, Vec3};
 use crate::raycast::RayHit;
-use crate::shapes::{Aabb, Ray, Sphere};
+use crate::shapes::{Aabb, Obb, Ray, Sphere};
 use std::cell::OnceCell;
 use std::fmt;
 
@@ -452,7 +452,7 @@ impl World {
         let mut scratch: Option<pair::QueryScratch<'_>> = None;
         self.candidates(&aabb, filter, &mut |id, body| {
             let touches = match route(direct.as_ref(), body, |q, b| {
-                spheres_may_touch(&q.sphere, b)
+                spheres_may_touch(&q.sphere, b) && bounds_may_touch(q, body)
             }) {
                 Route::Miss => false,
                 Route::Direct(q, part) => narrow::intersects(&q.part, &part),
@@ -803,6 +803,41 @@ fn spheres_may_touch(a: &Sphere, b: &Sphere) -> bool {
     let widened = reach + SPHERE_SLACK as f32 * scale;
     let (d2, w2) = ((b.center - a.center).length_squared(), widened * widened);
     d2 <= w2 || d2.is_nan() || w2.is_nan()
+}
+
+/// Whether a query part may touch `body` by the body's bounding box (its rest box at its
+/// pose), asked where the exact test would be GJK: a sphere query against a hull, a box query
+/// against a capsule or hull. The sphere against the box, or the two boxes by separating
+/// axes, the query grown by the slack times the problem's size (GJK's touching tolerance is
+/// ten times smaller), so no pair the exact test calls touching is ruled out. Other pairs:
+/// `true`.
+fn bounds_may_touch(q: &QueryPart, body: &Body) -> bool {
+    let by_gjk = matches!(
+        (&q.part, &body.shape),
+        (Part::Sphere(_), Shape::Hull(_)) | (Part::Cuboid(..), Shape::Capsule(..) | Shape::Hull(_))
+    );
+    if !by_gjk {
+        return true;
+    }
+    let obb = body.bounding_obb(body.position, body.rotation);
+    let size = |center: Vec3, reach: f32| {
+        let scale = reach + center.abs().max_element() + obb.center.abs().max_element();
+        SPHERE_SLACK as f32 * (scale + obb.half_extents.element_sum())
+    };
+    match &q.part {
+        Part::Sphere(s) => {
+            let grown = s.radius + size(s.center, s.radius);
+            crate::overlap::sphere_obb(&Sphere::new(s.center, grown), &obb)
+        }
+        Part::Cuboid(o, _) => {
+            let grown = Obb {
+                half_extents: o.half_extents + size(o.center, o.half_extents.element_sum()),
+                ..*o
+            };
+            crate::overlap::obb_obb(&grown, &obb)
+        }
+        _ => true,
+    }
 }
 
 /// A lower bound on when sphere `a` moving by `motion` (`t` in `[0, 1]`) first touches the

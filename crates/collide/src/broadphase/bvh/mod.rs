@@ -760,9 +760,11 @@ impl BroadPhase for DynamicBvh {
         // they are answered from the moved list, the others from the tree.
         let mut go = true;
         let q = Box3A::new(aabb);
+        // Nothing moved since the last `update_pairs`: no proxy is flagged, no flag to read.
+        let any_moved = !self.moved.is_empty();
         self.query_fat(aabb, &mut |p| {
             let i = p as usize;
-            if !self.moved_flag[i] && self.boxes[i].tight.touches(&q) {
+            if !(any_moved && self.moved_flag[i]) && self.boxes[i].tight.touches(&q) {
                 go = f(p);
             }
             go

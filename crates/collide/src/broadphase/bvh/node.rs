@@ -206,12 +206,17 @@ impl Bucket {
             max_t,
             first_lanes(n.min(4)),
         );
-        let high = r.entries(
-            load3(&self.lo[1]),
-            load3(&self.hi[1]),
-            max_t,
-            first_lanes(n.saturating_sub(4)),
-        );
+        // Lanes 4–7 empty: their boxes are not read.
+        let high = if n > 4 {
+            r.entries(
+                load3(&self.lo[1]),
+                load3(&self.hi[1]),
+                max_t,
+                first_lanes(n - 4),
+            )
+        } else {
+            [f32::INFINITY; 4]
+        };
         std::array::from_fn(|l| if l < 4 { low[l] } else { high[l - 4] })
     }
 

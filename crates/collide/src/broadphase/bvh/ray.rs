@@ -58,6 +58,8 @@ impl DynamicBvh {
                 *t = ray_box_entry(origin, dir, inv, &grown(b), bound).unwrap_or(f32::INFINITY);
             }
         };
+        // Nothing moved since the last `update_pairs`: no proxy is flagged, no flag to read.
+        let any_moved = !self.moved.is_empty();
         let mut stack = WalkStack::<(u32, f32)>::default();
         stack.push((self.root, 0.0));
         while let Some((c, near)) = stack.pop() {
@@ -76,7 +78,7 @@ impl DynamicBvh {
                 let mut order = [(f32::INFINITY, NULL); BUCKET_SIZE];
                 let mut n = 0;
                 for (l, &t) in entries.iter().enumerate() {
-                    if t.is_finite() && !self.moved_flag[b.proxy[l] as usize] {
+                    if t.is_finite() && !(any_moved && self.moved_flag[b.proxy[l] as usize]) {
                         order[n] = (t, b.proxy[l]);
                         n += 1;
                     }
