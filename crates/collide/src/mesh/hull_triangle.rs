@@ -1,4 +1,4 @@
-//! A convex hull against one triangle by separating axes, for the mesh's hull contacts.
+//! A convex hull against one triangle by separating axes, for the mesh's hull contacts and casts.
 //!
 //! Hull and triangle are disjoint exactly when one of these axes separates them (the face
 //! normals of their Minkowski difference): the triangle's normal (both ways), the hull's face
