@@ -28,8 +28,8 @@
 //! The feature is read from the normal, not from where the witness lies in it: where a
 //! shape's face or edge lies along a triangle's edge, the witness could be anywhere on that
 //! edge (either end, or just past one by rounding), and every path that finds the same normal
-//! must give one answer. This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's internal edge removal,
-//! done with precomputed edge flags per triangle.
+//! must give one answer. This is the approach of Bullet's `btInternalEdgeUtility` and Jolt's
+//! internal edge removal, done with precomputed edge flags per triangle.
 
 use super::box_triangle::{toward_box, witnesses, BoxTriangle};
 use super::{hull_triangle, EdgeBend, TriangleSet};
