@@ -245,8 +245,9 @@ where
 /// [`advance`] by conservative advancement alone: the distance `d(u)` of two convex sets
 /// under linear relative motion is convex in `u`, so `d(u + s) >= d(u) + s · d'(u)` with
 /// `d'(u) = n · (v_b − v_a)` (`n` the unit closest direction from A to B): stepping
-/// `s = d / (−d')` never passes the first contact. Stops when the distance is below the touching gap, when the shapes stop
-/// closing (`d' >= 0`: by convexity they never touch later) or past `u = limit`. The normal is
+/// `s = d / (−d')` never passes the first contact. Stops when the distance is below the
+/// touching gap, when the shapes stop closing (`d' >= 0`: by convexity they never touch
+/// later) or past `u = limit`. The normal is
 /// GJK's at the time found, EPA's when already overlapping; it may be zero or not unit where
 /// the geometry decides none (callers that promise a unit normal repair it). The point is
 /// `None`-checked by the caller for representability.

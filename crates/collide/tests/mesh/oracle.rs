@@ -915,12 +915,8 @@ impl Probe for PlacedHull {
     }
     fn outside(&self, p: Vec3) -> f64 {
         let posed = self.posed();
-        let local = dv(posed.rotation.transpose() * (p - posed.translation));
-        self.hull
-            .faces()
-            .iter()
-            .map(|f| dv(f.plane.normal).dot(local) + f64::from(f.plane.d))
-            .fold(0.0, f64::max)
+        let local = posed.rotation.transpose() * (p - posed.translation);
+        f64::from(self.hull.signed_distance_bound(local).max(0.0))
     }
     /// Exact when the hull's bounding ball comes within its radius of the triangle's box;
     /// farther, the ball's distance to the box (a lower bound larger than the radius).
