@@ -8,7 +8,6 @@ use glam::DVec3;
 
 use super::quickhull::{Tri, NONE};
 use super::{cyclic_next, next_hull_id, ConvexHull, HullEdge, HullFace};
-use crate::convex::lanes::{PlaneLanes, PointLanes};
 use crate::math::Vec3;
 use crate::shapes::Plane;
 
@@ -401,11 +400,10 @@ fn assemble(
         .map(|v| (v.as_dvec3() - centroid).length_squared())
         .fold(0.0f64, f64::max)
         .sqrt();
-    let planes: Vec<Plane> = faces.iter().map(|f| f.plane).collect();
     let hull = ConvexHull {
         id: next_hull_id(),
-        vertex_lanes: PointLanes::new(&vertices),
-        plane_lanes: PlaneLanes::new(&planes),
+        vertex_lanes: OnceLock::new(),
+        plane_lanes: OnceLock::new(),
         vertices,
         faces,
         face_indices,

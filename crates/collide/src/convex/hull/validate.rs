@@ -286,7 +286,7 @@ impl ConvexHull {
         points
             .iter()
             .enumerate()
-            .all(|(i, &p)| self.plane_lanes.all_within(p, limit(i)))
+            .all(|(i, &p)| self.plane_lanes().all_within(p, limit(i)))
     }
 
     /// The flatness and convexity bound of [`ConvexHull::validate`]:
