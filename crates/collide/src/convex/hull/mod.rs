@@ -270,7 +270,7 @@ fn build_from(points: &[Vec3], pts: &[DVec3], lists: &mut Lists) -> Result<Conve
         return Err(HullError::Coincident { tolerance });
     }
     let simplex = simplex::initial_simplex(pts, eps, tolerance)?;
-    let qh = Quickhull::build(pts, simplex, eps, &mut lists.quickhull)?;
+    let qh = Quickhull::build(points, pts, simplex, eps, &mut lists.quickhull)?;
     let built = polygons::build_polygons(pts, &qh.tris, eps, &mut lists.merge);
     // The simplex test measures the fourth
     // point's height over the plane of the first three, but merging measures every vertex

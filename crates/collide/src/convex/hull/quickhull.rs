@@ -11,6 +11,7 @@
 use glam::DVec3;
 
 use super::HullError;
+use crate::math::Vec3;
 
 /// Index meaning "none" in the builder's index-keyed arrays.
 pub(super) const NONE: usize = usize::MAX;
@@ -147,6 +148,9 @@ impl Tri {
 /// iteration (index-keyed, so no hashing).
 pub(super) struct Quickhull<'p> {
     pub pts: &'p [DVec3],
+    /// The same points as given, in `f32`: half the memory of `pts`, for the scans that read
+    /// points in no order (each converts exactly to the `f64` point).
+    pub input: &'p [Vec3],
     /// A point must be more than this above a face to be added (see the module docs of
     /// [`hull`](super)).
     pub eps: f64,
@@ -164,16 +168,20 @@ pub(super) struct Quickhull<'p> {
     /// Iteration number (one per added point) and depth-first pass number.
     pub iter: usize,
     pub pass: usize,
-    /// Per-face marks of the current iteration: `(iter, 1)` visible, `(iter, 2)` not.
-    pub stamp: Vec<(usize, u8)>,
+    /// Per-face marks: `2 iter + 1` found visible in iteration `iter`, `2 iter` found not.
+    pub stamp: Vec<u64>,
     /// Per-face mark of the depth-first pass that reached it.
     pub dfs: Vec<usize>,
     /// Per-point mark: the iteration in which the point is a horizon vertex.
     pub on_horizon: Vec<usize>,
-    /// The horizon, a loop of edges `(a, b, face beyond)`, counter-clockwise seen from the eye.
-    pub horizon: Vec<(usize, usize, usize)>,
-    /// The plane of the new face on each horizon edge (`None` when degenerate).
-    pub planes: Vec<Option<(DVec3, f64)>>,
+    /// The horizon, a loop of edges `(a, b, face beyond, the edge's index in that face)`,
+    /// counter-clockwise seen from the eye.
+    pub horizon: Vec<(usize, usize, usize, usize)>,
+    /// The plane of each face of the cone (or of the initial simplex) as it is built: of the
+    /// new face on each horizon edge (NaN when degenerate).
+    pub planes: Vec<(DVec3, f64)>,
+    /// Whether no plane in `planes` is degenerate.
+    pub planes_ok: bool,
     /// The faces the eye sees.
     pub visible: Vec<usize>,
     /// Depth-first stack `(face, edge it was entered through, edges tried)`.
@@ -192,6 +200,7 @@ impl<'p> Quickhull<'p> {
     /// [`HullError::Unstable`]. So is a horizon that is not one simple loop, and so are more
     /// points or triangles than `u32` indices reach.
     pub(super) fn build(
+        input: &'p [Vec3],
         pts: &'p [DVec3],
         s: [usize; 4],
         eps: f64,
@@ -201,8 +210,12 @@ impl<'p> Quickhull<'p> {
             return Err(HullError::Unstable);
         }
         let n = pts.len();
+        if input.len() != pts.len() {
+            return Err(HullError::Unstable);
+        }
         let mut qh = Quickhull {
             pts,
+            input,
             eps,
             eps_vis: eps / 64.0,
             tris: cleared(&mut lists.tris),
@@ -216,6 +229,7 @@ impl<'p> Quickhull<'p> {
             on_horizon: refilled(&mut lists.on_horizon, n, 0),
             horizon: cleared(&mut lists.horizon),
             planes: cleared(&mut lists.planes),
+            planes_ok: false,
             visible: cleared(&mut lists.visible),
             stack: cleared(&mut lists.stack),
             orphans: cleared(&mut lists.orphans),
@@ -245,7 +259,7 @@ impl<'p> Quickhull<'p> {
     fn add_eye_of(&mut self, f0: usize) -> Result<(), HullError> {
         let (mut eye, mut far) = (NONE, f64::NEG_INFINITY);
         for i in self.tris[f0].outside.iter(&self.link) {
-            let dist = self.tris[f0].dist(self.pts[i]);
+            let dist = self.tris[f0].dist(self.input[i].as_dvec3());
             if dist > far {
                 (eye, far) = (i, dist);
             }
@@ -305,11 +319,11 @@ pub(super) struct Lists {
     tris: Vec<Tri>,
     pending: Vec<usize>,
     home: Vec<u32>,
-    stamp: Vec<(usize, u8)>,
+    stamp: Vec<u64>,
     dfs: Vec<usize>,
     on_horizon: Vec<usize>,
-    horizon: Vec<(usize, usize, usize)>,
-    planes: Vec<Option<(DVec3, f64)>>,
+    horizon: Vec<(usize, usize, usize, usize)>,
+    planes: Vec<(DVec3, f64)>,
     visible: Vec<usize>,
     stack: Vec<(usize, usize, usize)>,
     orphans: Vec<usize>,

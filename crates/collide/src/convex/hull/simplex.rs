@@ -119,9 +119,11 @@ impl Quickhull<'_> {
         let verts = [[a, b, c], [b, a, t], [c, b, t], [a, c, t]];
         // Neighbours across v[i] → v[i+1].
         let nbs = [[1, 2, 3], [0, 3, 2], [0, 1, 3], [0, 2, 1]];
+        self.planes.clear();
         for (v, nb) in verts.iter().zip(nbs) {
             let (n, d) = tri_plane(pts[v[0]], pts[v[1]], pts[v[2]]).ok_or(HullError::Unstable)?;
             self.tris.push(Tri::new(*v, nb, n, d));
+            self.planes.push((n, d));
         }
         for i in 0..pts.len() {
             if !s.contains(&i) {
