@@ -49,14 +49,14 @@ impl Quickhull<'_> {
                 // (checked by the search): its third vertex is `v[j + 2]`.
                 let c = tri.v[MOD3[j + 2]] as usize;
                 // The new face's plane, kept for the cone when this is the last pass.
-                let plane = tri_plane(self.pts[ha], self.pts[hb], pe);
+                let plane = tri_plane(self.pts.at(ha), self.pts.at(hb), pe);
                 self.planes_ok &= plane.is_some();
                 let (n, d) = plane.unwrap_or((DVec3::NAN, f64::NAN));
                 self.planes.push((n, d));
                 // Convex when c is below the new face (never for a degenerate face: NaN).
                 // Only faces the eye is not clearly below may be removed: that bounds how far
                 // the hull can retreat (eps / 64).
-                let convex = n.dot(self.pts[c]) - d < 0.0;
+                let convex = n.dot(self.pts.at(c)) - d < 0.0;
                 if !convex && tri.dist(pe) > -self.eps_vis {
                     self.stamp[g] = visible_mark(iter);
                     grew = true;

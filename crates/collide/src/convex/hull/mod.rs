@@ -46,7 +46,7 @@ use super::gauss_map::{GaussArc, GaussClusters};
 use super::lanes::{PlaneLanes, PointLanes};
 use crate::math::Vec3;
 use crate::shapes::Plane;
-use quickhull::Quickhull;
+use quickhull::{Points, Quickhull};
 
 /// Why [`ConvexHull::try_new`] could not build a hull.
 #[derive(Clone, Debug, PartialEq)]
@@ -227,22 +227,16 @@ thread_local! {
     static LISTS: std::cell::RefCell<Lists> = std::cell::RefCell::default();
 }
 
-/// The builder's lists kept between builds on one thread: Quickhull's and the merge's, and
-/// the input in `f64`.
+/// The builder's lists kept between builds on one thread: Quickhull's and the merge's.
 #[derive(Default)]
 struct Lists {
-    pts: Vec<DVec3>,
     quickhull: quickhull::Lists,
     merge: polygons::Lists,
 }
 
 /// [`ConvexHull::try_new`] on finite, non-empty `points`, with the thread's `lists`.
 fn build(points: &[Vec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
-    let mut pts = std::mem::take(&mut lists.pts);
-    pts.clear();
-    pts.extend(points.iter().map(|p| p.as_dvec3()));
-    let built = build_from(points, &pts, lists);
-    lists.pts = pts;
+    let built = build_from(points, lists);
     // A big build's tables (about 50 MB at 100,000 points on a sphere) are not kept: their
     // allocation is a small part of such a build, and a thread should not hold them forever.
     if points.len() > KEEP_POINTS {
@@ -256,10 +250,11 @@ fn build(points: &[Vec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
 /// table, the largest, holds about 0.5 MB (up to twice that in capacity) at this many points.
 const KEEP_POINTS: usize = 1024;
 
-/// The hull of `points`, given also in `f64` as `pts`.
-fn build_from(points: &[Vec3], pts: &[DVec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
+/// The hull of `points`.
+fn build_from(points: &[Vec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
+    let pts = Points(points);
     let mut max_abs = DVec3::ZERO;
-    for p in pts {
+    for p in pts.iter() {
         max_abs = max_abs.max(p.abs());
     }
     let scale = max_abs.x + max_abs.y + max_abs.z;
@@ -270,7 +265,7 @@ fn build_from(points: &[Vec3], pts: &[DVec3], lists: &mut Lists) -> Result<Conve
         return Err(HullError::Coincident { tolerance });
     }
     let simplex = simplex::initial_simplex(pts, eps, tolerance)?;
-    let qh = Quickhull::build(points, pts, simplex, eps, &mut lists.quickhull)?;
+    let qh = Quickhull::build(pts, simplex, eps, &mut lists.quickhull)?;
     let built = polygons::build_polygons(pts, &qh.tris, eps, &mut lists.merge);
     // The simplex test measures the fourth
     // point's height over the plane of the first three, but merging measures every vertex

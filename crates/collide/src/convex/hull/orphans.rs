@@ -52,7 +52,7 @@ impl Quickhull<'_> {
     /// inside goes to the near set instead of being dropped. Records the face as the point's
     /// `home` either way.
     pub(super) fn assign(&mut self, first: usize, i: usize, keep: bool) {
-        let p = self.input[i].as_dvec3();
+        let p = self.pts.at(i);
         // Selects rather than branches: which face is farthest is a coin toss per face.
         let (mut dist, mut f) = (f64::NEG_INFINITY, NONE);
         for (g, &(n, d)) in self.planes.iter().enumerate() {
@@ -89,7 +89,7 @@ impl Quickhull<'_> {
             while let Some(i) = next {
                 // Read the successor before `i` moves to another list.
                 next = next_in_list(&self.link, i);
-                let p = self.pts[i];
+                let p = self.pts.at(i);
                 let (mut best, mut at) = (self.tris[f].dist(p), f);
                 loop {
                     let mut moved = false;

@@ -30,6 +30,32 @@ fn widen(x: u32) -> usize {
     }
 }
 
+/// The input points, read in `f64`: each `f32` coordinate converts exactly, so no `f64` copy
+/// of the input is made (half the memory for the scans that read points in no order, and
+/// nothing to allocate and fill per build).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Points<'p>(pub &'p [Vec3]);
+
+impl<'p> Points<'p> {
+    /// Number of points.
+    #[inline]
+    pub(super) fn len(self) -> usize {
+        self.0.len()
+    }
+
+    /// Point `i` in `f64`.
+    #[inline]
+    pub(super) fn at(self, i: usize) -> DVec3 {
+        self.0[i].as_dvec3()
+    }
+
+    /// The points in order, in `f64`.
+    #[inline]
+    pub(super) fn iter(self) -> impl Iterator<Item = DVec3> + Clone + 'p {
+        self.0.iter().map(|p| p.as_dvec3())
+    }
+}
+
 /// A triangle of the hull under construction (80 bytes: indices are `u32`).
 #[derive(Clone, Debug)]
 pub(super) struct Tri {
@@ -147,10 +173,7 @@ impl Tri {
 /// Quickhull's state: the triangles, the work list, and scratch buffers reused by every
 /// iteration (index-keyed, so no hashing).
 pub(super) struct Quickhull<'p> {
-    pub pts: &'p [DVec3],
-    /// The same points as given, in `f32`: half the memory of `pts`, for the scans that read
-    /// points in no order (each converts exactly to the `f64` point).
-    pub input: &'p [Vec3],
+    pub pts: Points<'p>,
     /// A point must be more than this above a face to be added (see the module docs of
     /// [`hull`](super)).
     pub eps: f64,
@@ -200,8 +223,7 @@ impl<'p> Quickhull<'p> {
     /// [`HullError::Unstable`]. So is a horizon that is not one simple loop, and so are more
     /// points or triangles than `u32` indices reach.
     pub(super) fn build(
-        input: &'p [Vec3],
-        pts: &'p [DVec3],
+        pts: Points<'p>,
         s: [usize; 4],
         eps: f64,
         lists: &mut Lists,
@@ -210,12 +232,8 @@ impl<'p> Quickhull<'p> {
             return Err(HullError::Unstable);
         }
         let n = pts.len();
-        if input.len() != pts.len() {
-            return Err(HullError::Unstable);
-        }
         let mut qh = Quickhull {
             pts,
-            input,
             eps,
             eps_vis: eps / 64.0,
             tris: cleared(&mut lists.tris),
@@ -259,7 +277,7 @@ impl<'p> Quickhull<'p> {
     fn add_eye_of(&mut self, f0: usize) -> Result<(), HullError> {
         let (mut eye, mut far) = (NONE, f64::NEG_INFINITY);
         for i in self.tris[f0].outside.iter(&self.link) {
-            let dist = self.tris[f0].dist(self.input[i].as_dvec3());
+            let dist = self.tris[f0].dist(self.pts.at(i));
             if dist > far {
                 (eye, far) = (i, dist);
             }
@@ -267,7 +285,7 @@ impl<'p> Quickhull<'p> {
         if eye == NONE {
             return Ok(());
         }
-        let repaired = self.horizon(f0, self.pts[eye])?;
+        let repaired = self.horizon(f0, self.pts.at(eye))?;
         if !self.horizon_is_simple() {
             return Err(HullError::Unstable);
         }

@@ -646,7 +646,7 @@ pub(super) fn contains_input(
         }
         order
             .iter()
-            .all(|&i| qh.pts[i].distance_squared(c) <= r2 || inside(i, start(i)))
+            .all(|&i| qh.pts.at(i).distance_squared(c) <= r2 || inside(i, start(i)))
     } else {
         // Each vertex once (it is a corner of several triangles).
         let mut seen = vec![false; points.len()];
