@@ -17,9 +17,10 @@ fn visible_mark(iter: usize) -> u64 {
 }
 
 impl Quickhull<'_> {
-    /// Fills `visible` with the faces eye `pe` sees, starting from face `f0`, and `horizon`
-    /// with the loop of edges `(a, b, face beyond)` around them; returns whether the convexity
-    /// repair removed a face the eye is not clearly above.
+    /// Fills `visible` with the faces eye `pe` sees, starting from face `f0`, `horizon` with
+    /// the loop of edges `(a, b, face beyond, the edge's index there)` around them and
+    /// `planes` with the new faces' planes; returns whether the convexity repair removed a
+    /// face the eye is not clearly above.
     ///
     /// An ordered depth-first search of the visible faces: the horizon comes out as a
     /// counter-clockwise loop of edges when the visible set is a disk. Then every new face
