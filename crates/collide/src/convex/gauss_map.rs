@@ -191,9 +191,11 @@ impl ConvexHull {
             .get_or_init(|| gauss_clusters(&self.faces, &self.edges))
     }
 
-    /// Builds the Gauss map now rather than on the SAT's first full search: for the world,
+    /// Builds the Gauss map (and the lanes support scans use) now rather than on the SAT's
+    /// first full search (and the first scan): for the world,
     /// which prepares its bodies when they are added so that its frames allocate nothing.
     pub(crate) fn build_gauss_map(&self) {
+        self.build_lanes();
         self.gauss();
         self.gauss_arcs();
     }

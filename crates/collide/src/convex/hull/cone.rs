@@ -14,19 +14,18 @@ impl Quickhull<'_> {
         if base + nh >= NIL as usize {
             return Err(HullError::Unstable);
         }
-        for (i, &(ha, hb, g)) in self.horizon.iter().enumerate() {
+        if !self.planes_ok || self.planes.len() != nh {
+            return Err(HullError::Unstable);
+        }
+        for (i, &(ha, hb, g, j)) in self.horizon.iter().enumerate() {
             // Computed by the horizon's convexity check for this very horizon.
-            let plane = self.planes.get(i).copied().flatten();
-            let (n, d) = plane.ok_or(HullError::Unstable)?;
+            let (n, d) = self.planes[i];
             let next = base + cyclic_next(i, nh);
             let prev = base + cyclic_prev(i, nh);
             self.tris
                 .push(Tri::new([ha, hb, eye], [g, next, prev], n, d));
-            // The face beyond keeps its copy of the edge (b → a); point it at the new face.
-            let tg = self.tris[g].verts();
-            let Some(j) = (0..3).find(|&j| tg[j] == hb && tg[(j + 1) % 3] == ha) else {
-                return Err(HullError::Unstable);
-            };
+            // The face beyond keeps its copy of the edge (b → a), at `j`; point it at the new
+            // face.
             self.tris[g].nb[j] = (base + i) as u32;
         }
         Ok(base)

@@ -7,10 +7,20 @@ use super::quickhull::Quickhull;
 use super::simplex::tri_plane;
 use super::{cyclic_next, HullError};
 
+/// `k % 3` for `k < 6`, without a division.
+pub(super) const MOD3: [usize; 6] = [0, 1, 2, 0, 1, 2];
+
+/// The mark of a face found visible in iteration `iter` (see [`Quickhull::stamp`]).
+#[inline]
+fn visible_mark(iter: usize) -> u64 {
+    ((iter as u64) << 1) | 1
+}
+
 impl Quickhull<'_> {
-    /// Fills `visible` with the faces eye `pe` sees, starting from face `f0`, and `horizon`
-    /// with the loop of edges `(a, b, face beyond)` around them; returns whether the convexity
-    /// repair removed a face the eye is not clearly above.
+    /// Fills `visible` with the faces eye `pe` sees, starting from face `f0`, `horizon` with
+    /// the loop of edges `(a, b, face beyond, the edge's index there)` around them and
+    /// `planes` with the new faces' planes; returns whether the convexity repair removed a
+    /// face the eye is not clearly above.
     ///
     /// An ordered depth-first search of the visible faces: the horizon comes out as a
     /// counter-clockwise loop of edges when the visible set is a disk. Then every new face
@@ -23,30 +33,33 @@ impl Quickhull<'_> {
         // Grown to twice what is needed, so not at every iteration (each adds a few faces);
         // the marks of faces not yet made match no iteration and no pass.
         if self.stamp.len() < n {
-            self.stamp.resize(2 * n, (usize::MAX, 0));
+            self.stamp.resize(2 * n, 0);
             self.dfs.resize(2 * n, 0);
         }
         let iter = self.iter;
-        self.stamp[f0] = (iter, 1);
+        self.stamp[f0] = visible_mark(iter);
         let mut repaired = false;
         loop {
             self.visible_region(f0, pe)?;
             let mut grew = false;
             self.planes.clear();
-            for &(ha, hb, g) in &self.horizon {
+            self.planes_ok = true;
+            for &(ha, hb, g, j) in &self.horizon {
                 let tri = &self.tris[g];
-                let c = tri.verts().into_iter().find(|&v| v != ha && v != hb);
+                // The face beyond runs the edge the other way, `v[j] = b`, `v[j + 1] = a`
+                // (checked by the search): its third vertex is `v[j + 2]`.
+                let c = tri.v[MOD3[j + 2]] as usize;
                 // The new face's plane, kept for the cone when this is the last pass.
-                let plane = tri_plane(self.pts[ha], self.pts[hb], pe);
-                self.planes.push(plane);
-                // Convex when c is below the new face. Only faces the eye is not clearly
-                // below may be removed: that bounds how far the hull can retreat (eps / 64).
-                let convex = match (c, plane) {
-                    (Some(c), Some((n, d))) => n.dot(self.pts[c]) - d < 0.0,
-                    _ => false,
-                };
+                let plane = tri_plane(self.pts.at(ha), self.pts.at(hb), pe);
+                self.planes_ok &= plane.is_some();
+                let (n, d) = plane.unwrap_or((DVec3::NAN, f64::NAN));
+                self.planes.push((n, d));
+                // Convex when c is below the new face (never for a degenerate face: NaN).
+                // Only faces the eye is not clearly below may be removed: that bounds how far
+                // the hull can retreat (eps / 64).
+                let convex = n.dot(self.pts.at(c)) - d < 0.0;
                 if !convex && tri.dist(pe) > -self.eps_vis {
-                    self.stamp[g] = (iter, 1);
+                    self.stamp[g] = visible_mark(iter);
                     grew = true;
                 }
             }
@@ -77,33 +90,38 @@ impl Quickhull<'_> {
                 continue;
             }
             top.2 += 1;
-            let e = (entry + k) % 3;
-            let g = self.tris[f].nb[e] as usize;
+            let e = MOD3[entry + k];
+            let tf = &self.tris[f];
+            let (g, ea, eb) = (tf.nb[e] as usize, tf.v[e], tf.v[MOD3[e + 1]]);
             if self.dfs[g] == pass {
                 continue;
             }
-            let vis = if self.stamp[g].0 == iter {
-                self.stamp[g].1 == 1
+            // g's copy of the edge (b → a): entered through it, or kept on the horizon.
+            let tg = &self.tris[g];
+            let j = if tg.v[0] == eb {
+                0
+            } else if tg.v[1] == eb {
+                1
             } else {
-                let vis = self.tris[g].dist(pe) > self.eps_vis;
-                self.stamp[g] = (iter, if vis { 1 } else { 2 });
+                2
+            };
+            if tg.v[j] != eb || tg.v[MOD3[j + 1]] != ea {
+                return Err(HullError::Unstable);
+            }
+            let mark = self.stamp[g];
+            let vis = if mark >> 1 == iter as u64 {
+                mark & 1 == 1
+            } else {
+                let vis = tg.dist(pe) > self.eps_vis;
+                self.stamp[g] = ((iter as u64) << 1) | u64::from(vis);
                 vis
             };
-            let (ea, eb) = (
-                self.tris[f].v[e] as usize,
-                self.tris[f].v[(e + 1) % 3] as usize,
-            );
             if vis {
                 self.dfs[g] = pass;
                 self.visible.push(g);
-                // Enter g through its copy of the edge (b → a).
-                let tg = self.tris[g].verts();
-                let Some(eg) = (0..3).find(|&j| tg[j] == eb && tg[(j + 1) % 3] == ea) else {
-                    return Err(HullError::Unstable);
-                };
-                self.stack.push((g, eg, 0));
+                self.stack.push((g, j, 0));
             } else {
-                self.horizon.push((ea, eb, g));
+                self.horizon.push((ea as usize, eb as usize, g, j));
             }
         }
         Ok(())
@@ -118,7 +136,7 @@ impl Quickhull<'_> {
         }
         let iter = self.iter;
         for i in 0..nh {
-            let (a, b, _) = self.horizon[i];
+            let (a, b, _, _) = self.horizon[i];
             if b != self.horizon[cyclic_next(i, nh)].0 || self.on_horizon[a] == iter {
                 return false;
             }

@@ -46,7 +46,7 @@ use super::gauss_map::{GaussArc, GaussClusters};
 use super::lanes::{PlaneLanes, PointLanes};
 use crate::math::Vec3;
 use crate::shapes::Plane;
-use quickhull::Quickhull;
+use quickhull::{Points, Quickhull};
 
 /// Why [`ConvexHull::try_new`] could not build a hull.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,11 +164,14 @@ pub struct ConvexHull {
     /// Each edge's Gauss-map arc (its great circle from the edge direction, and a cap around
     /// it), by edge index: built on first use like `gauss`. Derived data, left out of equality.
     pub(super) arcs: OnceLock<Vec<GaussArc>>,
-    /// The vertices in lanes of four, for support scans. Derived data, left out of equality.
-    pub(super) vertex_lanes: PointLanes,
+    /// The vertices in lanes of four, for support scans: built on first use (clustering a
+    /// large hull's vertices costs about as much as a third of building it). Derived data,
+    /// left out of equality.
+    pub(super) vertex_lanes: OnceLock<PointLanes>,
     /// The faces' planes in lanes of four, for the face most turned toward a direction and
-    /// for point-inside tests. Derived data, left out of equality.
-    pub(super) plane_lanes: PlaneLanes,
+    /// for point-inside tests: built on first use like `vertex_lanes`. Derived data, left out
+    /// of equality.
+    pub(super) plane_lanes: OnceLock<PlaneLanes>,
     /// Mean of the vertices.
     pub(super) centroid: Vec3,
     /// Radius of a ball about `centroid` inside the hull (see [`ConvexHull::inner_ball`]).
@@ -224,22 +227,16 @@ thread_local! {
     static LISTS: std::cell::RefCell<Lists> = std::cell::RefCell::default();
 }
 
-/// The builder's lists kept between builds on one thread: Quickhull's and the merge's, and
-/// the input in `f64`.
+/// The builder's lists kept between builds on one thread: Quickhull's and the merge's.
 #[derive(Default)]
 struct Lists {
-    pts: Vec<DVec3>,
     quickhull: quickhull::Lists,
     merge: polygons::Lists,
 }
 
 /// [`ConvexHull::try_new`] on finite, non-empty `points`, with the thread's `lists`.
 fn build(points: &[Vec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
-    let mut pts = std::mem::take(&mut lists.pts);
-    pts.clear();
-    pts.extend(points.iter().map(|p| p.as_dvec3()));
-    let built = build_from(points, &pts, lists);
-    lists.pts = pts;
+    let built = build_from(points, lists);
     // A big build's tables (about 50 MB at 100,000 points on a sphere) are not kept: their
     // allocation is a small part of such a build, and a thread should not hold them forever.
     if points.len() > KEEP_POINTS {
@@ -253,10 +250,11 @@ fn build(points: &[Vec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
 /// table, the largest, holds about 0.5 MB (up to twice that in capacity) at this many points.
 const KEEP_POINTS: usize = 1024;
 
-/// The hull of `points`, given also in `f64` as `pts`.
-fn build_from(points: &[Vec3], pts: &[DVec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
+/// The hull of `points`.
+fn build_from(points: &[Vec3], lists: &mut Lists) -> Result<ConvexHull, HullError> {
+    let pts = Points(points);
     let mut max_abs = DVec3::ZERO;
-    for p in pts {
+    for p in pts.iter() {
         max_abs = max_abs.max(p.abs());
     }
     let scale = max_abs.x + max_abs.y + max_abs.z;
@@ -338,14 +336,37 @@ impl ConvexHull {
     /// branch-free scan four vertices at a time.
     #[inline]
     pub(crate) fn support_index(&self, dir: Vec3) -> usize {
-        self.vertex_lanes.argmax(dir)
+        self.vertex_lanes().argmax(dir)
     }
 
     /// Index of the face whose outward normal has the largest dot product with `n` (the first
     /// of ties; 0 for a NaN `n`).
     #[inline]
     pub(crate) fn most_aligned_face(&self, n: Vec3) -> usize {
-        self.plane_lanes.most_aligned(n)
+        self.plane_lanes().most_aligned(n)
+    }
+
+    /// The vertices in lanes, built on first use.
+    #[inline]
+    fn vertex_lanes(&self) -> &PointLanes {
+        self.vertex_lanes
+            .get_or_init(|| PointLanes::new(&self.vertices))
+    }
+
+    /// The face planes in lanes, built on first use.
+    #[inline]
+    pub(super) fn plane_lanes(&self) -> &PlaneLanes {
+        self.plane_lanes.get_or_init(|| {
+            let planes: Vec<Plane> = self.faces.iter().map(|f| f.plane).collect();
+            PlaneLanes::new(&planes)
+        })
+    }
+
+    /// Builds the lanes now rather than on the first query that scans them (for the world,
+    /// which prepares its bodies when they are added).
+    pub(crate) fn build_lanes(&self) {
+        self.vertex_lanes();
+        self.plane_lanes();
     }
 
     /// Vertex indices of all faces, concatenated; a face's are `first .. first + count`.
@@ -443,7 +464,7 @@ impl ConvexHull {
     pub fn contains_point(&self, p: Vec3, tolerance: f32) -> bool {
         // `signed_distance_bound(p) <= tolerance`, four faces at a time, stopping at the first
         // group with a face beyond it (or NaN): a point outside is usually outside early.
-        self.plane_lanes.all_within(p, tolerance)
+        self.plane_lanes().all_within(p, tolerance)
     }
 
     /// Mean of the vertices (strictly inside the hull, which has volume).

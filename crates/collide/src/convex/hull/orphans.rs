@@ -47,16 +47,16 @@ impl Quickhull<'_> {
     }
 
     /// Puts point `i` in the outside or near set of the face among `tris[first..]` (all alive:
-    /// the simplex or a new cone) it is farthest above, or drops it when it is more than `eps` inside all of
-    /// them. With `keep`, a point more than `eps` inside goes to the near set instead of being
-    /// dropped. Records the face as the point's `home` either way.
+    /// the simplex or a new cone, whose planes are `planes`) it is farthest above, or drops it
+    /// when it is more than `eps` inside all of them. With `keep`, a point more than `eps`
+    /// inside goes to the near set instead of being dropped. Records the face as the point's
+    /// `home` either way.
     pub(super) fn assign(&mut self, first: usize, i: usize, keep: bool) {
-        let p = self.pts[i];
+        let p = self.pts.at(i);
         // Selects rather than branches: which face is farthest is a coin toss per face.
         let (mut dist, mut f) = (f64::NEG_INFINITY, NONE);
-        for (g, tri) in self.tris.get(first..).unwrap_or(&[]).iter().enumerate() {
-            debug_assert!(tri.alive);
-            let h = tri.dist(p);
+        for (g, &(n, d)) in self.planes.iter().enumerate() {
+            let h = n.dot(p) - d;
             let higher = h > dist;
             dist = if higher { h } else { dist };
             f = if higher { first + g } else { f };
@@ -89,7 +89,7 @@ impl Quickhull<'_> {
             while let Some(i) = next {
                 // Read the successor before `i` moves to another list.
                 next = next_in_list(&self.link, i);
-                let p = self.pts[i];
+                let p = self.pts.at(i);
                 let (mut best, mut at) = (self.tris[f].dist(p), f);
                 loop {
                     let mut moved = false;

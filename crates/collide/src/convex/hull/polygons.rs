@@ -6,9 +6,8 @@ use std::sync::OnceLock;
 
 use glam::DVec3;
 
-use super::quickhull::{Tri, NONE};
+use super::quickhull::{Points, Tri, NONE};
 use super::{cyclic_next, next_hull_id, ConvexHull, HullEdge, HullFace};
-use crate::convex::lanes::{PlaneLanes, PointLanes};
 use crate::math::Vec3;
 use crate::shapes::Plane;
 
@@ -95,7 +94,7 @@ impl Assembled {
 
 /// Merges coplanar triangles into polygons, drops mid-edge vertices, converts to `f32`.
 pub(super) fn build_polygons(
-    pts: &[DVec3],
+    pts: Points<'_>,
     tris: &[Tri],
     eps: f64,
     lists: &mut Lists,
@@ -131,11 +130,13 @@ fn slot(lists: &mut Lists, dropped: bool) -> &mut Polygons {
 /// One piece, read top to bottom per seed: grow the region, trace its boundary loop, fall back
 /// to the region's triangles when the loop is not a disk; the three steps share the region's
 /// scratch arrays (`members`, the successor map `next` and its `keys`).
-fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
+fn merge_coplanar(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) {
     // Twice the area, squared (the square orders as the area does, without a root).
     let area = |f: usize| {
         let [a, b, c] = tris[f].verts();
-        (pts[b] - pts[a]).cross(pts[c] - pts[a]).length_squared()
+        (pts.at(b) - pts.at(a))
+            .cross(pts.at(c) - pts.at(a))
+            .length_squared()
     };
     // Sorted by (decreasing area, index) as one integer each, `!bits` above the index: a
     // squared area is a finite non-negative f64 (input coordinates are f32, so it stays below
@@ -185,7 +186,7 @@ fn merge_coplanar(pts: &[DVec3], tris: &[Tri], eps: f64, lists: &mut Lists) {
                 if tris[g]
                     .verts()
                     .iter()
-                    .all(|&v| (n.dot(pts[v]) - d).abs() <= eps)
+                    .all(|&v| (n.dot(pts.at(v)) - d).abs() <= eps)
                 {
                     region[g] = r;
                     members.push(g);
@@ -269,6 +270,15 @@ fn drop_mid_edge(n_points: usize, lists: &mut Lists) -> bool {
         dropped,
         ..
     } = lists;
+    // A vertex is dropped only from two polygons of more than three vertices: with fewer
+    // such polygons (every polygon a triangle, the usual case) there is nothing to do.
+    let big = (0..polygons.len())
+        .filter(|&p| polygons.start[p + 1] - polygons.start[p] > 3)
+        .take(2)
+        .count();
+    if big < 2 {
+        return false;
+    }
     degree.clear();
     degree.resize(n_points, 0);
     for &v in &polygons.verts {
@@ -322,7 +332,7 @@ fn drop_mid_edge(n_points: usize, lists: &mut Lists) -> bool {
 /// faces form a closed 2-manifold, each edge's corners (see [`Assembled::corners`]) and each
 /// point's vertex index (see [`Assembled::vertex_of_point`]).
 fn assemble(
-    pts: &[DVec3],
+    pts: Points<'_>,
     tris: &[Tri],
     polygons: &Polygons,
     face_of_tri: &[usize],
@@ -345,20 +355,20 @@ fn assemble(
             _ => {
                 let mut newell = DVec3::ZERO;
                 for (k, &a) in p.iter().enumerate() {
-                    newell += pts[a].cross(pts[p[cyclic_next(k, p.len())]]);
+                    newell += pts.at(a).cross(pts.at(p[cyclic_next(k, p.len())]));
                 }
                 newell.normalize_or_zero().as_vec3()
             }
         };
         let d = p
             .iter()
-            .map(|&v| n.as_dvec3().dot(pts[v]))
+            .map(|&v| n.as_dvec3().dot(pts.at(v)))
             .fold(f64::NEG_INFINITY, f64::max);
         let first = face_indices.len() as u32;
         for &v in p {
             if remap[v] == u32::MAX {
                 remap[v] = vertices.len() as u32;
-                vertices.push(pts[v].as_vec3());
+                vertices.push(pts.0[v]);
             }
             face_indices.push(remap[v]);
         }
@@ -401,11 +411,10 @@ fn assemble(
         .map(|v| (v.as_dvec3() - centroid).length_squared())
         .fold(0.0f64, f64::max)
         .sqrt();
-    let planes: Vec<Plane> = faces.iter().map(|f| f.plane).collect();
     let hull = ConvexHull {
         id: next_hull_id(),
-        vertex_lanes: PointLanes::new(&vertices),
-        plane_lanes: PlaneLanes::new(&planes),
+        vertex_lanes: OnceLock::new(),
+        plane_lanes: OnceLock::new(),
         vertices,
         faces,
         face_indices,

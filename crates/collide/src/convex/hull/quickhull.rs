@@ -11,6 +11,7 @@
 use glam::DVec3;
 
 use super::HullError;
+use crate::math::Vec3;
 
 /// Index meaning "none" in the builder's index-keyed arrays.
 pub(super) const NONE: usize = usize::MAX;
@@ -26,6 +27,32 @@ fn widen(x: u32) -> usize {
         NONE
     } else {
         x as usize
+    }
+}
+
+/// The input points, read in `f64`: each `f32` coordinate converts exactly, so no `f64` copy
+/// of the input is made (half the memory for the scans that read points in no order, and
+/// nothing to allocate and fill per build).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Points<'p>(pub &'p [Vec3]);
+
+impl<'p> Points<'p> {
+    /// Number of points.
+    #[inline]
+    pub(super) fn len(self) -> usize {
+        self.0.len()
+    }
+
+    /// Point `i` in `f64`.
+    #[inline]
+    pub(super) fn at(self, i: usize) -> DVec3 {
+        self.0[i].as_dvec3()
+    }
+
+    /// The points in order, in `f64`.
+    #[inline]
+    pub(super) fn iter(self) -> impl Iterator<Item = DVec3> + Clone + 'p {
+        self.0.iter().map(|p| p.as_dvec3())
     }
 }
 
@@ -146,7 +173,7 @@ impl Tri {
 /// Quickhull's state: the triangles, the work list, and scratch buffers reused by every
 /// iteration (index-keyed, so no hashing).
 pub(super) struct Quickhull<'p> {
-    pub pts: &'p [DVec3],
+    pub pts: Points<'p>,
     /// A point must be more than this above a face to be added (see the module docs of
     /// [`hull`](super)).
     pub eps: f64,
@@ -164,16 +191,20 @@ pub(super) struct Quickhull<'p> {
     /// Iteration number (one per added point) and depth-first pass number.
     pub iter: usize,
     pub pass: usize,
-    /// Per-face marks of the current iteration: `(iter, 1)` visible, `(iter, 2)` not.
-    pub stamp: Vec<(usize, u8)>,
+    /// Per-face marks: `2 iter + 1` found visible in iteration `iter`, `2 iter` found not.
+    pub stamp: Vec<u64>,
     /// Per-face mark of the depth-first pass that reached it.
     pub dfs: Vec<usize>,
     /// Per-point mark: the iteration in which the point is a horizon vertex.
     pub on_horizon: Vec<usize>,
-    /// The horizon, a loop of edges `(a, b, face beyond)`, counter-clockwise seen from the eye.
-    pub horizon: Vec<(usize, usize, usize)>,
-    /// The plane of the new face on each horizon edge (`None` when degenerate).
-    pub planes: Vec<Option<(DVec3, f64)>>,
+    /// The horizon, a loop of edges `(a, b, face beyond, the edge's index in that face)`,
+    /// counter-clockwise seen from the eye.
+    pub horizon: Vec<(usize, usize, usize, usize)>,
+    /// The plane of each face of the cone (or of the initial simplex) as it is built: of the
+    /// new face on each horizon edge (NaN when degenerate).
+    pub planes: Vec<(DVec3, f64)>,
+    /// Whether no plane in `planes` is degenerate.
+    pub planes_ok: bool,
     /// The faces the eye sees.
     pub visible: Vec<usize>,
     /// Depth-first stack `(face, edge it was entered through, edges tried)`.
@@ -192,7 +223,7 @@ impl<'p> Quickhull<'p> {
     /// [`HullError::Unstable`]. So is a horizon that is not one simple loop, and so are more
     /// points or triangles than `u32` indices reach.
     pub(super) fn build(
-        pts: &'p [DVec3],
+        pts: Points<'p>,
         s: [usize; 4],
         eps: f64,
         lists: &mut Lists,
@@ -216,6 +247,7 @@ impl<'p> Quickhull<'p> {
             on_horizon: refilled(&mut lists.on_horizon, n, 0),
             horizon: cleared(&mut lists.horizon),
             planes: cleared(&mut lists.planes),
+            planes_ok: false,
             visible: cleared(&mut lists.visible),
             stack: cleared(&mut lists.stack),
             orphans: cleared(&mut lists.orphans),
@@ -245,7 +277,7 @@ impl<'p> Quickhull<'p> {
     fn add_eye_of(&mut self, f0: usize) -> Result<(), HullError> {
         let (mut eye, mut far) = (NONE, f64::NEG_INFINITY);
         for i in self.tris[f0].outside.iter(&self.link) {
-            let dist = self.tris[f0].dist(self.pts[i]);
+            let dist = self.tris[f0].dist(self.pts.at(i));
             if dist > far {
                 (eye, far) = (i, dist);
             }
@@ -253,7 +285,7 @@ impl<'p> Quickhull<'p> {
         if eye == NONE {
             return Ok(());
         }
-        let repaired = self.horizon(f0, self.pts[eye])?;
+        let repaired = self.horizon(f0, self.pts.at(eye))?;
         if !self.horizon_is_simple() {
             return Err(HullError::Unstable);
         }
@@ -305,11 +337,11 @@ pub(super) struct Lists {
     tris: Vec<Tri>,
     pending: Vec<usize>,
     home: Vec<u32>,
-    stamp: Vec<(usize, u8)>,
+    stamp: Vec<u64>,
     dfs: Vec<usize>,
     on_horizon: Vec<usize>,
-    horizon: Vec<(usize, usize, usize)>,
-    planes: Vec<Option<(DVec3, f64)>>,
+    horizon: Vec<(usize, usize, usize, usize)>,
+    planes: Vec<(DVec3, f64)>,
     visible: Vec<usize>,
     stack: Vec<(usize, usize, usize)>,
     orphans: Vec<usize>,

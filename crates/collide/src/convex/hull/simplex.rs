@@ -3,19 +3,19 @@
 
 use glam::DVec3;
 
-use super::quickhull::{Quickhull, Tri};
+use super::quickhull::{Points, Quickhull, Tri};
 use super::HullError;
 
 /// Four points spanning a volume, as indices, or the error saying why none exist.
 pub(super) fn initial_simplex(
-    pts: &[DVec3],
+    pts: Points<'_>,
     eps: f64,
     tolerance: f32,
 ) -> Result<[usize; 4], HullError> {
     // The extreme points along each axis (the first of ties), the values so far kept beside
     // their indices; the farthest pair of them is the first edge.
     let mut ext = [0usize; 6];
-    let Some(first) = pts.first() else {
+    let Some(first) = pts.iter().next() else {
         return Err(HullError::Empty);
     };
     let (mut lo, mut hi) = (first.to_array(), first.to_array());
@@ -32,7 +32,7 @@ pub(super) fn initial_simplex(
     let (mut i0, mut i1, mut best) = (0, 0, -1.0);
     for &a in &ext {
         for &b in &ext {
-            let d = pts[a].distance_squared(pts[b]);
+            let d = pts.at(a).distance_squared(pts.at(b));
             if d > best {
                 (i0, i1, best) = (a, b, d);
             }
@@ -42,10 +42,10 @@ pub(super) fn initial_simplex(
         return Err(HullError::Coincident { tolerance });
     }
     // Farthest point from the line i0 i1: |(p - a) × u| with u the unit direction.
-    let (a, u) = (pts[i0], (pts[i1] - pts[i0]).normalize());
+    let (a, u) = (pts.at(i0), (pts.at(i1) - pts.at(i0)).normalize());
     let (mut i2, mut best) = (0, -1.0);
     for (i, p) in pts.iter().enumerate() {
-        let d = (*p - a).cross(u).length_squared();
+        let d = (p - a).cross(u).length_squared();
         if d > best {
             (i2, best) = (i, d);
         }
@@ -54,12 +54,12 @@ pub(super) fn initial_simplex(
         return Err(HullError::Collinear { tolerance });
     }
     // Farthest point from the plane i0 i1 i2.
-    let Some((n, d)) = tri_plane(pts[i0], pts[i1], pts[i2]) else {
+    let Some((n, d)) = tri_plane(pts.at(i0), pts.at(i1), pts.at(i2)) else {
         return Err(HullError::Collinear { tolerance });
     };
     let (mut i3, mut best) = (0, -1.0);
     for (i, p) in pts.iter().enumerate() {
-        let dist = (n.dot(*p) - d).abs();
+        let dist = (n.dot(p) - d).abs();
         if dist > best {
             (i3, best) = (i, dist);
         }
@@ -108,8 +108,9 @@ impl Quickhull<'_> {
     pub(super) fn start(&mut self, s: [usize; 4]) -> Result<(), HullError> {
         let pts = self.pts;
         // Orient the tetrahedron so that s[3] is below the plane of (s[0], s[1], s[2]).
-        let (n, d) = tri_plane(pts[s[0]], pts[s[1]], pts[s[2]]).ok_or(HullError::Unstable)?;
-        let [a, b, c, t] = if n.dot(pts[s[3]]) - d > 0.0 {
+        let (n, d) =
+            tri_plane(pts.at(s[0]), pts.at(s[1]), pts.at(s[2])).ok_or(HullError::Unstable)?;
+        let [a, b, c, t] = if n.dot(pts.at(s[3])) - d > 0.0 {
             [s[0], s[2], s[1], s[3]]
         } else {
             s
@@ -119,9 +120,12 @@ impl Quickhull<'_> {
         let verts = [[a, b, c], [b, a, t], [c, b, t], [a, c, t]];
         // Neighbours across v[i] → v[i+1].
         let nbs = [[1, 2, 3], [0, 3, 2], [0, 1, 3], [0, 2, 1]];
+        self.planes.clear();
         for (v, nb) in verts.iter().zip(nbs) {
-            let (n, d) = tri_plane(pts[v[0]], pts[v[1]], pts[v[2]]).ok_or(HullError::Unstable)?;
+            let (n, d) =
+                tri_plane(pts.at(v[0]), pts.at(v[1]), pts.at(v[2])).ok_or(HullError::Unstable)?;
             self.tris.push(Tri::new(*v, nb, n, d));
+            self.planes.push((n, d));
         }
         for i in 0..pts.len() {
             if !s.contains(&i) {

@@ -286,7 +286,7 @@ impl ConvexHull {
         points
             .iter()
             .enumerate()
-            .all(|(i, &p)| self.plane_lanes.all_within(p, limit(i)))
+            .all(|(i, &p)| self.plane_lanes().all_within(p, limit(i)))
     }
 
     /// The flatness and convexity bound of [`ConvexHull::validate`]:
@@ -354,6 +354,8 @@ pub(super) struct FaceGraph {
     /// Per-face mark of the plateau search that visited it, and the last search's epoch.
     marks: Vec<Cell<u32>>,
     epoch: Cell<u32>,
+    /// The plateau search's stack, kept between searches.
+    stack: std::cell::RefCell<Vec<usize>>,
 }
 
 impl FaceGraph {
@@ -367,6 +369,7 @@ impl FaceGraph {
             adj,
             marks: vec![Cell::new(0); hull.faces.len()],
             epoch: Cell::new(0),
+            stack: std::cell::RefCell::default(),
         }
     }
 
@@ -434,7 +437,9 @@ impl FaceGraph {
         self.epoch.set(epoch);
         let mark = |g: usize| self.marks.get(g).map(|m| m.replace(epoch) != epoch);
         mark(f);
-        let mut stack = vec![f];
+        let mut stack = self.stack.borrow_mut();
+        stack.clear();
+        stack.push(f);
         while let Some(h) = stack.pop() {
             for &g in self.row(h) {
                 let g = g as usize;
@@ -641,7 +646,7 @@ pub(super) fn contains_input(
         }
         order
             .iter()
-            .all(|&i| qh.pts[i].distance_squared(c) <= r2 || inside(i, start(i)))
+            .all(|&i| qh.pts.at(i).distance_squared(c) <= r2 || inside(i, start(i)))
     } else {
         // Each vertex once (it is a corner of several triangles).
         let mut seen = vec![false; points.len()];
