@@ -34,10 +34,10 @@
 use super::box_triangle::{toward_box, witnesses, BoxTriangle};
 use super::{hull_triangle, EdgeBend, TriangleSet};
 use crate::convex::support::unit_or_zero;
-use crate::convex::{Contact, SupportMap};
+use crate::convex::{Contact, ConvexHull, Posed, SupportMap};
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Obb, Sphere, Triangle};
-use glam::DVec3;
+use glam::{DVec3, Vec3A};
 
 /// Sine of the angle within which a contact normal counts as the face normal, or as
 /// perpendicular to an edge (the edge is then part of the contact's feature).
@@ -61,6 +61,9 @@ pub struct MeshContact {
 /// The box of a convex shape from its support points along the six axis directions; `None`
 /// when it is not finite.
 pub(crate) fn support_box<S: SupportMap + ?Sized>(shape: &S) -> Option<Aabb> {
+    if let Some(h) = shape.as_hull() {
+        return hull_box(&h);
+    }
     let hi = Vec3::new(
         shape.support(Vec3::X).x,
         shape.support(Vec3::Y).y,
@@ -73,6 +76,28 @@ pub(crate) fn support_box<S: SupportMap + ?Sized>(shape: &S) -> Option<Aabb> {
     );
     let b = Aabb { min: lo, max: hi };
     (b.is_finite() && lo.cmple(hi).all()).then_some(b)
+}
+
+/// The box of a posed hull: its vertices placed in the world in one pass (six support scans
+/// would each rotate and scan them), the extremes of the same `R v + t` the support points
+/// are; `None` when it is not finite.
+fn hull_box(h: &Posed<&ConvexHull>) -> Option<Aabb> {
+    let (r, t) = (h.rotation, Vec3A::from(h.translation));
+    let columns = [r.x_axis, r.y_axis, r.z_axis].map(Vec3A::from);
+    let (mut lo, mut hi) = (Vec3A::INFINITY, Vec3A::NEG_INFINITY);
+    // Lane minima and maxima skip a NaN, so NaN is looked for on its own.
+    let mut nan = glam::BVec3A::FALSE;
+    for v in h.shape.vertices() {
+        let w = columns[0] * v.x + columns[1] * v.y + columns[2] * v.z + t;
+        nan |= w.cmpne(w);
+        lo = lo.min(w);
+        hi = hi.max(w);
+    }
+    let b = Aabb {
+        min: lo.into(),
+        max: hi.into(),
+    };
+    (!nan.any() && b.is_finite() && lo.cmple(hi).all()).then_some(b)
 }
 
 /// Every triangle's corrected contact with `shape`, appended to `out` (see the module docs).
@@ -459,6 +484,36 @@ fn feature(n: Vec3, c: &[Vec3; 3], face: Vec3) -> [bool; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_posed_hulls_box_holds_its_six_support_points() {
+        // The one-pass box of a posed hull against the box of its six axis support points:
+        // the same to rounding, never smaller; a NaN pose has no box.
+        let mut g = collide_testkit::Gen::new(0xb0b);
+        for case in 0..2_000 {
+            let points: Vec<Vec3> = (0..4 + case % 40).map(|_| g.vec(2.0)).collect();
+            let Ok(hull) = ConvexHull::try_new(&points) else {
+                continue;
+            };
+            let h = Posed::new(&hull, g.quat(), g.vec(100.0));
+            let b = hull_box(&h).expect("a finite pose has a box");
+            let axes = [Vec3::X, Vec3::Y, Vec3::Z];
+            for (k, axis) in axes.into_iter().enumerate() {
+                let (hi, lo) = (h.support(axis)[k], h.support(-axis)[k]);
+                assert!(
+                    b.max[k] >= hi && b.min[k] <= lo,
+                    "case {case}: {b:?} {lo} {hi}"
+                );
+                assert!(b.max[k] - hi <= 1e-5 * (1.0 + hi.abs()), "case {case}");
+                assert!(lo - b.min[k] <= 1e-5 * (1.0 + lo.abs()), "case {case}");
+            }
+            let nan = Posed {
+                translation: Vec3::new(f32::NAN, 0.0, 0.0),
+                ..h
+            };
+            assert!(hull_box(&nan).is_none());
+        }
+    }
     use crate::mesh::MeshCollider;
     use crate::shapes::{Obb, Sphere};
     use crate::Quat;
