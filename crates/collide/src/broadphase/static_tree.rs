@@ -20,7 +20,8 @@
 //! range of items of its leaf. Leaves hold at most [`MAX_LEAF`] items of the item order.
 
 use crate::broadphase::lanes::{
-    first_lanes, lane3, lanes_by_key, load3, set_lane3, Lanes, Query, RayLanes, EMPTY_LANES,
+    entered_by_distance, first_lanes, lane3, lanes_by_key, load3, set_lane3, Lanes, Query,
+    RayLanes, EMPTY_LANES,
 };
 use crate::broadphase::walk_stack::WalkStack;
 use crate::math::{splat3, Vec3, Vec3A};
@@ -292,9 +293,48 @@ impl StaticTree {
     /// `hit(item, max_t)` returns the new bound: the parameter of a hit it found (boxes
     /// entered beyond it are skipped), or the `max_t` it was given to keep searching. A
     /// returned NaN or negative bound ends the walk. A NaN or infinite ray visits nothing.
-    pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, hit: impl FnMut(u32, f32) -> f32) {
-        self.ray_walk(origin, dir, max_t)
-            .advance(self, f32::INFINITY, max_t, hit);
+    pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, mut hit: impl FnMut(u32, f32) -> f32) {
+        let usable = origin.is_finite() && dir.is_finite() && max_t >= 0.0;
+        if !usable || self.nodes.is_empty() {
+            return;
+        }
+        let ray = RayLanes::new(origin, dir, Vec3::ZERO);
+        let mut bound = max_t;
+        // Each level leaves at most three siblings waiting: 32 inline entries hold a walk
+        // ten levels deep (a million items in leaves of four), the heap takes the rest.
+        let mut stack = WalkStack::<(Child, f32), 32>::default();
+        // The child walked now: the nearest one the ray enters goes next without a trip
+        // through the stack; the others wait there, farthest deepest.
+        let mut next = Child::ROOT;
+        loop {
+            if next.is_leaf() {
+                for item in next.items() {
+                    bound = hit(item, bound);
+                    // A NaN or negative bound ends the walk.
+                    if bound.is_nan() || bound < 0.0 {
+                        return;
+                    }
+                }
+            } else {
+                let node = &self.nodes[next.first as usize];
+                let (order, n) = entered_by_distance(node.ray_entries(&ray, bound));
+                if n > 0 {
+                    for &(t, l) in order[1..n].iter().rev() {
+                        stack.push((node.child(l), t));
+                    }
+                    next = node.child(order[0].1);
+                    continue;
+                }
+            }
+            next = loop {
+                let Some((child, near)) = stack.pop() else {
+                    return;
+                };
+                if near <= bound {
+                    break child;
+                }
+            };
+        }
     }
 
     /// [`StaticTree::ray`] as a walk that can stop and go on ([`RayWalk::advance`]), for

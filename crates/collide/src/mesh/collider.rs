@@ -1,6 +1,7 @@
 //! [`MeshCollider`]: a triangle mesh prepared for queries.
 
 use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
+use super::{ray_triangle_exact, ray_triangle_filter, ray_triangle_finish, RayFilter};
 use super::{MeshContact, MeshShapeHit, TriangleSet};
 use crate::broadphase::static_tree::{StaticTree, TreeDefect};
 use crate::convex::SupportMap;
@@ -144,6 +145,36 @@ impl MeshCollider {
         if !(ray.is_finite() && max_t >= 0.0) {
             return None;
         }
+        // The nearest hit so far: its `t` and triangle, with the whole hit when the f64 test
+        // made it; a hit inside a triangle gets its point and
+        // normal only once it is known to be the nearest.
+        let mut best: Option<(f32, u32, Option<MeshRayHit>)> = None;
+        self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
+            let c = &self.corners[i as usize];
+            let hit = match ray_triangle_filter(ray, c, bound) {
+                RayFilter::Miss => None,
+                RayFilter::Inside(t) => Some((t, None)),
+                RayFilter::Exact => ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h))),
+            };
+            if let Some((t, made)) = hit {
+                if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
+                    best = Some((t, i, made));
+                }
+            }
+            best.map_or(bound, |(t, ..)| t)
+        });
+        match best? {
+            (_, _, Some(hit)) => Some(hit),
+            (t, i, None) => ray_triangle_finish(ray, &self.corners[i as usize], i, t)
+                // No unit normal, or the point or normal overflowed (a ray of huge
+                // direction): that hit may not count as found, and the walk finishing every
+                // hit as it goes decides.
+                .or_else(|| self.ray_cast_finishing_each(ray, max_t)),
+        }
+    }
+
+    /// [`MeshCollider::ray_cast`] finishing every hit as it is found.
+    fn ray_cast_finishing_each(&self, ray: &Ray, max_t: f32) -> Option<MeshRayHit> {
         let mut best: Option<MeshRayHit> = None;
         self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
             if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
