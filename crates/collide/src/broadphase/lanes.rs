@@ -5,7 +5,7 @@
 
 use crate::math::{splat3, Vec3};
 use crate::shapes::Aabb;
-use glam::{BVec4A, Vec4};
+use glam::{BVec4A, Vec4, Vec4Swizzles};
 
 /// The bits of a lane mask for the first `n` lanes.
 #[inline(always)]
@@ -35,6 +35,65 @@ pub(crate) fn lanes_by_key(
             order.swap(j - 1, j);
             j -= 1;
         }
+    }
+    (order, n)
+}
+
+/// The lanes a ray enters (`entries` below `INFINITY`), nearest first (ties in lane order), as
+/// `(entry, lane)` in the first `n` entries: what [`lanes_by_key`] gives for finite keys,
+/// without a branch per lane. A sorting network on four lanes (compare-exchange `0–1`, `2–3`,
+/// then `0–2`, `1–3`, then `1–2`; Knuth, TAOCP vol. 3 §5.3.4), carrying the lane numbers along;
+/// missed lanes (`INFINITY`) sort last.
+#[inline(always)]
+pub(crate) fn entered_by_distance(entries: [f32; 4]) -> ([(f32, usize); 4], usize) {
+    let n = Vec4::from_array(entries)
+        .cmplt(Vec4::INFINITY)
+        .bitmask()
+        .count_ones() as usize;
+    let mut order = [(f32::INFINITY, 0usize); 4];
+    if n == 1 {
+        // One lane entered: no order to find.
+        let l = entries.iter().position(|t| t.is_finite()).unwrap_or(0);
+        order[0] = (entries[l], l);
+        return (order, n);
+    }
+    let mut key = Vec4::from_array(entries);
+    // Lane numbers as the bits of the lanes' floats: the network only selects them, and
+    // reading the bits back costs no conversion.
+    let mut lane = Vec4::from_array([0, 1, 2, 3].map(f32::from_bits));
+    // One stage of compare-exchanges between each lane and its partner (`swap` permutes the
+    // lanes into their partners); `low` marks the lanes that keep the smaller key. A lane keeps
+    // its own key when it is already on the right side, ties included, so equal keys keep
+    // their lane order and no key is lost.
+    let stage = |key: Vec4, lane: Vec4, swap: fn(Vec4) -> Vec4, low: BVec4A| {
+        let (other, other_lane) = (swap(key), swap(lane));
+        let keep = (low & key.cmple(other)) | (!low & key.cmpge(other));
+        (
+            Vec4::select(keep, key, other),
+            Vec4::select(keep, lane, other_lane),
+        )
+    };
+    (key, lane) = stage(
+        key,
+        lane,
+        |v| v.yxwz(),
+        BVec4A::new(true, false, true, false),
+    );
+    (key, lane) = stage(
+        key,
+        lane,
+        |v| v.zwxy(),
+        BVec4A::new(true, true, false, false),
+    );
+    (key, lane) = stage(
+        key,
+        lane,
+        |v| v.xzyw(),
+        BVec4A::new(true, true, false, true),
+    );
+    let (key, lane) = (key.to_array(), lane.to_array());
+    for k in 0..4 {
+        order[k] = (key[k], lane[k].to_bits() as usize);
     }
     (order, n)
 }

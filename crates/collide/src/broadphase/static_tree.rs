@@ -3,12 +3,13 @@
 //! and walked with four slab tests (or box compares) at a time.
 //!
 //! Build (Wald, *On fast Construction of SAH-based Bounding Volume Hierarchies*, 2007): at
-//! each node the items' centroids are dropped into [`BINS`] bins along the longest axis of
-//! their bounds; the split between bins that minimises `A_left · N_left + A_right · N_right`
-//! (the expected cost of a ray that hits the node, with `A` the surface area of a side's
-//! box) is taken when it beats keeping the node a leaf. The sides' bounds come from the bins,
-//! so each node costs one pass to bin its items and one to partition them. Nodes deeper than [`MEDIAN_DEPTH`] split at the median, so no
-//! tree is deeper than `MEDIAN_DEPTH + 32`.
+//! each node the items' centroids are dropped into [`BINS`] bins ([`SMALL_BINS`] in nodes of
+//! at most [`SMALL_NODE`] items) along the longest axis of their bounds; the split between
+//! bins that minimises `A_left · N_left + A_right · N_right` (the expected cost of a ray that
+//! hits the node, with `A` the surface area of a side's box) is taken when it beats keeping
+//! the node a leaf. The sides' bounds come from the bins, so each node costs one pass to bin
+//! its items and one to partition them. Nodes deeper than [`MEDIAN_DEPTH`] split at the
+//! median, so no tree is deeper than `MEDIAN_DEPTH + 32`.
 //!
 //! Collapse (Wald, Benthin & Boulos, *Getting Rid of Packets*, 2008; Dammertz et al., *Shallow
 //! Bounding Volume Hierarchies*, 2008): each node of the wide tree takes the binary tree's
@@ -20,7 +21,8 @@
 //! range of items of its leaf. Leaves hold at most [`MAX_LEAF`] items of the item order.
 
 use crate::broadphase::lanes::{
-    first_lanes, lane3, lanes_by_key, load3, set_lane3, Lanes, Query, RayLanes, EMPTY_LANES,
+    entered_by_distance, first_lanes, lane3, lanes_by_key, load3, set_lane3, Lanes, Query,
+    RayLanes, EMPTY_LANES,
 };
 use crate::broadphase::walk_stack::WalkStack;
 use crate::math::{splat3, Vec3, Vec3A};
@@ -29,6 +31,11 @@ use glam::Vec4;
 
 /// Number of centroid bins per axis in the SAH build.
 const BINS: usize = 16;
+/// Most items in a node binned into [`SMALL_BINS`] bins rather than [`BINS`].
+const SMALL_NODE: usize = 64;
+/// Bins of a node of at most [`SMALL_NODE`] items (on the bunny and a million-triangle
+/// terrain its rays cost no more than with [`BINS`]).
+const SMALL_BINS: usize = 4;
 /// Most items in a leaf.
 const MAX_LEAF: u32 = 4;
 /// Below this depth the SAH chooses splits; from it on, nodes split at the median.
@@ -292,9 +299,48 @@ impl StaticTree {
     /// `hit(item, max_t)` returns the new bound: the parameter of a hit it found (boxes
     /// entered beyond it are skipped), or the `max_t` it was given to keep searching. A
     /// returned NaN or negative bound ends the walk. A NaN or infinite ray visits nothing.
-    pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, hit: impl FnMut(u32, f32) -> f32) {
-        self.ray_walk(origin, dir, max_t)
-            .advance(self, f32::INFINITY, max_t, hit);
+    pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, mut hit: impl FnMut(u32, f32) -> f32) {
+        let usable = origin.is_finite() && dir.is_finite() && max_t >= 0.0;
+        if !usable || self.nodes.is_empty() {
+            return;
+        }
+        let ray = RayLanes::new(origin, dir, Vec3::ZERO);
+        let mut bound = max_t;
+        // Each level leaves at most three siblings waiting: 32 inline entries hold a walk
+        // ten levels deep (a million items in leaves of four), the heap takes the rest.
+        let mut stack = WalkStack::<(Child, f32), 32>::default();
+        // The child walked now: the nearest one the ray enters goes next without a trip
+        // through the stack; the others wait there, farthest deepest.
+        let mut next = Child::ROOT;
+        loop {
+            if next.is_leaf() {
+                for item in next.items() {
+                    bound = hit(item, bound);
+                    // A NaN or negative bound ends the walk.
+                    if bound.is_nan() || bound < 0.0 {
+                        return;
+                    }
+                }
+            } else {
+                let node = &self.nodes[next.first as usize];
+                let (order, n) = entered_by_distance(node.ray_entries(&ray, bound));
+                if n > 0 {
+                    for &(t, l) in order[1..n].iter().rev() {
+                        stack.push((node.child(l), t));
+                    }
+                    next = node.child(order[0].1);
+                    continue;
+                }
+            }
+            next = loop {
+                let Some((child, near)) = stack.pop() else {
+                    return;
+                };
+                if near <= bound {
+                    break child;
+                }
+            };
+        }
     }
 
     /// [`StaticTree::ray`] as a walk that can stop and go on ([`RayWalk::advance`]), for
@@ -531,6 +577,12 @@ impl Bounds {
         }
     }
 
+    /// The centre.
+    #[inline(always)]
+    fn centroid(self) -> Vec3A {
+        (self.min + self.max) * 0.5
+    }
+
     /// Surface area; 0 for an empty box.
     #[inline(always)]
     fn surface_area(self) -> f32 {
@@ -568,7 +620,6 @@ fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
             max: b.max.into(),
         })
         .collect();
-    let centroids: Vec<Vec3A> = boxes.iter().map(|b| (b.min + b.max) * 0.5).collect();
     let blank = BinaryNode {
         bounds: Aabb::EMPTY,
         first: 0,
@@ -584,19 +635,21 @@ fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
         bounds: order
             .iter()
             .fold(Bounds::EMPTY, |b, &i| b.union(boxes[i as usize])),
-        centroid_bounds: order
-            .iter()
-            .fold(Bounds::EMPTY, |b, &i| b.including(centroids[i as usize])),
+        centroid_bounds: order.iter().fold(Bounds::EMPTY, |b, &i| {
+            b.including(boxes[i as usize].centroid())
+        }),
     }];
-    let mut scratch = Vec::with_capacity(n);
+    let (mut scratch, mut bin_of_item) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut bins = Vec::with_capacity(BINS);
     while let Some(node) = pending.pop() {
         let items = &mut order[node.start..node.start + node.count];
         let split = if node.count as u32 <= MAX_LEAF {
             None
         } else if node.depth >= MEDIAN_DEPTH {
-            Some(median_split(items, &boxes, &centroids, &node))
+            Some(median_split(items, &boxes, &node))
         } else {
-            sah_split(items, &boxes, &centroids, &node, &mut scratch)
+            let scratch = (&mut scratch, &mut bin_of_item, &mut bins);
+            sah_split(items, &boxes, &node, scratch)
         };
         nodes[node.index].bounds = node.bounds.aabb();
         let Some([left, right]) = split else {
@@ -716,52 +769,67 @@ impl Side {
 /// The SAH's best split of the node's items along the longest axis of their centroids: they
 /// are reordered so that the left side comes first, and both sides are returned. `None` when
 /// keeping a leaf is cheaper (and allowed); a median split when the centroids coincide and
-/// the node is too big for a leaf.
+/// the node is too big for a leaf. `scratch` holds the right side's items during the
+/// partition, `bin_of_item` each item's bin, `bins` the bins (all reused across the build).
 fn sah_split(
     items: &mut [u32],
     boxes: &[Bounds],
-    centroids: &[Vec3A],
     node: &Pending,
-    scratch: &mut Vec<u32>,
+    (scratch, bin_of_item, bins): (&mut Vec<u32>, &mut Vec<u8>, &mut Vec<Side>),
 ) -> Option<[Side; 2]> {
     let count = items.len();
     let cb = node.centroid_bounds;
     let extent = cb.max - cb.min;
     let axis = extent.max_position();
     if extent[axis] <= 0.0 {
-        return (count as u32 > MAX_LEAF).then(|| median_split(items, boxes, centroids, node));
+        return (count as u32 > MAX_LEAF).then(|| median_split(items, boxes, node));
     }
-    // A centroid falls in bin `⌊(c − min) · BINS / extent⌋` (the last bin closed).
-    let (min, scale) = (cb.min[axis], BINS as f32 / extent[axis]);
-    let bin_of = |c: Vec3A| (((c[axis] - min) * scale) as usize).min(BINS - 1);
-    let mut bins = [Side::EMPTY; BINS];
+    // A centroid falls in bin `⌊(c − min) · BINS / extent⌋` (the last bin closed; the clamp
+    // also catches rounding past either end). Each item's bin is kept for the partition.
+    // Nodes of at most SMALL_NODE items take SMALL_BINS bins: their splits choose among few
+    // items, and sweeping fewer boundaries is most of their cost.
+    let used = if count <= SMALL_NODE {
+        SMALL_BINS
+    } else {
+        BINS
+    };
+    let (min, scale) = (cb.min[axis], used as f32 / extent[axis]);
+    bins.clear();
+    bins.resize(used, Side::EMPTY);
+    bin_of_item.clear();
     for &i in items.iter() {
-        let c = centroids[i as usize];
-        bins[bin_of(c)].add(boxes[i as usize], c);
+        let b = boxes[i as usize];
+        let c = b.centroid();
+        let bin = (((c.to_array()[axis] - min) * scale) as i32).clamp(0, used as i32 - 1) as u8;
+        bin_of_item.push(bin);
+        bins[bin as usize].add(b, c);
     }
     // Sweep from the right: area·count of bins k.. for each k; then from the left for the
-    // cheapest boundary (cost, first bin on the right).
+    // cheapest boundary (cost, first bin on the right). Only the boxes and counts sweep; the
+    // chosen sides' centroid bounds are gathered at the end.
     let mut right_cost = [0.0f32; BINS];
-    let mut acc = Side::EMPTY;
-    for k in (1..BINS).rev() {
-        acc = acc.union(&bins[k]);
-        right_cost[k] = acc.bounds.surface_area() * acc.count as f32;
+    let (mut acc, mut acc_count) = (Bounds::EMPTY, 0);
+    for k in (1..used).rev() {
+        acc = acc.union(bins[k].bounds);
+        acc_count += bins[k].count;
+        right_cost[k] = acc.surface_area() * acc_count as f32;
     }
     let mut best: Option<(f32, usize)> = None;
-    let mut acc = Side::EMPTY;
-    for k in 1..BINS {
-        acc = acc.union(&bins[k - 1]);
-        if acc.count == 0 || acc.count == count {
+    let (mut acc, mut acc_count) = (Bounds::EMPTY, 0);
+    for k in 1..used {
+        acc = acc.union(bins[k - 1].bounds);
+        acc_count += bins[k - 1].count;
+        if acc_count == 0 || acc_count == count {
             continue;
         }
-        let cost = acc.bounds.surface_area() * acc.count as f32 + right_cost[k];
+        let cost = acc.surface_area() * acc_count as f32 + right_cost[k];
         if best.is_none_or(|(c, _)| cost < c) {
             best = Some((cost, k));
         }
     }
     // Every centroid in one bin (a few far outliers stretch the extent): no boundary splits.
     let Some((cost, k)) = best else {
-        return (count as u32 > MAX_LEAF).then(|| median_split(items, boxes, centroids, node));
+        return (count as u32 > MAX_LEAF).then(|| median_split(items, boxes, node));
     };
     // Leaf cost `N` against `C_trav + (split cost) / A_node`.
     let area = node.bounds.surface_area();
@@ -769,49 +837,46 @@ fn sah_split(
     if count as u32 <= MAX_LEAF && split_cost >= count as f32 {
         return None;
     }
-    let mid = partition(items, scratch, |i| bin_of(centroids[i as usize]) < k);
+    let mid = partition(items, scratch, |at| usize::from(bin_of_item[at]) < k);
     let side = |range: std::ops::Range<usize>| {
         bins[range]
             .iter()
             .fold(Side::EMPTY, |acc, bin| acc.union(bin))
     };
-    let (left, right) = (side(0..k), side(k..BINS));
+    let (left, right) = (side(0..k), side(k..used));
     debug_assert_eq!(mid, left.count, "the partition follows the bins");
     Some([left, right])
 }
 
 /// Splits at the median centroid along the longest centroid axis (ties by index, so the
 /// order is deterministic); the first half goes left.
-fn median_split(
-    items: &mut [u32],
-    boxes: &[Bounds],
-    centroids: &[Vec3A],
-    node: &Pending,
-) -> [Side; 2] {
+fn median_split(items: &mut [u32], boxes: &[Bounds], node: &Pending) -> [Side; 2] {
     let cb = node.centroid_bounds;
     let axis = (cb.max - cb.min).max_position();
     let mid = items.len() / 2;
     items.select_nth_unstable_by(mid, |&a, &b| {
-        let (ca, cb) = (centroids[a as usize][axis], centroids[b as usize][axis]);
+        let along = |i: u32| boxes[i as usize].centroid()[axis];
+        let (ca, cb) = (along(a), along(b));
         ca.total_cmp(&cb).then(a.cmp(&b))
     });
     let side = |items: &[u32]| {
         items.iter().fold(Side::EMPTY, |mut side, &i| {
-            side.add(boxes[i as usize], centroids[i as usize]);
+            side.add(boxes[i as usize], boxes[i as usize].centroid());
             side
         })
     };
     [side(&items[..mid]), side(&items[mid..])]
 }
 
-/// Moves the items for which `left` holds to the front, keeping each side's relative order;
-/// returns how many went left. The right side waits in `scratch` (reused across the build).
-fn partition(items: &mut [u32], scratch: &mut Vec<u32>, left: impl Fn(u32) -> bool) -> usize {
+/// Moves the items for which `left(position)` holds to the front, keeping each side's
+/// relative order; returns how many went left. The right side waits in `scratch` (reused
+/// across the build).
+fn partition(items: &mut [u32], scratch: &mut Vec<u32>, left: impl Fn(usize) -> bool) -> usize {
     scratch.clear();
     let mut mid = 0;
     for k in 0..items.len() {
         let i = items[k];
-        if left(i) {
+        if left(k) {
             items[mid] = i;
             mid += 1;
         } else {

@@ -4,29 +4,30 @@
 /// Entries kept inline before the stack spills to the heap.
 const INLINE: usize = 64;
 
-/// A last-in first-out stack of walk entries (a node to visit and its key).
+/// A last-in first-out stack of walk entries (a node to visit and its key), the first `N`
+/// inline.
 #[derive(Clone, Debug)]
-pub(crate) struct WalkStack<T> {
-    inline: [T; INLINE],
+pub(crate) struct WalkStack<T, const N: usize = INLINE> {
+    inline: [T; N],
     len: usize,
     spill: Vec<T>,
 }
 
-impl<T: Copy + Default> Default for WalkStack<T> {
+impl<T: Copy + Default, const N: usize> Default for WalkStack<T, N> {
     fn default() -> Self {
         WalkStack {
-            inline: [T::default(); INLINE],
+            inline: [T::default(); N],
             len: 0,
             spill: Vec::new(),
         }
     }
 }
 
-impl<T: Copy> WalkStack<T> {
+impl<T: Copy, const N: usize> WalkStack<T, N> {
     /// Pushes an entry.
     #[inline]
     pub(crate) fn push(&mut self, entry: T) {
-        if self.len < INLINE {
+        if self.len < N {
             self.inline[self.len] = entry;
             self.len += 1;
         } else {

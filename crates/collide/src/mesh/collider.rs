@@ -1,6 +1,7 @@
 //! [`MeshCollider`]: a triangle mesh prepared for queries.
 
 use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
+use super::{ray_triangle_exact, ray_triangle_filter, ray_triangle_finish, RayFilter};
 use super::{MeshContact, MeshShapeHit, TriangleSet};
 use crate::broadphase::static_tree::{StaticTree, TreeDefect};
 use crate::convex::SupportMap;
@@ -41,13 +42,21 @@ impl MeshCollider {
         mesh.validate()?;
         let diagonal = mesh.aabb().map_or(0.0, |b| b.size().length());
         mesh.weld(diagonal * 1e-6);
-        mesh.drop_degenerate();
-        // A triangle whose normal cannot be made unit (its cross product under- or overflows
-        // even scaled) has no plane to collide with.
+        // One pass drops what `TriMesh::drop_degenerate` drops, and the triangles whose normal
+        // cannot be made unit (the cross product under- or overflows even scaled: no plane to
+        // collide with); the others' normals are kept. Indices are in range (validated).
         let vertices = &mesh.vertices;
         let mut normals = Vec::with_capacity(mesh.triangles.len());
-        mesh.triangles.retain(|t| {
-            let n = face_normal(t.map(|i| vertices[i as usize]));
+        mesh.triangles.retain(|&[a, b, c]| {
+            if a == b || b == c || a == c {
+                return false;
+            }
+            let [pa, pb, pc] = [a, b, c].map(|i| vertices[i as usize]);
+            let cross = (pb - pa).cross(pc - pa);
+            if !crate::shapes::has_area(pa, pb, pc, cross) {
+                return false;
+            }
+            let n = crate::convex::support::unit_or_zero(cross);
             if n != Vec3::ZERO {
                 normals.push(n);
             }
@@ -85,10 +94,11 @@ impl MeshCollider {
             .zip(&normals)
             .zip(&apex)
             .map(|((c, &normal), a)| {
-                std::array::from_fn(|k| match a[k] {
+                let bend = |k: usize| match a[k] {
                     NONE => EdgeBend::Boundary,
                     v => classify_edge(normal, c[k], c[(k + 1) % 3], vertices[v as usize]),
-                })
+                };
+                [bend(0), bend(1), bend(2)]
             })
             .collect();
         Ok(MeshCollider {
@@ -144,6 +154,36 @@ impl MeshCollider {
         if !(ray.is_finite() && max_t >= 0.0) {
             return None;
         }
+        // The nearest hit so far: its `t` and triangle, with the whole hit when the f64 test
+        // made it; a hit inside a triangle gets its point and
+        // normal only once it is known to be the nearest.
+        let mut best: Option<(f32, u32, Option<MeshRayHit>)> = None;
+        self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
+            let c = &self.corners[i as usize];
+            let hit = match ray_triangle_filter(ray, c, bound) {
+                RayFilter::Miss => None,
+                RayFilter::Inside(t) => Some((t, None)),
+                RayFilter::Exact => ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h))),
+            };
+            if let Some((t, made)) = hit {
+                if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
+                    best = Some((t, i, made));
+                }
+            }
+            best.map_or(bound, |(t, ..)| t)
+        });
+        match best? {
+            (_, _, Some(hit)) => Some(hit),
+            (t, i, None) => ray_triangle_finish(ray, &self.corners[i as usize], i, t)
+                // No unit normal, or the point or normal overflowed (a ray of huge
+                // direction): that hit may not count as found, and the walk finishing every
+                // hit as it goes decides.
+                .or_else(|| self.ray_cast_finishing_each(ray, max_t)),
+        }
+    }
+
+    /// [`MeshCollider::ray_cast`] finishing every hit as it is found.
+    fn ray_cast_finishing_each(&self, ray: &Ray, max_t: f32) -> Option<MeshRayHit> {
         let mut best: Option<MeshRayHit> = None;
         self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
             if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
@@ -355,12 +395,6 @@ impl TriangleSet for MeshCollider {
     }
 }
 
-/// The unit normal of corners `c` (counter-clockwise front), scaled before normalising so
-/// that tiny and huge triangles normalise too; zero when the triangle has no direction.
-fn face_normal(c: [Vec3; 3]) -> Vec3 {
-    crate::convex::support::unit_or_zero((c[1] - c[0]).cross(c[2] - c[0]))
-}
-
 /// Which triangles to keep so that no two have the same corners (in any order and winding):
 /// the first of each. Corners index `vertex_count` vertices and are distinct.
 fn first_of_each(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<bool> {
@@ -369,7 +403,7 @@ fn first_of_each(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<bool> {
         triangles.iter().enumerate().map(|(i, t)| {
             let mut k = *t;
             k.sort_unstable();
-            (k[0], ((u64::from(k[1]) << 32) | u64::from(k[2]), i))
+            (k[0], ((u64::from(k[1]) << 32) | u64::from(k[2]), i as u32))
         })
     });
     let mut keep = vec![true; triangles.len()];
@@ -378,7 +412,7 @@ fn first_of_each(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<bool> {
         bucket.sort_unstable();
         for pair in bucket.windows(2) {
             if pair[0].0 == pair[1].0 {
-                keep[pair[1].1] = false;
+                keep[pair[1].1 as usize] = false;
             }
         }
     }
@@ -396,12 +430,12 @@ fn retain_marked<T>(items: &mut Vec<T>, keep: &[bool]) {
 /// triangles (non-manifold). Found by bucketing the edges by their smaller vertex, then
 /// sorting each bucket by the larger.
 fn neighbour_apexes(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]> {
-    // Each edge side `(triangle, k)` under its smaller vertex, keyed by its larger.
+    // Each edge side `3 · triangle + k` under its smaller vertex, keyed by its larger.
     let (start, mut sides) = bucket_by_vertex(vertex_count, || {
         triangles.iter().enumerate().flat_map(|(i, t)| {
             (0..3).map(move |k| {
                 let (a, b) = (t[k], t[(k + 1) % 3]);
-                (a.min(b), (a.max(b), i as u32, k as u8))
+                (a.min(b), (a.max(b), 3 * i as u32 + k as u32))
             })
         })
     });
@@ -410,10 +444,11 @@ fn neighbour_apexes(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]
         let bucket = &mut sides[w[0]..w[1]];
         // Only the larger vertex is compared: the order within an edge does not matter (a
         // pair of sides points each at the other).
-        bucket.sort_unstable_by_key(|&(b, _, _)| b);
+        bucket.sort_unstable_by_key(|&(b, _)| b);
         for edge in bucket.chunk_by(|x, y| x.0 == y.0) {
-            if let [(_, t0, k0), (_, t1, k1)] = *edge {
-                let off = |t: u32, k: u8| triangles[t as usize][(k as usize + 2) % 3];
+            if let [(_, s0), (_, s1)] = *edge {
+                let (t0, k0, t1, k1) = (s0 / 3, s0 % 3, s1 / 3, s1 % 3);
+                let off = |t: u32, k: u32| triangles[t as usize][(k as usize + 2) % 3];
                 apex[t0 as usize][k0 as usize] = off(t1, k1);
                 apex[t1 as usize][k1 as usize] = off(t0, k0);
             }

@@ -198,49 +198,101 @@ pub(crate) fn triangles_touching<T: TriangleSet + ?Sized>(
 /// [`crate::raycast::triangle`] whenever the hit is near an edge or the ray nearly parallel,
 /// so shared edges never let a ray through and grazing hits are exact.
 pub(crate) fn ray_triangle(ray: &Ray, c: &[Vec3; 3], index: u32, max_t: f32) -> Option<MeshRayHit> {
+    match ray_triangle_filter(ray, c, max_t) {
+        RayFilter::Miss => None,
+        RayFilter::Exact => ray_triangle_exact(ray, c, index, max_t),
+        RayFilter::Inside(t) => ray_triangle_finish(ray, c, index, t).or_else(|| {
+            // A normal that cannot be made unit leaves the hit to the f64 test; an overflowed
+            // point or normal is no hit.
+            let n = (c[1] - c[0]).cross(c[2] - c[0]);
+            let unit = crate::convex::support::unit_or_zero(n);
+            (unit == Vec3::ZERO)
+                .then(|| ray_triangle_exact(ray, c, index, max_t))
+                .flatten()
+        }),
+    }
+}
+
+/// What the `f32` filter of [`ray_triangle`] makes of one triangle.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum RayFilter {
+    /// No hit within the bound.
+    Miss,
+    /// The ray nearly parallel, or the hit near an edge or an end of the range: the `f64`
+    /// test decides ([`ray_triangle_exact`]).
+    Exact,
+    /// A hit at this `t`, clear of the edges; [`ray_triangle_finish`] gives its point and
+    /// normal.
+    Inside(f32),
+}
+
+/// The `f32` Möller–Trumbore filter of [`ray_triangle`]: every hit it misses is more than its
+/// slack outside the triangle or the range `[0, max_t]`.
+#[inline(always)]
+pub(crate) fn ray_triangle_filter(ray: &Ray, c: &[Vec3; 3], max_t: f32) -> RayFilter {
     // Barycentric slack of the f32 filter, and the band near edges that the f64 test decides.
     const SLACK: f32 = 1e-4;
     let (e1, e2) = (c[1] - c[0], c[2] - c[0]);
     let p = ray.dir.cross(e2);
     let det = e1.dot(p);
     let n = e1.cross(e2);
-    let exact = || {
-        crate::raycast::triangle(ray, &Triangle::new(c[0], c[1], c[2]), max_t).map(|h| MeshRayHit {
-            t: h.t,
-            point: h.point,
-            normal: h.normal,
-            triangle: index,
-        })
-    };
     if det.is_nan() {
-        return None;
+        return RayFilter::Miss;
     }
     // Nearly parallel (|d·n| below 1e-4 of |d||n|, compared squared): f64 decides.
     if det * det <= 1e-8 * ray.dir.length_squared() * n.length_squared() {
-        return exact();
+        return RayFilter::Exact;
     }
     let inv = det.recip();
     let s = ray.origin - c[0];
     let u = s.dot(p) * inv;
     if !(-SLACK..=1.0 + SLACK).contains(&u) {
-        return None;
+        return RayFilter::Miss;
     }
     let q = s.cross(e1);
     let v = ray.dir.dot(q) * inv;
     if v < -SLACK || u + v > 1.0 + SLACK {
-        return None;
+        return RayFilter::Miss;
     }
     let t = e2.dot(q) * inv;
     if t < -SLACK * t.abs().max(1.0) || t > max_t * (1.0 + SLACK) + SLACK {
-        return None;
+        return RayFilter::Miss;
     }
     if u < SLACK || v < SLACK || u + v > 1.0 - SLACK || t < SLACK || t > max_t * (1.0 - SLACK) {
-        return exact();
+        return RayFilter::Exact;
     }
+    RayFilter::Inside(t)
+}
+
+/// [`ray_triangle`] decided in `f64` ([`crate::raycast::triangle`]).
+pub(crate) fn ray_triangle_exact(
+    ray: &Ray,
+    c: &[Vec3; 3],
+    index: u32,
+    max_t: f32,
+) -> Option<MeshRayHit> {
+    crate::raycast::triangle(ray, &Triangle::new(c[0], c[1], c[2]), max_t).map(|h| MeshRayHit {
+        t: h.t,
+        point: h.point,
+        normal: h.normal,
+        triangle: index,
+    })
+}
+
+/// The hit of [`ray_triangle`] at the `t` its filter found inside the triangle: the point and
+/// the face normal turned toward the ray's origin; `None` when the normal cannot be made unit
+/// or the point or normal overflows.
+pub(crate) fn ray_triangle_finish(
+    ray: &Ray,
+    c: &[Vec3; 3],
+    index: u32,
+    t: f32,
+) -> Option<MeshRayHit> {
+    let n = (c[1] - c[0]).cross(c[2] - c[0]);
     // Scaled before normalising: the cross product of tiny or huge edges under- or overflows.
     let unit = crate::convex::support::unit_or_zero(n);
     if unit == Vec3::ZERO {
-        return exact();
+        return None;
     }
     let normal = if n.dot(ray.dir) > 0.0 { -unit } else { unit };
     let point = ray.origin + ray.dir * t;

@@ -393,10 +393,7 @@ impl TriMesh {
             ) else {
                 return false;
             };
-            let (e1, e2) = (pb - pa, pc - pa);
-            let cross = e1.cross(e2).length();
-            // Relative test: the sine of the angle between the edges is above the epsilon.
-            cross.is_finite() && cross > DEGENERATE_EPSILON * e1.length() * e2.length()
+            has_area(pa, pb, pc, (pb - pa).cross(pc - pa))
         });
         before - self.triangles.len()
     }
@@ -428,6 +425,16 @@ impl TriMesh {
         }
         removed
     }
+}
+
+/// `true` when the triangle `a`, `b`, `c` (edge cross product `cross = (b − a) × (c − a)`)
+/// has area to `f32` precision: `|e1 × e2| > DEGENERATE_EPSILON |e1| |e2|` and finite (the
+/// sine of the angle between the edges above the epsilon); [`TriMesh::drop_degenerate`]'s test.
+#[inline]
+pub(crate) fn has_area(a: Vec3, b: Vec3, c: Vec3, cross: Vec3) -> bool {
+    let (e1, e2) = (b - a, c - a);
+    let cross = cross.length();
+    cross.is_finite() && cross > DEGENERATE_EPSILON * e1.length() * e2.length()
 }
 
 /// `x.floor() as i64` (saturating, NaN gives 0) without the library call: truncation, one

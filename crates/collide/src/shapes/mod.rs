@@ -36,6 +36,7 @@ mod triangle;
 
 pub use aabb::Aabb;
 pub use capsule::Capsule;
+pub(crate) use mesh::has_area;
 pub use mesh::{MeshError, TriMesh};
 pub use obb::Obb;
 pub use plane::Plane;

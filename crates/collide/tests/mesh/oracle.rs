@@ -1165,11 +1165,27 @@ fn box_and_sphere_casts_and_contacts_survive_bad_input() {
     }
 }
 
+/// The index in `m` (tree order) of the triangle with these corners (their bits, in the
+/// triangle's order): the regressions name their triangle by its corners, so that a change of
+/// the tree's order does not move them to another.
+fn triangle_with_corners(m: &MeshCollider, corners: [[u32; 3]; 3]) -> u32 {
+    let want = corners.map(|c| Vec3::from(c.map(f32::from_bits)));
+    (0..m.triangles().len() as u32)
+        .find(|&i| m.triangle(i).is_some_and(|t| [t.a, t.b, t.c] == want))
+        .unwrap_or_else(|| panic!("no triangle with corners {want:?}"))
+}
+
 /// The box path's and the general path's contacts of a box (given by its bits) with the
-/// bunny, and the one triangle expected among them: the same triangles, depths and corrected
-/// normals.
-fn bunny_box_paths_agree(centre: [u32; 3], axes: [[u32; 3]; 3], half: [u32; 3], triangle: u32) {
+/// bunny, and the one triangle expected among them (given by its corners' bits): the same
+/// triangles, depths and corrected normals.
+fn bunny_box_paths_agree(
+    centre: [u32; 3],
+    axes: [[u32; 3]; 3],
+    half: [u32; 3],
+    corners: [[u32; 3]; 3],
+) {
     let m = MeshCollider::try_new(io::load(mesh_path("bunny.obj")).unwrap().merged()).unwrap();
+    let triangle = triangle_with_corners(&m, corners);
     let v = |b: [u32; 3]| Vec3::from(b.map(f32::from_bits));
     let b = Obb {
         center: v(centre),
@@ -1206,7 +1222,12 @@ fn a_box_face_on_a_triangle_edge_gets_the_general_paths_corrected_normal() {
             [0x3daeca24, 0xbf125fc2, 0x3f50e2c2],
         ],
         [0x3dddf131, 0x3d9b5c09, 0x3d318dc1],
-        794,
+        // Triangle 794 of the tree order the regression was found with.
+        [
+            [0x3e760136, 0x3f271844, 0x3eeeac64],
+            [0x3e8b4699, 0x3f2ea971, 0x3ec54bad],
+            [0x3e9f7a4e, 0x3f46a36a, 0x3e9df740],
+        ],
     );
 }
 
@@ -1225,7 +1246,12 @@ fn a_box_face_over_a_triangle_corner_meets_it_at_the_corner() {
             [0x3f1b01f6, 0xbf49cf44, 0x3ddfa490],
         ],
         [0x3d4f3be2, 0x3d111051, 0x3ca5c982],
-        582,
+        // Triangle 582 of the tree order the regression was found with.
+        [
+            [0xbb7a3769, 0xbe477532, 0x3f5fa69c],
+            [0xbb86df83, 0xbe21b25f, 0x3f6e6794],
+            [0xbd001f75, 0xbe3cfbfc, 0x3f63b4b3],
+        ],
     );
 }
 
@@ -1312,7 +1338,12 @@ fn a_box_face_along_a_concave_edge_gets_one_answer_from_either_end() {
             [0x3f03ca40, 0xbf3f9ba6, 0x3ed60b60],
         ],
         [0x3daf3b32, 0x3d7552df, 0x3d0c2f5b],
-        473,
+        // Triangle 473 of the tree order the regression was found with.
+        [
+            [0xbd9d6f97, 0xbe5c215c, 0x3f3240c8],
+            [0xbb32e9cd, 0xbe5aa68f, 0x3f30f6e0],
+            [0xbb4d8559, 0xbe454046, 0x3f434257],
+        ],
     );
 }
 
@@ -1338,7 +1369,16 @@ fn a_sphere_beside_a_flat_edge_gets_no_depth_from_that_triangle() {
     let (mut fast, mut general) = (Vec::new(), Vec::new());
     m.contacts(&s, 0.0, &mut fast);
     m.contacts(&SupportOnly(s), 0.0, &mut general);
-    for c in fast.iter().chain(&general).filter(|c| c.triangle == 794) {
+    // Triangle 794 of the tree order the regression was found with.
+    let sliver = triangle_with_corners(
+        &m,
+        [
+            [0x3ef31d93, 0x3f0394a7, 0x3ea792d1],
+            [0x3f631562, 0x3f0394a7, 0x3ed6fb09],
+            [0x3f64a772, 0x3f0394a7, 0x3ed059ea],
+        ],
+    );
+    for c in fast.iter().chain(&general).filter(|c| c.triangle == sliver) {
         assert!(c.depth <= tol, "{c:?}");
     }
 }
