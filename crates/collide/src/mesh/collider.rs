@@ -384,7 +384,7 @@ impl TriangleSet for MeshCollider {
         self.bends[i as usize][k]
     }
 
-    fn for_each_near(&self, query: &Aabb, visit: &mut impl FnMut(u32) -> bool) {
+    fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool) {
         self.tree.query_aabb(query, visit);
     }
 

@@ -594,7 +594,7 @@ impl TriangleSet for Heightfield {
         (classify_edge(n, c[k], c[(k + 1) % 3], apex), Some(apex))
     }
 
-    fn for_each_near(&self, query: &Aabb, visit: &mut impl FnMut(u32) -> bool) {
+    fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool) {
         if !(query.max.y >= self.bounds.min.y && query.min.y <= self.bounds.max.y) {
             return;
         }

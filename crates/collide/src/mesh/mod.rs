@@ -138,7 +138,7 @@ pub(crate) trait TriangleSet {
         self.edge(i, k).0
     }
     /// Calls `visit` with every triangle whose box may touch `query`, until it returns false.
-    fn for_each_near(&self, query: &Aabb, visit: &mut impl FnMut(u32) -> bool);
+    fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool);
 
     /// Calls `visit(triangle, bound)` with every triangle whose box the box `start` reaches
     /// while moving by `motion` within `u <= bound` (`bound` starts at 1), nearer boxes first;
