@@ -379,11 +379,6 @@ impl TriangleSet for MeshCollider {
         (self.bends[i as usize][k], point)
     }
 
-    #[inline]
-    fn bend(&self, i: u32, k: usize) -> EdgeBend {
-        self.bends[i as usize][k]
-    }
-
     fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool) {
         self.tree.query_aabb(query, visit);
     }

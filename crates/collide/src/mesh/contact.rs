@@ -148,13 +148,12 @@ where
             if clear {
                 return true;
             }
+            let tri = Triangle::new(c[0], c[1], c[2]);
             let found = match (&boxed, &ball, &hull) {
                 (Some(b), _, _) => box_contact(b, &c, margin),
-                (None, Some(b), _) => sphere_contact(b, &c, n, margin),
+                (None, Some(b), _) => sphere_contact(b, &tri, set.face_normal(i), margin),
                 (None, None, Some(h)) => hull_triangle::hull_contact(h, &c, margin),
-                (None, None, None) => {
-                    crate::convex::contact::contact(&Triangle::new(c[0], c[1], c[2]), shape, margin)
-                }
+                (None, None, None) => crate::convex::contact::contact(&tri, shape, margin),
             };
             if let Some(found) = found {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
@@ -207,19 +206,15 @@ fn box_contact(b: &Obb, c: &[Vec3; 3], margin: f32) -> Option<Contact> {
     (finite && normal.is_finite()).then_some(found)
 }
 
-/// The contact of sphere `b` with triangle `c` (unit face normal `face`) within `margin`, as
+/// The contact of sphere `b` with triangle `tri` (unit face normal `face`) within `margin`, as
 /// [`crate::convex::contact::contact`] gives it (triangle as A): the triangle's point `q`
 /// closest to the centre is the witness on the triangle, the normal runs from `q` to the
 /// centre and the depth is the radius less their distance. A centre on the triangle takes the
 /// face normal.
-fn sphere_contact(b: &Sphere, c: &[Vec3; 3], face: Vec3, margin: f32) -> Option<Contact> {
-    // In `f64`, as `closest::point_triangle` (a NaN corner gives a NaN distance: no contact).
-    let o = b.center.as_dvec3();
-    let [p0, p1, p2] = c.map(Vec3::as_dvec3);
-    let q64 = crate::raycast::kernel::closest_point_triangle(o, p0, p1, p2);
-    let q = q64.as_vec3();
+fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option<Contact> {
+    let q = crate::closest::point_triangle(b.center, tri);
     let d = b.center - q;
-    let distance = (o - q64).length() as f32;
+    let distance = d.length();
     if distance.is_nan() || distance - b.radius > margin {
         return None;
     }
@@ -324,14 +319,14 @@ where
     let on = feature(n, c, face);
     // An edge or a corner is "real" from this side when it is convex from here or a border.
     let real = |k: usize| -> bool {
-        match set.bend(i, k) {
+        match set.edge(i, k).0 {
             EdgeBend::Boundary => true,
             EdgeBend::Flat => false,
             EdgeBend::Convex => side > 0.0,
             EdgeBend::Concave => side < 0.0,
         }
     };
-    let flat = |k: usize| set.bend(i, k) == EdgeBend::Flat;
+    let flat = |k: usize| set.edge(i, k).0 == EdgeBend::Flat;
     let flat_or_leaves = |all_flat: bool| {
         if all_flat {
             Surface::Flat
@@ -457,9 +452,13 @@ fn feature(n: Vec3, c: &[Vec3; 3], face: Vec3) -> [bool; 3] {
         return [false; 3];
     }
     let h = c.map(|p| n.dot(p));
-    // The first highest corner, chosen without a branch (the corners' order is a coin toss).
-    let first = usize::from(h[1] > h[0]);
-    let top = if h[2] > h[first] { 2 } else { first };
+    let top = if h[0] >= h[1] && h[0] >= h[2] {
+        0
+    } else if h[1] >= h[2] {
+        1
+    } else {
+        2
+    };
     // How far the edge from the top corner to corner `k` leans out of the plane normal to
     // `n`, as `(n·e)²` beside `|e|²` (an edge of no length is never level).
     let lean = |k: usize| {
@@ -468,16 +467,16 @@ fn feature(n: Vec3, c: &[Vec3; 3], face: Vec3) -> [bool; 3] {
     };
     let (k1, k2) = ((top + 1) % 3, (top + 2) % 3);
     let ((a1, b1), (a2, b2)) = (lean(k1), lean(k2));
-    let level = |a: f32, b: f32| (b > 0.0) & (a <= tol2 * b);
-    let (level1, level2) = (level(a1, b1), level(a2, b2));
-    // The second edge when only it is level, or both are (a sliver) and it is the more
-    // level, `a2/b2 < a1/b1`; else the first when it is level. Bitwise, without branches.
-    let second = level2 & (!level1 | (a2 * b1 < a1 * b2));
-    let first = level1 & !second;
+    let level = |a: f32, b: f32| b > 0.0 && a <= tol2 * b;
     let mut out = [true; 3];
     out[top] = false;
-    out[k1] = !first;
-    out[k2] = !second;
+    match (level(a1, b1), level(a2, b2)) {
+        // Both level (a sliver): the more level, `a2/b2 < a1/b1`.
+        (true, true) if a2 * b1 < a1 * b2 => out[k2] = false,
+        (true, _) => out[k1] = false,
+        (false, true) => out[k2] = false,
+        (false, false) => {}
+    }
     out
 }
 

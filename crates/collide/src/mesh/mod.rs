@@ -133,10 +133,6 @@ pub(crate) trait TriangleSet {
     /// The bend of edge `k` (corner `k` to corner `k + 1`) of triangle `i` and the corner of
     /// the neighbour across it that is not on the edge.
     fn edge(&self, i: u32, k: usize) -> (EdgeBend, Option<Vec3>);
-    /// The bend of edge `k` of triangle `i` alone (as [`TriangleSet::edge`] gives it).
-    fn bend(&self, i: u32, k: usize) -> EdgeBend {
-        self.edge(i, k).0
-    }
     /// Calls `visit` with every triangle whose box may touch `query`, until it returns false.
     fn for_each_near(&self, query: &Aabb, visit: &mut dyn FnMut(u32) -> bool);
 
