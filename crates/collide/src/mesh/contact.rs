@@ -58,8 +58,9 @@ pub struct MeshContact {
     pub point: Vec3,
 }
 
-/// The box of a convex shape from its support points along the six axis directions; `None`
-/// when it is not finite.
+/// The box of a convex shape from its support points along the six axis directions (for a
+/// placed hull, the same points found in one pass: [`hull_box`]); `None` when it is not
+/// finite.
 pub(crate) fn support_box<S: SupportMap + ?Sized>(shape: &S) -> Option<Aabb> {
     if let Some(h) = shape.as_hull() {
         return hull_box(&h);
