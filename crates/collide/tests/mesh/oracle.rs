@@ -765,18 +765,22 @@ fn box_casts_agree_with_brute_force_and_with_conservative_advancement() {
     });
 }
 
+/// A hull of 24 random points in a box of size `s` (flattened 1 : 0.7 : 0.4), turned at
+/// random and placed at `at`: the hull probe of the cast and contact oracles.
+fn random_hull(g: &mut Gen, at: Vec3, s: f32) -> PlacedHull {
+    let points: Vec<Vec3> = (0..24)
+        .map(|_| g.vec(1.0) * Vec3::new(s, s * 0.7, s * 0.4))
+        .collect();
+    PlacedHull::new(
+        collide::convex::ConvexHull::try_new(&points).unwrap(),
+        g.quat(),
+        at,
+    )
+}
+
 #[test]
 fn hull_casts_agree_with_brute_force_and_with_the_general_path() {
-    casts_agree_with_brute_force_and_with_the_general_path(|g, at, s| {
-        let points: Vec<Vec3> = (0..24)
-            .map(|_| g.vec(1.0) * Vec3::new(s, s * 0.7, s * 0.4))
-            .collect();
-        PlacedHull::new(
-            collide::convex::ConvexHull::try_new(&points).unwrap(),
-            g.quat(),
-            at,
-        )
-    });
+    casts_agree_with_brute_force_and_with_the_general_path(random_hull);
 }
 
 #[test]
@@ -1035,16 +1039,7 @@ fn box_contacts_agree_with_the_general_path_and_with_brute_force() {
 fn hull_contacts_agree_with_the_general_path_and_with_brute_force() {
     // Hulls of 24 random points in a box of the probe's size, turned and placed: in the long
     // run 3 of 80,547 contacts differ on the teddy, none on the other meshes.
-    contacts_agree_with_the_general_path(150, |g, at, s| {
-        let points: Vec<Vec3> = (0..24)
-            .map(|_| g.vec(1.0) * Vec3::new(s, s * 0.7, s * 0.4))
-            .collect();
-        PlacedHull::new(
-            collide::convex::ConvexHull::try_new(&points).unwrap(),
-            g.quat(),
-            at,
-        )
-    });
+    contacts_agree_with_the_general_path(150, random_hull);
 }
 
 #[test]
