@@ -28,7 +28,7 @@ pub struct MeshShapeHit {
 /// boxes the shape's box reaches along the motion, nearer first, and stops past the earliest
 /// hit; each is tested by the exact box–triangle sweep ([`box_triangle`]) when the shape is a
 /// box ([`SupportMap::as_obb`]), the exact sphere sweep when it is a ball, the hull's
-/// separating-axis sweep ([`hull_triangle::hull_sweep`]) when it is a hull of up to
+/// separating-axis sweep ([`hull_triangle::HullSweep`]) when it is a hull of up to
 /// [`hull_triangle::MAX_EDGES`] edges ([`SupportMap::as_hull`]), else by the convex
 /// sweep ([`crate::sweep::convex`]: a GJK ray cast, never past a contact) on the triangles its
 /// bounding ball reaches, earliest first. Either way the time is never late. The starting-touch
@@ -55,7 +55,10 @@ where
     let ball = shape
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
-    let hull = shape.as_hull().filter(hull_triangle::takes);
+    let mut hull = shape
+        .as_hull()
+        .filter(hull_triangle::takes)
+        .map(|h| hull_triangle::HullSweep::new(&h, motion));
     let (centre, half) = (start.center(), start.half_extents());
     // A ball holding the shape (its own, else its box's circumscribed ball): the generic
     // path's filter.
@@ -82,11 +85,11 @@ where
             return bound;
         }
         let limit = first.map_or(1.0, |(t, _, _)| t);
-        match (&boxed, &ball, &hull) {
+        match (&boxed, &ball, &mut hull) {
             (Some(b), _, _) => keep(&mut first, i, box_triangle(b, motion, &c, limit)),
             (None, Some(b), _) => keep(&mut first, i, sphere_triangle(b, motion, &c, limit)),
             (None, None, Some(h)) => {
-                let found = hull_triangle::hull_sweep(h, motion, &c, limit).map_or_else(
+                let found = h.triangle(&c, limit).map_or_else(
                     |()| convex_sweep(shape, motion, &c, limit),
                     |found| found.map(|(toi, point, normal)| (toi, Face::Found(point, normal))),
                 );

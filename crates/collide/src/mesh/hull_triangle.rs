@@ -23,7 +23,7 @@ use crate::convex::{Contact, ConvexHull, Posed, SupportMap};
 use crate::math::Vec3;
 use crate::scratch;
 use crate::shapes::Triangle;
-use glam::DVec3;
+use glam::{DMat3, DVec3};
 
 /// Hulls with more edges than this take the general path (GJK and EPA), whose cost grows
 /// with the number of support steps, not with the hull's size.
@@ -88,15 +88,21 @@ fn into_hull_frame(
     motion: Vec3,
 ) -> Option<([DVec3; 3], DVec3, DVec3)> {
     let to_local = h.rotation.transpose().as_dmat3();
-    let t = h.translation.as_dvec3();
-    let p = c.map(|q| to_local * (q.as_dvec3() - t));
     let m = to_local * motion.as_dvec3();
+    let (p, n) = triangle_in_frame(&to_local, h.translation.as_dvec3(), c)?;
+    m.is_finite().then_some((p, n, m))
+}
+
+/// The triangle `c` taken into a hull's frame by `to_local` after the hull's position `t`
+/// (in `f64`), with its unit normal; `None` when it has no area or is not finite.
+fn triangle_in_frame(to_local: &DMat3, t: DVec3, c: &[Vec3; 3]) -> Option<([DVec3; 3], DVec3)> {
+    let p = c.map(|q| *to_local * (q.as_dvec3() - t));
     let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
     let cross = edges[0].cross(edges[1]);
     let area = cross.length_squared();
     let scale = edges[0].length_squared() * edges[1].length_squared();
     let flat = area.is_nan() || area <= DEGENERATE_AXIS * scale;
-    (!flat && m.is_finite()).then(|| (p, cross.normalize(), m))
+    (!flat).then(|| (p, cross.normalize()))
 }
 
 /// The contact of the posed hull `h` with triangle `c` (the triangle as A, so the normal
@@ -230,82 +236,145 @@ fn for_each_facet(
     true
 }
 
-/// The posed hull `h` moving by `motion` against the fixed triangle `c`: the time of first
-/// contact in `[0, limit]` (`limit <= 1`), a point of the contact and the unit normal from the
-/// triangle toward the hull, or `None` when they do not meet by then (or the triangle has no
-/// area, or the input is not finite: then `Err(())`, and the caller takes the general sweep).
-///
-/// The difference hull − triangle is a fixed polytope (translation does not change it), and
-/// the hull moved by `u·m` meets the triangle when the origin lies in the difference moved by
-/// `u·m`: on every facet `(l, d)` ([`for_each_facet`]), `d + u (l·m) >= 0`, an interval of
-/// `u`. The intersection of the intervals starts at the exact time of first contact, and its
-/// latest-starting facet is the normal there. In `f64`, each offset widened by the hull's
-/// tolerance and [`ROUNDING`] of the coordinates, so the time is never late.
-///
-/// Overlapping or touching at the start: the normal is that of least penetration, and the
-/// triangle is hit at `0` only when the motion goes deeper along it (the starting-touch rule,
-/// [`crate::sweep::ALONG_TOLERANCE`]), else `None`.
-pub(super) fn hull_sweep(
-    h: &Posed<&ConvexHull>,
-    motion: Vec3,
-    c: &[Vec3; 3],
-    limit: f32,
-) -> Result<Option<(f32, Vec3, Vec3)>, ()> {
-    let (p, n, m) = into_hull_frame(h, c, motion).ok_or(())?;
-    // Vertices lie up to three tolerances above their faces' planes (and the hull is convex to
-    // two), so the difference's true support may pass a facet by that much.
-    let size = p[0].abs().max(p[1].abs()).max(p[2].abs()).max_element() + m.abs().max_element();
-    let slack = 3.0 * f64::from(h.shape.tolerance()) + ROUNDING * size;
-    // The interval of contact so far, the facet that entered last, and the least penetration
-    // (for a contact at the start).
-    let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
-    let mut entered = n;
-    let mut least = Least {
-        depth: f64::INFINITY,
-        normal: n,
-    };
-    let limit = f64::from(limit);
-    let met = scratch::with(&ACROSS, |across| {
-        for_each_facet(h.shape, &p, n, across, |l, d| {
-            least.take(d, -l, f64::INFINITY);
-            let (d, w) = (d + slack, l.dot(m));
-            if w > 0.0 {
-                let start = -d / w;
-                if start > from {
-                    (from, entered) = (start, l);
-                }
-            } else if w < 0.0 {
-                to = to.min(-d / w);
-            } else if d < 0.0 || d.is_nan() {
-                return false;
+/// A posed hull moving by a motion, taken into the hull's frame once for all the triangles
+/// of a cast ([`HullSweep::triangle`]).
+pub(super) struct HullSweep<'a> {
+    posed: Posed<&'a ConvexHull>,
+    /// The hull's rotation inverted, in `f64`.
+    to_local: DMat3,
+    /// The hull's position, in `f64`.
+    origin: DVec3,
+    /// The motion in the hull's frame.
+    motion: DVec3,
+    /// The hull face that last kept a triangle apart over the time allowed: neighbouring
+    /// triangles are usually kept apart by the same face, which is tried first (the cached
+    /// separating plane, face by face).
+    apart: Option<usize>,
+}
+
+impl<'a> HullSweep<'a> {
+    /// The posed hull `h` moving by `motion`.
+    pub(super) fn new(h: &Posed<&'a ConvexHull>, motion: Vec3) -> HullSweep<'a> {
+        let to_local = h.rotation.transpose().as_dmat3();
+        HullSweep {
+            posed: *h,
+            to_local,
+            origin: h.translation.as_dvec3(),
+            motion: to_local * motion.as_dvec3(),
+            apart: None,
+        }
+    }
+
+    /// The hull against the fixed triangle `c`: the time of first contact in `[0, limit]`
+    /// (`limit <= 1`), a point of the contact and the unit normal from the triangle toward the
+    /// hull, or `None` when they do not meet by then (or the triangle has no area, or the input
+    /// is not finite: then `Err(())`, and the caller takes the general sweep).
+    ///
+    /// The difference hull − triangle is a fixed polytope (translation does not change it),
+    /// and the hull moved by `u·m` meets the triangle when the origin lies in the difference
+    /// moved by `u·m`: on every facet `(l, d)` ([`for_each_facet`]), `d + u (l·m) >= 0`, an
+    /// interval of `u`. The intersection of the intervals starts at the exact time of first
+    /// contact, and its latest-starting facet is the normal there. In `f64`, each offset
+    /// widened by the hull's tolerance and [`ROUNDING`] of the coordinates, so the time is
+    /// never late. One facet whose interval misses `[0, limit]` keeps them apart whatever the
+    /// others give: the face that did so for the previous triangle is tried first.
+    ///
+    /// Overlapping or touching at the start: the normal is that of least penetration, and the
+    /// triangle is hit at `0` only when the motion goes deeper along it (the starting-touch
+    /// rule, [`crate::sweep::ALONG_TOLERANCE`]), else `None`.
+    pub(super) fn triangle(
+        &mut self,
+        c: &[Vec3; 3],
+        limit: f32,
+    ) -> Result<Option<(f32, Vec3, Vec3)>, ()> {
+        let (h, m) = (&self.posed, self.motion);
+        if !m.is_finite() {
+            return Err(());
+        }
+        let (p, n) = triangle_in_frame(&self.to_local, self.origin, c).ok_or(())?;
+        // Vertices lie up to three tolerances above their faces' planes (and the hull is convex
+        // to two), so the difference's true support may pass a facet by that much.
+        let size = p[0].abs().max(p[1].abs()).max(p[2].abs()).max_element() + m.abs().max_element();
+        let slack = 3.0 * f64::from(h.shape.tolerance()) + ROUNDING * size;
+        let limit = f64::from(limit);
+        let faces = h.shape.faces();
+        if let Some(f) = self.apart.and_then(|k| faces.get(k)) {
+            let nf = f.plane.normal.as_dvec3();
+            let low = p.iter().map(|&q| nf.dot(q)).fold(f64::INFINITY, f64::min);
+            if keeps_apart(-f64::from(f.plane.d) - low + slack, nf.dot(m), limit) {
+                return Ok(None);
             }
-            from <= to && from <= limit && to >= 0.0
-        })
-    });
-    if !met {
-        return Ok(None);
+        }
+        // The interval of contact so far, the facet that entered last, and the least
+        // penetration (for a contact at the start).
+        let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
+        let mut entered = n;
+        let mut least = Least {
+            depth: f64::INFINITY,
+            normal: n,
+        };
+        // Facets are visited as the triangle's two normals, then the hull's faces.
+        let mut visited = 0usize;
+        let met = scratch::with(&ACROSS, |across| {
+            for_each_facet(h.shape, &p, n, across, |l, d| {
+                visited += 1;
+                least.take(d, -l, f64::INFINITY);
+                let (d, w) = (d + slack, l.dot(m));
+                if w > 0.0 {
+                    let start = -d / w;
+                    if start > from {
+                        (from, entered) = (start, l);
+                    }
+                } else if w < 0.0 {
+                    to = to.min(-d / w);
+                } else if d < 0.0 || d.is_nan() {
+                    return false;
+                }
+                from <= to && from <= limit && to >= 0.0
+            })
+        });
+        if !met {
+            let face = visited.wrapping_sub(3);
+            if face < faces.len() {
+                self.apart = Some(face);
+            }
+            return Ok(None);
+        }
+        let mf = m.as_vec3();
+        if from > 0.0 {
+            let toi = from as f32;
+            let moved = p.map(|q| (q - m * from).as_vec3());
+            let normal = -entered.as_vec3();
+            let (on_triangle, _) = witnesses(h.shape, &moved, normal, 0.0);
+            let point = h.to_world(on_triangle + mf * toi);
+            return Ok(Some((toi, point, h.rotation * normal)));
+        }
+        if least.depth.is_nan() {
+            return Err(());
+        }
+        let normal = least.normal.as_vec3();
+        let deeper = normal.dot(mf) < -crate::sweep::ALONG_TOLERANCE * mf.length();
+        if !deeper {
+            return Ok(None);
+        }
+        let depth = least.depth.max(0.0) as f32;
+        let (on_triangle, on_hull) = witnesses(h.shape, &p.map(DVec3::as_vec3), normal, depth);
+        let point = h.to_world((on_triangle + on_hull) * 0.5);
+        Ok(Some((0.0, point, h.rotation * normal)))
     }
-    let mf = m.as_vec3();
-    if from > 0.0 {
-        let toi = from as f32;
-        let moved = p.map(|q| (q - m * from).as_vec3());
-        let normal = -entered.as_vec3();
-        let (on_triangle, _) = witnesses(h.shape, &moved, normal, 0.0);
-        let point = h.to_world(on_triangle + mf * toi);
-        return Ok(Some((toi, point, h.rotation * normal)));
+}
+
+/// Whether a facet at offset `d` (slack included) whose normal meets the motion at rate `w`
+/// keeps hull and triangle apart over all of `[0, limit]`: the origin stays outside it
+/// (`d + u·w < 0`) for every such `u`. NaN never does (the full walk then decides).
+fn keeps_apart(d: f64, w: f64, limit: f64) -> bool {
+    if w > 0.0 {
+        -d / w > limit
+    } else if w < 0.0 {
+        -d / w < 0.0
+    } else {
+        d < 0.0
     }
-    if least.depth.is_nan() {
-        return Err(());
-    }
-    let normal = least.normal.as_vec3();
-    let deeper = normal.dot(mf) < -crate::sweep::ALONG_TOLERANCE * mf.length();
-    if !deeper {
-        return Ok(None);
-    }
-    let depth = least.depth.max(0.0) as f32;
-    let (on_triangle, on_hull) = witnesses(h.shape, &p.map(DVec3::as_vec3), normal, depth);
-    let point = h.to_world((on_triangle + on_hull) * 0.5);
-    Ok(Some((0.0, point, h.rotation * normal)))
 }
 
 /// The witnesses of hull and triangle `p` (in the hull's frame) overlapping by `depth` along
@@ -412,6 +481,41 @@ mod tests {
             }
         }
         assert!(compared > 300, "only {compared} overlaps compared");
+    }
+
+    #[test]
+    fn the_face_that_kept_the_last_triangle_apart_never_changes_an_answer() {
+        // One sweep across many triangles (its cached face tried first on each) against a
+        // fresh sweep per triangle: the same time, point and normal, bit for bit.
+        let mut g = Gen::new(11);
+        let mut cached_rejections = 0;
+        for _ in 0..200 {
+            let points: Vec<Vec3> = (0..16).map(|_| g.vec(0.5)).collect();
+            let Ok(hull) = ConvexHull::try_new(&points) else {
+                continue;
+            };
+            let h = Posed::new(&hull, g.quat(), g.vec(2.0));
+            let motion = g.vec(3.0);
+            let mut shared = HullSweep::new(&h, motion);
+            for _ in 0..20 {
+                let centre = g.vec(3.0);
+                let tri = [
+                    centre + g.vec(1.0),
+                    centre + g.vec(1.0),
+                    centre + g.vec(1.0),
+                ];
+                let limit = g.range(0.2, 1.0);
+                let had = shared.apart;
+                let once = shared.triangle(&tri, limit);
+                let fresh = HullSweep::new(&h, motion).triangle(&tri, limit);
+                assert_eq!(once, fresh, "{tri:?} limit {limit}");
+                cached_rejections += usize::from(had.is_some() && once == Ok(None));
+            }
+        }
+        assert!(
+            cached_rejections > 500,
+            "only {cached_rejections} misses with a cached face"
+        );
     }
 
     #[test]
