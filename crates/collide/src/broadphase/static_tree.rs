@@ -189,7 +189,9 @@ pub(crate) struct StaticTree {
 #[derive(Clone, Debug)]
 pub(crate) struct RayWalk {
     ray: RayLanes,
-    stack: WalkStack<(Child, f32)>,
+    /// At most three siblings wait per level: 32 inline entries (set up per walk) hold a
+    /// walk ten levels deep (a million items in leaves of four), the heap takes the rest.
+    stack: WalkStack<(Child, f32), 32>,
 }
 
 impl RayWalk {
@@ -366,7 +368,9 @@ impl StaticTree {
             return;
         }
         let q = Query::new(query);
-        let mut stack = WalkStack::<Child>::default();
+        // At most three siblings wait per level (32 inline entries, set up per query, hold a
+        // tree ten levels deep; the heap takes the rest).
+        let mut stack = WalkStack::<Child, 32>::default();
         stack.push(Child::ROOT);
         while let Some(child) = stack.pop() {
             if child.is_leaf() {

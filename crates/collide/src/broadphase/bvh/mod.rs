@@ -145,11 +145,12 @@ fn half_area(b: &Aabb) -> f64 {
     x * y + y * z + z * x
 }
 
-/// A small traversal stack: 64 entries inline, spilling to the heap beyond that. A traversal
-/// holds at most three entries per level; a bulk-loaded tree of `2^31` proxies is less than
-/// 16 levels deep, and insertions between rebuilds only add levels when the root splits.
+/// A small traversal stack: 32 entries inline (set up on every query, so no more than a
+/// walk needs), spilling to the heap beyond that. A traversal holds at most three entries
+/// per level: 32 hold a tree ten levels deep (`4^10` buckets, eight million proxies when
+/// bulk-loaded), and insertions between rebuilds only add levels when the root splits.
 struct Stack {
-    inline: [u32; 64],
+    inline: [u32; 32],
     len: usize,
     spill: Vec<u32>,
 }
@@ -157,7 +158,7 @@ struct Stack {
 impl Stack {
     fn new(root: u32) -> Stack {
         let mut s = Stack {
-            inline: [NULL; 64],
+            inline: [NULL; 32],
             len: 0,
             spill: Vec::new(),
         };

@@ -61,8 +61,9 @@ impl Node {
     #[inline]
     pub(super) fn reach(&self) -> f32 {
         let mut acc = Vec4::ZERO;
-        for axis in self.lo.iter().chain(&self.hi) {
-            acc = Vec4::from_array(*axis).abs().max(acc);
+        for k in 0..3 {
+            acc = Vec4::from_array(self.lo[k]).abs().max(acc);
+            acc = Vec4::from_array(self.hi[k]).abs().max(acc);
         }
         acc.max_element()
     }

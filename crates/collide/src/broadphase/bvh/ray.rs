@@ -60,7 +60,9 @@ impl DynamicBvh {
         };
         // Nothing moved since the last `update_pairs`: no proxy is flagged, no flag to read.
         let any_moved = !self.moved.is_empty();
-        let mut stack = WalkStack::<(u32, f32)>::default();
+        // At most three siblings wait per level: 32 inline entries (cleared per ray) hold a
+        // walk ten levels deep, the heap takes the rest.
+        let mut stack = WalkStack::<(u32, f32), 32>::default();
         stack.push((self.root, 0.0));
         while let Some((c, near)) = stack.pop() {
             if near > bound {
