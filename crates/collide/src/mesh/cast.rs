@@ -30,7 +30,7 @@ pub struct MeshShapeHit {
 /// box ([`SupportMap::as_obb`]), the exact sphere sweep when it is a ball, the hull's
 /// separating-axis sweep ([`hull_triangle::HullSweep`]) when it is a hull of up to
 /// [`hull_triangle::MAX_EDGES`] edges ([`SupportMap::as_hull`]), else by the convex
-/// sweep ([`crate::sweep::convex`]: a GJK ray cast, never past a contact) on the triangles its
+/// sweep ([`crate::sweep::convex()`]: a GJK ray cast, never past a contact) on the triangles its
 /// bounding ball reaches, earliest first. Either way the time is never late. The starting-touch
 /// rule applies per triangle (a triangle touched at the start and not moved into is skipped,
 /// so a shape sliding on a floor still meets a wall of the same mesh). NaN motion or shape:
@@ -234,7 +234,7 @@ where
 }
 
 /// A convex shape moving by `motion` against the fixed triangle `c` by the convex sweep
-/// ([`crate::sweep::convex`]): the time of first contact in `[0, limit]`, a point and the unit
+/// ([`crate::sweep::convex()`]): the time of first contact in `[0, limit]`, a point and the unit
 /// normal from the triangle toward the shape, or `None` when they do not meet by then.
 fn convex_sweep<S: SupportMap + ?Sized>(
     shape: &S,

@@ -22,7 +22,7 @@ pub fn aabb_aabb(a: &Aabb, b: &Aabb) -> bool {
 
 /// `true` when the axis-aligned box and the oriented box touch or overlap.
 ///
-/// The 15-axis test of [`super::obb_obb`] with the AABB as box A, whose frame is the world's:
+/// The 15-axis test of [`super::obb_obb()`] with the AABB as box A, whose frame is the world's:
 /// `R` is B's rotation matrix and `T` the centre difference, so no matrix product is needed.
 /// Same verdict as `obb_obb(&Obb::from_aabb(a), b)`. Touching counts; an empty AABB touches
 /// nothing; NaN gives `false`.

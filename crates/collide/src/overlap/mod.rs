@@ -9,7 +9,7 @@
 //! | [`sphere_sphere`] | squared centre distance against `(r_a + r_b)²` | Gomez 1999 |
 //! | [`aabb_aabb`] | interval overlap on x, y, z | Gomez 1999, listing 3 |
 //! | [`sphere_aabb`], [`sphere_obb`] | squared distance to the box | Arvo 1990; Gomez listing 5 |
-//! | [`obb_obb`], [`aabb_obb`] | 15-axis separating-axis test, `PARALLEL_EPSILON` on `\|R\|` | Gomez listing 6; Ericson RTCD §4.4.1 |
+//! | [`obb_obb()`], [`aabb_obb`] | 15-axis separating-axis test, `PARALLEL_EPSILON` on `\|R\|` | Gomez listing 6; Ericson RTCD §4.4.1 |
 //! | [`segment_aabb`], [`segment_obb`] | 6-axis separating-axis test on the half-vector | Gomez listing 7; RTCD §5.3.3 |
 //! | [`plane_sphere`], [`plane_aabb`], [`plane_obb`], [`plane_capsule`] | `\|d\| <= r` on the plane normal | Gomez 1999 (box–plane) |
 //! | [`capsule_capsule`], [`capsule_sphere`], [`sphere_capsule`] | segment distances | RTCD §4.5.1, §5.1.9 |

@@ -36,7 +36,7 @@
 //! [`sphere_plane`], [`sphere_sphere`] and [`aabb_aabb`]; [`obb_obb`] extends listing 4's
 //! per-axis intervals to the 15 separating axes of listing 6; [`sphere_aabb`], [`sphere_obb`]
 //! and [`sphere_triangle`] cast the sphere's centre against the shape grown by the radius;
-//! [`obb_obb_rotating`] lets both boxes rotate as well; [`convex`] sweeps any two convex
+//! [`obb_obb_rotating`] lets both boxes rotate as well; [`convex()`] sweeps any two convex
 //! shapes (hulls, capsules, point clouds) by a GJK ray cast against their Minkowski
 //! difference (conservative advancement when they touch at the start).
 //!

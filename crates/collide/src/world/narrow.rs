@@ -286,7 +286,7 @@ impl Impact {
 /// First contact of two parts translating by `motion_a`, `motion_b` over the frame (their
 /// orientation held), or `None`. The one dispatch over part kinds for sweeps: the exact
 /// sweeps of [`crate::sweep`] for spheres and boxes (mirrored arms swap and flip), and
-/// [`crate::sweep::convex`] (a GJK ray cast) for the rest.
+/// [`crate::sweep::convex()`] (a GJK ray cast) for the rest.
 pub(crate) fn impact(a: &Part, motion_a: Vec3, b: &Part, motion_b: Vec3) -> Option<Impact> {
     let i = impact_raw(a, motion_a, b, motion_b)?;
     // B approaches A along −(motion_b − motion_a): the A-to-B direction when nothing better.

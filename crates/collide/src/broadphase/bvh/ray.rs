@@ -9,7 +9,8 @@ use crate::math::Vec3;
 use crate::shapes::Aabb;
 
 impl DynamicBvh {
-    /// The ray walk behind [`BroadPhase::ray_cast`] and [`BroadPhase::cast_aabb`]: every box
+    /// The ray walk behind [`crate::broadphase::BroadPhase::ray_cast`] and
+    /// [`crate::broadphase::BroadPhase::cast_aabb`]: every box
     /// grown by `margin`. Proxies moved since the last `update_pairs` (their lane box may be
     /// old) come first, from the moved list; then the tree, nearest child first, each subtree
     /// skipped once its entry lies beyond the bound `f` returns.

@@ -108,7 +108,7 @@ enum Fan {
 }
 
 impl Polytope {
-    /// Makes this the polytope of the outward-oriented tetrahedron (see [`orient`]) in
+    /// Makes this the polytope of the outward-oriented tetrahedron (see [`super::orient`]) in
     /// `verts`, its faces linked; the lists keep their room from earlier expansions.
     pub(super) fn start_tetrahedron(&mut self) {
         self.faces.clear();

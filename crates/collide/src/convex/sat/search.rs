@@ -383,7 +383,7 @@ impl<'q> FullSearch<'q> {
         })
     }
 
-    /// [`Search::edge_pairs`] over the pairs whose arcs cross, B's edges in A's frame in
+    /// [`FullSearch::edge_pairs`] over the pairs whose arcs cross, B's edges in A's frame in
     /// `eb_a`.
     #[inline]
     fn edge_pairs_crossing(
