@@ -243,7 +243,7 @@ pub(super) fn part_concavity(
     let start = h.vertex_centroid();
     let (mut on, mut off) = (Samples::new(start), Samples::new(start));
     let mut stopped = false;
-    let mut to_mesh = StepDistance::new(collider, scale);
+    let mut to_mesh = StepDistance::new(collider);
     for_each_hull_sample(h, sampling.spacing, sampling.max_steps, |q| {
         if stopped {
             return;
@@ -270,40 +270,31 @@ pub(super) fn part_concavity(
 }
 
 /// Distances to the mesh surface from a walk of nearby points (the samples of a hull, in
-/// order). The distance to a set changes no faster than the point moves, so each query is
-/// bounded by the last distance plus the step: the tree search starts with a tight bound and
-/// prunes most of the mesh, and finds the same nearest point an unbounded search would.
+/// order). Each search starts from the last point's nearest triangle: its distance from the
+/// new point is a tight bound (the points are close), so the tree search prunes most of the
+/// mesh, and finds the same distance an unbounded search would.
 struct StepDistance<'a> {
     collider: &'a MeshCollider,
-    /// The last point and its distance.
-    last: Option<(Vec3, f32)>,
-    /// Added to every bound, for the rounding of the distances it is made of (`1e-5` of the
-    /// diagonal: far above `f32` rounding at the mesh's scale).
-    slack: f32,
+    /// The last point's nearest triangle.
+    last: Option<u32>,
 }
 
 impl<'a> StepDistance<'a> {
-    fn new(collider: &'a MeshCollider, scale: &Scale) -> StepDistance<'a> {
+    fn new(collider: &'a MeshCollider) -> StepDistance<'a> {
         StepDistance {
             collider,
             last: None,
-            slack: 1e-5 * scale.diagonal,
         }
     }
 
     /// The distance from `q` to the mesh surface (0 when the mesh has no triangle).
     fn distance(&mut self, q: Vec3) -> f32 {
-        let bound = self.last.map_or(f32::MAX, |(p, d)| {
-            (d + (q - p).length() + self.slack).min(f32::MAX)
-        });
-        // A bound the rounding made too tight finds nothing: then the unbounded search.
-        let found = self
-            .collider
-            .closest_point(q, bound)
-            .or_else(|| self.collider.closest_point(q, f32::MAX));
-        let d = found.map_or(0.0, |m| m.distance);
-        self.last = found.map(|m| (q, m.distance));
-        d
+        let found = match self.last {
+            Some(t) => self.collider.closest_point_seeded(q, t),
+            None => self.collider.closest_point(q, f32::MAX),
+        };
+        self.last = found.map(|m| m.triangle);
+        found.map_or(0.0, |m| m.distance)
     }
 }
 
@@ -352,7 +343,7 @@ pub fn concavity_error(mesh: &TriMesh, pieces: &[ConvexHull]) -> Result<f32, Dec
     let indices: Vec<usize> = (0..pieces.len()).collect();
     let overfill = crate::par::filter_map(&indices, |&i| {
         let mut worst = 0.0f32;
-        let mut to_mesh = StepDistance::new(&collider, &scale);
+        let mut to_mesh = StepDistance::new(&collider);
         for_each_hull_sample(&pieces[i], spacing, METRIC_MAX_STEPS, |q| {
             let inside_other = pieces.iter().enumerate().any(|(j, other)| {
                 j != i
