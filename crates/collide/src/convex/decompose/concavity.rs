@@ -191,7 +191,14 @@ pub(super) struct Sampling {
     /// for a caller that only needs to know whether the part is within a limit. The result's
     /// `depth` is then that sample's distance and its mean covers only the samples so far.
     pub stop_above: f32,
+    /// Where the part is likely deepest (the deepest sample of the piece it was cut from):
+    /// with a finite `stop_above`, the [`PROBES`] samples nearest it are measured first, and
+    /// the measure stops there when one of them is beyond `stop_above`.
+    pub focus: Option<Vec3>,
 }
+
+/// How many samples nearest [`Sampling::focus`] are measured first.
+const PROBES: usize = 16;
 
 /// The hulls of the other pieces, which hide the samples of a piece's faces they cover.
 #[derive(Clone, Copy)]
@@ -241,21 +248,54 @@ pub(super) fn part_concavity(
         .filter(|&(_, spacing)| spacing == sampling.spacing)
         .map(|(samples, _)| samples);
     let start = h.vertex_centroid();
+    // Whether a sample counts, and whether it is on a cut.
+    let counted = |q: Vec3| {
+        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
+        if on_a_cut {
+            (!others.cover(q, cover_tolerance)).then_some(true)
+        } else {
+            reused.is_none().then_some(false)
+        }
+    };
+    let mut to_mesh = StepDistance::new(collider);
+    let probes = match sampling.focus {
+        Some(focus) if sampling.stop_above < f32::INFINITY => {
+            match probe(h, sampling, focus, &counted, &mut to_mesh) {
+                Ok(probes) => probes,
+                Err((q, d)) => {
+                    let mut beyond = Samples::new(start);
+                    beyond.add(q, d);
+                    return PartConcavity {
+                        depth: beyond.worst,
+                        mean: beyond.mean(),
+                        deepest: beyond.deepest,
+                        off_cut: None,
+                    };
+                }
+            }
+        }
+        _ => Vec::new(),
+    };
     let (mut on, mut off) = (Samples::new(start), Samples::new(start));
     let mut stopped = false;
-    let mut to_mesh = StepDistance::new(collider);
+    let mut index = 0;
     for_each_hull_sample(h, sampling.spacing, sampling.max_steps, |q| {
+        let k = index;
+        index += 1;
         if stopped {
             return;
         }
-        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
+        let Some(on_a_cut) = counted(q) else {
+            return;
+        };
+        let d = match probes.binary_search_by_key(&k, |&(i, _)| i) {
+            Ok(at) => probes[at].1,
+            Err(_) => to_mesh.distance(q),
+        };
         if on_a_cut {
-            if others.cover(q, cover_tolerance) {
-                return;
-            }
-            on.add(q, to_mesh.distance(q));
-        } else if reused.is_none() {
-            off.add(q, to_mesh.distance(q));
+            on.add(q, d);
+        } else {
+            off.add(q, d);
         }
         stopped = on.worst.max(off.worst) > sampling.stop_above;
     });
@@ -267,6 +307,41 @@ pub(super) fn part_concavity(
         deepest: all.deepest,
         off_cut: (!stopped).then_some((off, sampling.spacing)),
     }
+}
+
+/// The distances of the [`PROBES`] samples (of those `counted`) nearest `focus`, by sample
+/// index (sorted), or the first of them found beyond `sampling.stop_above` with its distance.
+fn probe(
+    h: &ConvexHull,
+    sampling: Sampling,
+    focus: Vec3,
+    counted: &impl Fn(Vec3) -> Option<bool>,
+    to_mesh: &mut StepDistance<'_>,
+) -> Result<Vec<(usize, f32)>, (Vec3, f32)> {
+    let mut all: Vec<(f32, usize, Vec3)> = Vec::new();
+    for_each_hull_sample(h, sampling.spacing, sampling.max_steps, |q| {
+        all.push((q.distance_squared(focus), all.len(), q));
+    });
+    let by_nearness =
+        |a: &(f32, usize, Vec3), b: &(f32, usize, Vec3)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+    if all.len() > PROBES {
+        all.select_nth_unstable_by(PROBES, by_nearness);
+        all.truncate(PROBES);
+    }
+    all.sort_unstable_by(by_nearness);
+    let mut probes = Vec::with_capacity(all.len());
+    for (_, k, q) in all {
+        if counted(q).is_none() {
+            continue;
+        }
+        let d = to_mesh.distance(q);
+        if d > sampling.stop_above {
+            return Err((q, d));
+        }
+        probes.push((k, d));
+    }
+    probes.sort_unstable_by_key(|&(k, _)| k);
+    Ok(probes)
 }
 
 /// Distances to the mesh surface from a walk of nearby points (the samples of a hull, in

@@ -94,6 +94,7 @@ impl Search<'_> {
             spacing,
             max_steps: SEARCH_MAX_STEPS,
             stop_above,
+            focus: None,
         }
     }
 
@@ -383,7 +384,10 @@ impl Search<'_> {
                 hulls: others,
                 extra: Some(&a_hull),
             },
-            self.sampling(spacing, bar.threshold()),
+            Sampling {
+                focus: Some(piece.concavity.deepest),
+                ..self.sampling(spacing, bar.threshold())
+            },
         );
         b_piece.concavity.off_cut?;
         let b_done = b_piece.concavity;
@@ -397,7 +401,10 @@ impl Search<'_> {
                 hulls: others,
                 extra: Some(&b_piece.hull),
             },
-            self.sampling(spacing, a_stop),
+            Sampling {
+                focus: Some(piece.concavity.deepest),
+                ..self.sampling(spacing, a_stop)
+            },
         );
         a_piece.concavity.off_cut?;
         let score = score(&[a_piece.concavity, b_piece.concavity]);
