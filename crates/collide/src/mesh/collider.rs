@@ -220,73 +220,37 @@ impl MeshCollider {
         if !(p.is_finite() && max_distance >= 0.0) {
             return None;
         }
-        let best = self.nearest_from(p, max_distance * max_distance, None, None);
+        let mut best: Option<(MeshPoint, f32)> = None;
+        self.tree
+            .nearest(p, max_distance * max_distance, |i, bound| {
+                let [a, b, c] = self.corners[i as usize];
+                // The distances to the triangle's box and to its plane are lower bounds of
+                // the distance to the triangle: a triangle beyond the bound by either (by more
+                // than their rounding) cannot be nearer, and its exact closest point is not
+                // worth computing.
+                let gap = (a.min(b).min(c) - p)
+                    .max(p - a.max(b).max(c))
+                    .max(Vec3::ZERO);
+                let rounding = 4.0 * f32::EPSILON * (p - a).abs().element_sum();
+                let height = (self.normals[i as usize].dot(p - a).abs() - rounding).max(0.0);
+                let lower = gap.length_squared().max(height * height);
+                if lower > bound * (1.0 + 1e-5) {
+                    return best.map_or(bound, |(_, d2)| d2);
+                }
+                let q = crate::closest::point_triangle(p, &Triangle::new(a, b, c));
+                let d2 = (q - p).length_squared();
+                if d2 <= bound && best.is_none_or(|(_, bd)| d2 < bd) {
+                    let hit = MeshPoint {
+                        point: q,
+                        distance: d2.sqrt(),
+                        triangle: i,
+                    };
+                    best = Some((hit, d2));
+                }
+                best.map_or(bound, |(_, d2)| d2)
+            });
         // `max_distance²` may overflow to infinity: the bound is checked on the distance too.
         best.map(|(m, _)| m).filter(|m| m.distance <= max_distance)
-    }
-
-    /// The point of the mesh closest to `p`, the search bounded from the start by triangle
-    /// `seed` (the nearest triangle of a point close by, in a walk of nearby points): the same
-    /// distance as an unbounded [`MeshCollider::closest_point`] (the smallest squared distance
-    /// over the triangles does not depend on the order they are visited in), found with a tight
-    /// bound. `None` for a NaN point or a `seed` out of range.
-    pub(crate) fn closest_point_seeded(&self, p: Vec3, seed: u32) -> Option<MeshPoint> {
-        let [a, b, c] = *self.corners.get(seed as usize)?;
-        if !p.is_finite() {
-            return None;
-        }
-        let q = crate::closest::point_triangle(p, &Triangle::new(a, b, c));
-        let d2 = (q - p).length_squared();
-        let start = MeshPoint {
-            point: q,
-            distance: d2.sqrt(),
-            triangle: seed,
-        };
-        self.nearest_from(p, d2, Some((start, d2)), Some(seed))
-            .map(|(m, _)| m)
-    }
-
-    /// The nearest triangle walk of [`MeshCollider::closest_point`]: the best point within the
-    /// squared bound `max_d2` (or better than `best`, which then sets the bound), with its
-    /// squared distance. Triangle `skip` (the one `best` is on) is not measured again.
-    fn nearest_from(
-        &self,
-        p: Vec3,
-        max_d2: f32,
-        mut best: Option<(MeshPoint, f32)>,
-        skip: Option<u32>,
-    ) -> Option<(MeshPoint, f32)> {
-        self.tree.nearest(p, max_d2, |i, bound| {
-            if skip == Some(i) {
-                return bound;
-            }
-            let [a, b, c] = self.corners[i as usize];
-            // The distances to the triangle's box and to its plane are lower bounds of
-            // the distance to the triangle: a triangle beyond the bound by either (by more
-            // than their rounding) cannot be nearer, and its exact closest point is not
-            // worth computing.
-            let gap = (a.min(b).min(c) - p)
-                .max(p - a.max(b).max(c))
-                .max(Vec3::ZERO);
-            let rounding = 4.0 * f32::EPSILON * (p - a).abs().element_sum();
-            let height = (self.normals[i as usize].dot(p - a).abs() - rounding).max(0.0);
-            let lower = gap.length_squared().max(height * height);
-            if lower > bound * (1.0 + 1e-5) {
-                return best.map_or(bound, |(_, d2)| d2);
-            }
-            let q = crate::closest::point_triangle(p, &Triangle::new(a, b, c));
-            let d2 = (q - p).length_squared();
-            if d2 <= bound && best.is_none_or(|(_, bd)| d2 < bd) {
-                let hit = MeshPoint {
-                    point: q,
-                    distance: d2.sqrt(),
-                    triangle: i,
-                };
-                best = Some((hit, d2));
-            }
-            best.map_or(bound, |(_, d2)| d2)
-        });
-        best
     }
 
     /// Appends to `out` the triangles that touch `aabb` (exact triangle–box test, touching

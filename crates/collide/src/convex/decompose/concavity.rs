@@ -191,14 +191,7 @@ pub(super) struct Sampling {
     /// for a caller that only needs to know whether the part is within a limit. The result's
     /// `depth` is then that sample's distance and its mean covers only the samples so far.
     pub stop_above: f32,
-    /// Where the part is likely deepest (the deepest sample of the piece it was cut from):
-    /// with a finite `stop_above`, the [`PROBES`] samples nearest it are measured first, and
-    /// the measure stops there when one of them is beyond `stop_above`.
-    pub focus: Option<Vec3>,
 }
-
-/// How many samples nearest [`Sampling::focus`] are measured first.
-const PROBES: usize = 16;
 
 /// The hulls of the other pieces, which hide the samples of a piece's faces they cover.
 #[derive(Clone, Copy)]
@@ -248,54 +241,21 @@ pub(super) fn part_concavity(
         .filter(|&(_, spacing)| spacing == sampling.spacing)
         .map(|(samples, _)| samples);
     let start = h.vertex_centroid();
-    // Whether a sample counts, and whether it is on a cut.
-    let counted = |q: Vec3| {
-        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
-        if on_a_cut {
-            (!others.cover(q, cover_tolerance)).then_some(true)
-        } else {
-            reused.is_none().then_some(false)
-        }
-    };
-    let mut to_mesh = StepDistance::new(collider);
-    let probes = match sampling.focus {
-        Some(focus) if sampling.stop_above < f32::INFINITY => {
-            match probe(h, sampling, focus, &counted, &mut to_mesh) {
-                Ok(probes) => probes,
-                Err((q, d)) => {
-                    let mut beyond = Samples::new(start);
-                    beyond.add(q, d);
-                    return PartConcavity {
-                        depth: beyond.worst,
-                        mean: beyond.mean(),
-                        deepest: beyond.deepest,
-                        off_cut: None,
-                    };
-                }
-            }
-        }
-        _ => Vec::new(),
-    };
     let (mut on, mut off) = (Samples::new(start), Samples::new(start));
     let mut stopped = false;
-    let mut index = 0;
+    let mut to_mesh = StepDistance::new(collider, scale);
     for_each_hull_sample(h, sampling.spacing, sampling.max_steps, |q| {
-        let k = index;
-        index += 1;
         if stopped {
             return;
         }
-        let Some(on_a_cut) = counted(q) else {
-            return;
-        };
-        let d = match probes.binary_search_by_key(&k, |&(i, _)| i) {
-            Ok(at) => probes[at].1,
-            Err(_) => to_mesh.distance(q),
-        };
+        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
         if on_a_cut {
-            on.add(q, d);
-        } else {
-            off.add(q, d);
+            if others.cover(q, cover_tolerance) {
+                return;
+            }
+            on.add(q, to_mesh.distance(q));
+        } else if reused.is_none() {
+            off.add(q, to_mesh.distance(q));
         }
         stopped = on.worst.max(off.worst) > sampling.stop_above;
     });
@@ -309,67 +269,41 @@ pub(super) fn part_concavity(
     }
 }
 
-/// The distances of the [`PROBES`] samples (of those `counted`) nearest `focus`, by sample
-/// index (sorted), or the first of them found beyond `sampling.stop_above` with its distance.
-fn probe(
-    h: &ConvexHull,
-    sampling: Sampling,
-    focus: Vec3,
-    counted: &impl Fn(Vec3) -> Option<bool>,
-    to_mesh: &mut StepDistance<'_>,
-) -> Result<Vec<(usize, f32)>, (Vec3, f32)> {
-    let mut all: Vec<(f32, usize, Vec3)> = Vec::new();
-    for_each_hull_sample(h, sampling.spacing, sampling.max_steps, |q| {
-        all.push((q.distance_squared(focus), all.len(), q));
-    });
-    let by_nearness =
-        |a: &(f32, usize, Vec3), b: &(f32, usize, Vec3)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
-    if all.len() > PROBES {
-        all.select_nth_unstable_by(PROBES, by_nearness);
-        all.truncate(PROBES);
-    }
-    all.sort_unstable_by(by_nearness);
-    let mut probes = Vec::with_capacity(all.len());
-    for (_, k, q) in all {
-        if counted(q).is_none() {
-            continue;
-        }
-        let d = to_mesh.distance(q);
-        if d > sampling.stop_above {
-            return Err((q, d));
-        }
-        probes.push((k, d));
-    }
-    probes.sort_unstable_by_key(|&(k, _)| k);
-    Ok(probes)
-}
-
 /// Distances to the mesh surface from a walk of nearby points (the samples of a hull, in
-/// order). Each search starts from the last point's nearest triangle: its distance from the
-/// new point is a tight bound (the points are close), so the tree search prunes most of the
-/// mesh, and finds the same distance an unbounded search would.
+/// order). The distance to a set changes no faster than the point moves, so each query is
+/// bounded by the last distance plus the step: the tree search starts with a tight bound and
+/// prunes most of the mesh, and finds the same nearest point an unbounded search would.
 struct StepDistance<'a> {
     collider: &'a MeshCollider,
-    /// The last point's nearest triangle.
-    last: Option<u32>,
+    /// The last point and its distance.
+    last: Option<(Vec3, f32)>,
+    /// Added to every bound, for the rounding of the distances it is made of (`1e-5` of the
+    /// diagonal: far above `f32` rounding at the mesh's scale).
+    slack: f32,
 }
 
 impl<'a> StepDistance<'a> {
-    fn new(collider: &'a MeshCollider) -> StepDistance<'a> {
+    fn new(collider: &'a MeshCollider, scale: &Scale) -> StepDistance<'a> {
         StepDistance {
             collider,
             last: None,
+            slack: 1e-5 * scale.diagonal,
         }
     }
 
     /// The distance from `q` to the mesh surface (0 when the mesh has no triangle).
     fn distance(&mut self, q: Vec3) -> f32 {
-        let found = match self.last {
-            Some(t) => self.collider.closest_point_seeded(q, t),
-            None => self.collider.closest_point(q, f32::MAX),
-        };
-        self.last = found.map(|m| m.triangle);
-        found.map_or(0.0, |m| m.distance)
+        let bound = self.last.map_or(f32::MAX, |(p, d)| {
+            (d + (q - p).length() + self.slack).min(f32::MAX)
+        });
+        // A bound the rounding made too tight finds nothing: then the unbounded search.
+        let found = self
+            .collider
+            .closest_point(q, bound)
+            .or_else(|| self.collider.closest_point(q, f32::MAX));
+        let d = found.map_or(0.0, |m| m.distance);
+        self.last = found.map(|m| (q, m.distance));
+        d
     }
 }
 
@@ -418,7 +352,7 @@ pub fn concavity_error(mesh: &TriMesh, pieces: &[ConvexHull]) -> Result<f32, Dec
     let indices: Vec<usize> = (0..pieces.len()).collect();
     let overfill = crate::par::filter_map(&indices, |&i| {
         let mut worst = 0.0f32;
-        let mut to_mesh = StepDistance::new(&collider);
+        let mut to_mesh = StepDistance::new(&collider, &scale);
         for_each_hull_sample(&pieces[i], spacing, METRIC_MAX_STEPS, |q| {
             let inside_other = pieces.iter().enumerate().any(|(j, other)| {
                 j != i

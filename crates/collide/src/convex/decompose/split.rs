@@ -94,7 +94,6 @@ impl Search<'_> {
             spacing,
             max_steps: SEARCH_MAX_STEPS,
             stop_above,
-            focus: None,
         }
     }
 
@@ -384,10 +383,7 @@ impl Search<'_> {
                 hulls: others,
                 extra: Some(&a_hull),
             },
-            Sampling {
-                focus: Some(piece.concavity.deepest),
-                ..self.sampling(spacing, bar.threshold())
-            },
+            self.sampling(spacing, bar.threshold()),
         );
         b_piece.concavity.off_cut?;
         let b_done = b_piece.concavity;
@@ -401,10 +397,7 @@ impl Search<'_> {
                 hulls: others,
                 extra: Some(&b_piece.hull),
             },
-            Sampling {
-                focus: Some(piece.concavity.deepest),
-                ..self.sampling(spacing, a_stop)
-            },
+            self.sampling(spacing, a_stop),
         );
         a_piece.concavity.off_cut?;
         let score = score(&[a_piece.concavity, b_piece.concavity]);
@@ -433,28 +426,27 @@ fn score(pieces: &[PartConcavity]) -> f32 {
 /// candidate's [`score`] is surely above `threshold`, given the other half's largest distance
 /// `db` and mean `mb`; negative when it already is whatever `a` gives.
 ///
-/// With `a`'s largest distance `x` and mean `ma >= 0`, the score is
-/// `f(x) = max(x, db) + min(x, db) / 4 + (ma + mb) / 2 >= max(x, db) + min(x, db) / 4 + mb / 2`,
-/// which grows with `x`: it reaches `threshold` at `x = 4 (t - db)` when that is at most `db`
-/// (`x <= db`: `f = db + x / 4`), else at `x = t - db / 4` (`x > db`: `f = x + db / 4`), with
-/// `t = threshold - mb / 2`. The answer is raised by `1e-5` of the threshold, far above the
-/// `f32` rounding of these few steps, so that no candidate is cut short whose score could
-/// still make the bar.
+/// With `a`'s largest distance `x` and mean `ma >= 0`, the score is at least
+/// `f(x) = max(x, db) + min(x, db) / 4 + mb / 2`, which grows with `x`. The answer is where
+/// `f` reaches `threshold` plus a margin of `1e-5` of the sizes involved (far above the `f32`
+/// rounding of these few steps, so that no candidate is cut short whose score could still make
+/// the bar): with `t` that target less `mb / 2`, `f(0) = db + mb / 2` is past it when
+/// `db > t`; otherwise `x = 4 (t - db)` when that is at most `db` (for `x <= db`,
+/// `f = db + x / 4 + mb / 2`), that is when `1.25 db >= t`, else `x = t - db / 4`
+/// (`f = x + db / 4 + mb / 2`).
 fn a_stop_above(db: f32, mb: f32, threshold: f32) -> f32 {
     if threshold == f32::INFINITY {
         return f32::INFINITY;
     }
-    let t = threshold - 0.5 * mb;
-    let margin = 1e-5 * threshold.abs();
-    if t + margin < db {
-        return -1.0;
-    }
-    let x = if 1.25 * db >= t {
+    let margin = 1e-5 * (threshold.abs() + db + mb);
+    let t = threshold + margin - 0.5 * mb;
+    if db > t {
+        -1.0
+    } else if 1.25 * db >= t {
         4.0 * (t - db)
     } else {
         t - 0.25 * db
-    };
-    x.max(0.0) + margin
+    }
 }
 
 /// The `keep` lowest scores seen so far among candidates evaluated in parallel: a candidate
