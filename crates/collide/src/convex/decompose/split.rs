@@ -511,3 +511,70 @@ fn extent(points: &[Vec3], normal: Vec3) -> (f32, f32) {
     }
     range
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn concavity(depth: f32, mean: f32) -> PartConcavity {
+        PartConcavity {
+            depth,
+            mean,
+            deepest: Vec3::ZERO,
+            off_cut: None,
+        }
+    }
+
+    /// A candidate cut short by `a_stop_above` scores above the threshold whatever its second
+    /// half's mean; one whose second half stays at the stop may still make it.
+    #[test]
+    fn a_half_past_the_stop_leaves_a_score_above_the_threshold() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut cut_short = 0;
+        for _ in 0..100_000 {
+            let scale = [1e-3, 1.0, 1e3][(next() * 3.0) as usize % 3];
+            let (db, threshold) = (next() * scale, next() * 2.0 * scale);
+            let mb = next() * db;
+            let stop = a_stop_above(db, mb, threshold);
+            let b = concavity(db, mb);
+            if stop < 0.0 {
+                assert!(score(&[concavity(0.0, 0.0), b]) > threshold);
+                cut_short += 1;
+                continue;
+            }
+            // The next float up (`stop >= 0`).
+            let past = f32::from_bits(stop.to_bits() + 1);
+            let ma = next() * past;
+            assert!(
+                score(&[concavity(past, ma), b]) > threshold,
+                "db {db} mb {mb} threshold {threshold} stop {stop}"
+            );
+            assert!(score(&[concavity(stop, 0.0), b]) >= threshold * (1.0 - 1e-4));
+        }
+        assert!(cut_short > 1000);
+        assert_eq!(a_stop_above(0.5, 0.1, f32::INFINITY), f32::INFINITY);
+    }
+
+    /// The bar's threshold is the `keep`-th lowest score offered, in any order.
+    #[test]
+    fn the_bar_is_the_keep_th_lowest_score() {
+        let bar = Bar::new(3);
+        for s in [5.0, 1.0, 4.0] {
+            assert_eq!(bar.threshold(), f32::INFINITY);
+            bar.offer(s);
+        }
+        assert_eq!(bar.threshold(), 5.0);
+        bar.offer(2.0);
+        assert_eq!(bar.threshold(), 4.0);
+        bar.offer(4.0);
+        assert_eq!(bar.threshold(), 4.0);
+        bar.offer(0.5);
+        assert_eq!(bar.threshold(), 2.0);
+    }
+}
