@@ -21,21 +21,29 @@ pub(crate) fn lanes_by_key(
     keys: [f32; 4],
     keep: impl Fn(usize, f32) -> bool,
 ) -> ([(f32, usize); 4], usize) {
-    let mut order = [(f32::INFINITY, 0usize); 4];
+    // Keys and lanes in separate arrays, swapped as scalars: swapping the pairs in memory
+    // stalls the loads of the sorted order that follow.
+    let (mut key, mut lane) = ([f32::INFINITY; 4], [0usize; 4]);
     let mut n = 0;
     for (l, &k) in keys.iter().enumerate() {
         if keep(l, k) {
-            order[n] = (k, l);
+            key[n] = k;
+            lane[n] = l;
             n += 1;
         }
     }
     for i in 1..n {
+        let (k, l) = (key[i], lane[i]);
         let mut j = i;
-        while j > 0 && order[j - 1].0 > order[j].0 {
-            order.swap(j - 1, j);
+        while j > 0 && key[j - 1] > k {
+            key[j] = key[j - 1];
+            lane[j] = lane[j - 1];
             j -= 1;
         }
+        key[j] = k;
+        lane[j] = l;
     }
+    let order = [0, 1, 2, 3].map(|i| (key[i], lane[i]));
     (order, n)
 }
 

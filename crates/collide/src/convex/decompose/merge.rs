@@ -1,7 +1,28 @@
 //! Step 4, merge: neighbouring pieces whose joint hull is still within the concavity limit
 //! become one piece.
 
-use super::split::{Piece, Search};
+use super::split::{Bar, Piece, Search};
+use crate::convex::ConvexHull;
+
+/// A pair's merged piece in the table of [`merge_pieces`].
+enum Merged {
+    /// Measured in full.
+    Measured(Piece),
+    /// Measured until a sample was farther than a pair measured in full at the time
+    /// ([`Search::piece_until`]): its concavity is at least the piece's `depth`. The hulls
+    /// that covered its samples then are kept, to measure it in full later as it would have
+    /// been measured then, should it come to be the least concave pair.
+    CutShort(Piece, Vec<ConvexHull>),
+}
+
+impl Merged {
+    /// The merged concavity when measured in full, else a lower bound of it.
+    fn key(&self) -> f32 {
+        match self {
+            Merged::Measured(p) | Merged::CutShort(p, _) => p.concavity.depth,
+        }
+    }
+}
 
 /// Merges pairs of pieces while some pair's merged piece is within the limit
 /// ([`Search::within`](super::split::Search)), or while there are more than `down_to` pieces
@@ -10,15 +31,26 @@ use super::split::{Piece, Search};
 ///
 /// Only pairs whose hulls' boxes touch (within the hull tolerance) are tried: pieces apart
 /// leave a gap that their joint hull would fill. Pair results are kept between rounds; only
-/// the pairs of the new piece are evaluated again (in parallel).
+/// the pairs of the new piece are evaluated again (in parallel). While any pair may merge, a
+/// pair's measure stops once it is past the least concave pair measured in full so far, and
+/// is finished only if that pair comes to be the least concave: the same pairs merge as if
+/// every one were measured in full.
 pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to: usize) {
     // table[i][j - i - 1]: the merged piece of i and j < n, when it is within the limit or
-    // (measured in full) while there are more than `down_to` pieces.
-    let mut table: Vec<Vec<Option<Piece>>> = (0..pieces.len())
+    // (measured in full or cut short) while there are more than `down_to` pieces.
+    let bar = Bar::new(1);
+    let mut table: Vec<Vec<Option<Merged>>> = (0..pieces.len())
         .map(|i| {
             let pairs: Vec<usize> = (i + 1..pieces.len()).collect();
             crate::par::filter_map(&pairs, |&j| {
-                Some(try_merge(pieces, i, j, search, pieces.len() > down_to))
+                Some(try_merge(
+                    pieces,
+                    i,
+                    j,
+                    search,
+                    pieces.len() > down_to,
+                    &bar,
+                ))
             })
         })
         .collect();
@@ -27,7 +59,7 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
         for (i, row) in table.iter().enumerate() {
             for (k, merged) in row.iter().enumerate() {
                 if let Some(m) = merged {
-                    let d = m.concavity.depth;
+                    let d = m.key();
                     if best.is_none_or(|(_, _, b)| d < b) {
                         best = Some((i, i + 1 + k, d));
                     }
@@ -37,11 +69,22 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
         let Some((i, j, d)) = best else {
             return;
         };
+        // A pair cut short is at least as concave as its key: beyond the limit as well.
         if d > search.limit && pieces.len() <= down_to {
             return;
         }
         let Some(merged) = table[i][j - i - 1].take() else {
             return;
+        };
+        let merged = match merged {
+            Merged::Measured(piece) => piece,
+            Merged::CutShort(piece, hulls) => {
+                // Only a lower bound was the least: measure it in full and choose again.
+                let others: Vec<&ConvexHull> = hulls.iter().collect();
+                let piece = search.measured_in_full(piece, &others);
+                table[i][j - i - 1] = Some(Merged::Measured(piece));
+                continue;
+            }
         };
         pieces[i] = merged;
         pieces.remove(j);
@@ -51,11 +94,23 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
                 row.remove(j - r - 1);
             }
         }
-        // The pairs of the new piece i, with every other piece.
+        // The pairs of the new piece i, with every other piece, cut short past the least
+        // concave pair measured in full.
+        let bar = Bar::new(1);
+        let least = table.iter().flatten().flatten().filter_map(|m| match m {
+            Merged::Measured(p) => Some(p.concavity.depth),
+            Merged::CutShort(..) => None,
+        });
+        if let Some(d) = least.reduce(f32::min) {
+            bar.offer(d);
+        }
         let others: Vec<usize> = (0..pieces.len()).filter(|&k| k != i).collect();
         let fresh = crate::par::filter_map(&others, |&k| {
             let (a, b) = (i.min(k), i.max(k));
-            Some((k, try_merge(pieces, a, b, search, pieces.len() > down_to)))
+            Some((
+                k,
+                try_merge(pieces, a, b, search, pieces.len() > down_to, &bar),
+            ))
         });
         for (k, m) in fresh {
             let (a, b) = (i.min(k), i.max(k));
@@ -65,23 +120,32 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
 }
 
 /// The merged piece of pieces `i` and `j` when their boxes touch and it is within the limit
-/// among the other pieces, or with `any`, whatever its concavity.
+/// among the other pieces, or with `any`, whatever its concavity: then cut short when it is
+/// found more concave than `bar`'s threshold, and otherwise offered to `bar`.
 fn try_merge(
     pieces: &[Piece],
     i: usize,
     j: usize,
     search: &Search<'_>,
     any: bool,
-) -> Option<Piece> {
+    bar: &Bar,
+) -> Option<Merged> {
     let (a, b) = (&pieces[i], &pieces[j]);
     if !super::touching(&a.bounds, &b.bounds, search) {
         return None;
     }
     let both = a.bounds.union(&b.bounds);
     let others = super::neighbour_hulls(pieces, &both, &[i, j], search);
-    if any {
-        search.piece(a.part.merged(&b.part), &others)
-    } else {
-        search.piece_within(a.part.merged(&b.part), &others)
+    if !any {
+        return search
+            .piece_within(a.part.merged(&b.part), &others)
+            .map(Merged::Measured);
     }
+    let piece = search.piece_until(a.part.merged(&b.part), &others, bar.threshold())?;
+    if piece.concavity.off_cut.is_none() {
+        let hulls = others.into_iter().cloned().collect();
+        return Some(Merged::CutShort(piece, hulls));
+    }
+    bar.offer(piece.concavity.depth);
+    Some(Merged::Measured(piece))
 }

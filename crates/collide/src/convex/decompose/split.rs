@@ -9,6 +9,7 @@ use crate::convex::ConvexHull;
 use crate::math::Vec3;
 use crate::mesh::MeshCollider;
 use crate::shapes::Aabb;
+use std::sync::Mutex;
 
 /// A part with its hull and concavity: one piece of the decomposition in progress.
 #[derive(Clone, Debug)]
@@ -135,6 +136,38 @@ impl Search<'_> {
         Some(self.measured(h, others, self.sampling(self.spacing, f32::INFINITY)))
     }
 
+    /// The piece of `part` among `others`, its measure cut short at the first search sample
+    /// farther than `stop_above` (then its `off_cut` is `None` and its depth that sample's);
+    /// `None` when its hull cannot be built even thickened.
+    pub fn piece_until(
+        &self,
+        part: Part,
+        others: &[&ConvexHull],
+        stop_above: f32,
+    ) -> Option<Piece> {
+        let h = self.hulled(part)?;
+        let others = Others {
+            hulls: others,
+            extra: None,
+        };
+        Some(self.measured(h, others, self.sampling(self.spacing, stop_above)))
+    }
+
+    /// A piece whose measure was cut short ([`Search::piece_until`]) measured in full among
+    /// the same `others`: the piece [`Search::piece`] gives.
+    pub fn measured_in_full(&self, piece: Piece, others: &[&ConvexHull]) -> Piece {
+        let h = Hulled {
+            part: piece.part,
+            hull: piece.hull,
+            bounds: piece.bounds,
+        };
+        let others = Others {
+            hulls: others,
+            extra: None,
+        };
+        self.measured(h, others, self.sampling(self.spacing, f32::INFINITY))
+    }
+
     /// The piece of `part` among `others` when it is within the limit; `None` otherwise, found
     /// at the first search sample beyond the limit (the same verdict as [`Search::piece`]).
     pub fn piece_within(&self, part: Part, others: &[&ConvexHull]) -> Option<Piece> {
@@ -185,8 +218,19 @@ impl Search<'_> {
         others: &[&ConvexHull],
     ) -> Option<(Piece, Piece)> {
         let rank = RANK_COARSENING * self.spacing;
-        let first_cuts = self.first_round(piece, id);
-        let first = self.evaluate_all(piece, &first_cuts, others, rank);
+        let (first_cuts, through_first) = self.first_round(piece, id);
+        let ranking = Bar::new(FINALISTS);
+        // The planes through the deepest point first: often among the best, they set a low
+        // bar early, and the other candidates are then cut short sooner.
+        let mut first =
+            self.evaluate_all(piece, &first_cuts[through_first..], others, rank, &ranking);
+        for s in &mut first {
+            s.1 += through_first;
+        }
+        let mut even =
+            self.evaluate_all(piece, &first_cuts[..through_first], others, rank, &ranking);
+        even.append(&mut first);
+        let first = even;
         let best = lowest(&first).map(|&(_, k, _)| first_cuts[k])?;
         let (lo, hi) = extent(&piece.part.points, best.normal);
         let second_cuts: Vec<Cut> = [-1.0 / 16.0, 1.0 / 16.0, -1.0 / 32.0, 1.0 / 32.0]
@@ -196,7 +240,7 @@ impl Search<'_> {
                 ..best
             })
             .collect();
-        let second = self.evaluate_all(piece, &second_cuts, others, rank);
+        let second = self.evaluate_all(piece, &second_cuts, others, rank, &ranking);
         let cuts: Vec<Cut> = first_cuts.iter().chain(&second_cuts).copied().collect();
         let mut ranked: Vec<(f32, usize)> = first
             .iter()
@@ -210,15 +254,15 @@ impl Search<'_> {
             .map(|&(_, k)| cuts[k])
             .collect();
         let fine = FINAL_COARSENING * self.spacing;
-        let mut finals = self.evaluate_all(piece, &finalists, others, fine);
+        let mut finals = self.evaluate_all(piece, &finalists, others, fine, &Bar::new(1));
         let best_depth = lowest(&finals).map(|s| worse_depth(&s.2))?;
         if best_depth >= STUCK * piece.concavity.depth {
             // No cut takes the worst point away: bisect the dent at it instead, so that the
             // next cuts, on smaller halves, can.
             let through = self.through_deepest(piece, id);
-            finals = self.evaluate_all(piece, &through, others, fine);
+            finals = self.evaluate_all(piece, &through, others, fine, &Bar::new(1));
             if finals.is_empty() {
-                finals = self.evaluate_all(piece, &finalists, others, fine);
+                finals = self.evaluate_all(piece, &finalists, others, fine, &Bar::new(1));
             }
         }
         let k = lowest(&finals)?.1;
@@ -255,8 +299,9 @@ impl Search<'_> {
     /// The round-one candidates of [`Search::best_split`]: along each axis
     /// [`OFFSETS_PER_AXIS`] planes and along each diagonal [`OFFSETS_PER_DIAGONAL`], evenly
     /// spaced over the part's extent along the normal, then a plane of each of the
-    /// [`DIRECTIONS`] through the deepest sample's nearest mesh point.
-    fn first_round(&self, piece: &Piece, id: u32) -> Vec<Cut> {
+    /// [`DIRECTIONS`] through the deepest sample's nearest mesh point; with the index where
+    /// those start.
+    fn first_round(&self, piece: &Piece, id: u32) -> (Vec<Cut>, usize) {
         let mut cuts = Vec::new();
         let points = &piece.part.points;
         let through = self
@@ -278,6 +323,7 @@ impl Search<'_> {
                 cuts.push(Cut { normal, offset, id });
             }
         }
+        let even = cuts.len();
         if let Some(p) = through {
             for normal in DIRECTIONS {
                 let (lo, hi) = extent(points, normal);
@@ -287,34 +333,39 @@ impl Search<'_> {
                 }
             }
         }
-        cuts
+        (cuts, even)
     }
 
-    /// Every valid candidate's score, index and halves, in candidate order, on a grid of
-    /// `spacing`.
+    /// The score, index and halves, in candidate order, on a grid of `spacing`, of every valid
+    /// candidate that can be among the `bar.keep` lowest scores of the candidates `bar` has
+    /// seen: the others are left out, cut short as soon as their score is known to be higher.
     fn evaluate_all(
         &self,
         piece: &Piece,
         cuts: &[Cut],
         others: &[&ConvexHull],
         spacing: f32,
+        bar: &Bar,
     ) -> Vec<Scored> {
         let indexed: Vec<(usize, Cut)> = cuts.iter().copied().enumerate().collect();
         crate::par::filter_map(&indexed, |&(k, cut)| {
-            self.evaluate(piece, cut, others, spacing)
-                .map(|(score, halves)| (score, k, halves))
+            let (score, halves) = self.evaluate(piece, cut, others, spacing, bar)?;
+            bar.offer(score);
+            Some((score, k, halves))
         })
     }
 
     /// The halves `cut` leaves and their score on a grid of `spacing`, or `None` when a half
-    /// is empty or hull-less. Each half is measured with the other half among the hulls that
-    /// cover its cut.
+    /// is empty or hull-less, or when the score is found to be above `bar`'s threshold
+    /// before the halves are measured in full. Each half is measured with the other half among
+    /// the hulls that cover its cut.
     fn evaluate(
         &self,
         piece: &Piece,
         cut: Cut,
         others: &[&ConvexHull],
         spacing: f32,
+        bar: &Bar,
     ) -> Option<(f32, (Piece, Piece))> {
         let (below, above) = split(&piece.part, cut, self.scale.plane_eps);
         if below.polygon_count() == 0 || above.polygon_count() == 0 {
@@ -323,23 +374,32 @@ impl Search<'_> {
         let a = self.hulled(below)?;
         let b = self.hulled(above)?;
         let a_hull = a.hull.clone();
-        let sampling = self.sampling(spacing, f32::INFINITY);
+        // The score is at least either half's largest distance: a half whose samples pass the
+        // threshold leaves a candidate that cannot make the bar, and its measure is cut short
+        // (leaving no `off_cut`).
         let b_piece = self.measured(
             b,
             Others {
                 hulls: others,
                 extra: Some(&a_hull),
             },
-            sampling,
+            self.sampling(spacing, bar.threshold()),
         );
+        b_piece.concavity.off_cut?;
+        let b_done = b_piece.concavity;
+        let a_stop = a_stop_above(b_done.depth, b_done.mean, bar.threshold());
+        if a_stop < 0.0 {
+            return None;
+        }
         let a_piece = self.measured(
             a,
             Others {
                 hulls: others,
                 extra: Some(&b_piece.hull),
             },
-            sampling,
+            self.sampling(spacing, a_stop),
         );
+        a_piece.concavity.off_cut?;
         let score = score(&[a_piece.concavity, b_piece.concavity]);
         Some((score, (a_piece, b_piece)))
     }
@@ -360,6 +420,70 @@ fn score(pieces: &[PartConcavity]) -> f32 {
         sum += c.mean;
     }
     d1 + 0.25 * d2 + sum / pieces.len().max(1) as f32
+}
+
+/// The largest distance the half `a` of a candidate (measured second) may reach before the
+/// candidate's [`score`] is surely above `threshold`, given the other half's largest distance
+/// `db` and mean `mb`; negative when it already is whatever `a` gives.
+///
+/// With `a`'s largest distance `x` and mean `ma >= 0`, the score is at least
+/// `f(x) = max(x, db) + min(x, db) / 4 + mb / 2`, which grows with `x`. The answer is where
+/// `f` reaches `threshold` plus a margin of `1e-5` of the sizes involved (far above the `f32`
+/// rounding of these few steps, so that no candidate is cut short whose score could still make
+/// the bar): with `t` that target less `mb / 2`, `f(0) = db + mb / 2` is past it when
+/// `db > t`; otherwise `x = 4 (t - db)` when that is at most `db` (for `x <= db`,
+/// `f = db + x / 4 + mb / 2`), that is when `1.25 db >= t`, else `x = t - db / 4`
+/// (`f = x + db / 4 + mb / 2`).
+fn a_stop_above(db: f32, mb: f32, threshold: f32) -> f32 {
+    if threshold == f32::INFINITY {
+        return f32::INFINITY;
+    }
+    let margin = 1e-5 * (threshold.abs() + db + mb);
+    let t = threshold + margin - 0.5 * mb;
+    if db > t {
+        -1.0
+    } else if 1.25 * db >= t {
+        4.0 * (t - db)
+    } else {
+        t - 0.25 * db
+    }
+}
+
+/// The `keep` lowest scores seen so far among candidates evaluated in parallel: a candidate
+/// scored above the highest of them (once there are `keep`) cannot be among the `keep` best
+/// and need not be measured in full. Which candidates are cut short depends on the order they
+/// finish in; the `keep` best and their scores do not.
+pub(super) struct Bar {
+    keep: usize,
+    lowest: Mutex<Vec<f32>>,
+}
+
+impl Bar {
+    /// No score seen yet.
+    pub fn new(keep: usize) -> Bar {
+        Bar {
+            keep,
+            lowest: Mutex::new(Vec::with_capacity(keep + 1)),
+        }
+    }
+
+    /// The highest of the `keep` lowest scores, `f32::INFINITY` before there are `keep`.
+    pub fn threshold(&self) -> f32 {
+        let lowest = self.lowest.lock().unwrap_or_else(|e| e.into_inner());
+        if lowest.len() < self.keep {
+            f32::INFINITY
+        } else {
+            lowest.last().copied().unwrap_or(f32::INFINITY)
+        }
+    }
+
+    /// Records a candidate's score.
+    pub fn offer(&self, score: f32) {
+        let mut lowest = self.lowest.lock().unwrap_or_else(|e| e.into_inner());
+        let at = lowest.partition_point(|&s| s <= score);
+        lowest.insert(at, score);
+        lowest.truncate(self.keep);
+    }
 }
 
 /// The larger concavity of a split's halves.
@@ -386,4 +510,71 @@ fn extent(points: &[Vec3], normal: Vec3) -> (f32, f32) {
         range = (0.0, 0.0);
     }
     range
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn concavity(depth: f32, mean: f32) -> PartConcavity {
+        PartConcavity {
+            depth,
+            mean,
+            deepest: Vec3::ZERO,
+            off_cut: None,
+        }
+    }
+
+    /// A candidate cut short by `a_stop_above` scores above the threshold whatever its second
+    /// half's mean; one whose second half stays at the stop may still make it.
+    #[test]
+    fn a_half_past_the_stop_leaves_a_score_above_the_threshold() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut cut_short = 0;
+        for _ in 0..100_000 {
+            let scale = [1e-3, 1.0, 1e3][(next() * 3.0) as usize % 3];
+            let (db, threshold) = (next() * scale, next() * 2.0 * scale);
+            let mb = next() * db;
+            let stop = a_stop_above(db, mb, threshold);
+            let b = concavity(db, mb);
+            if stop < 0.0 {
+                assert!(score(&[concavity(0.0, 0.0), b]) > threshold);
+                cut_short += 1;
+                continue;
+            }
+            // The next float up (`stop >= 0`).
+            let past = f32::from_bits(stop.to_bits() + 1);
+            let ma = next() * past;
+            assert!(
+                score(&[concavity(past, ma), b]) > threshold,
+                "db {db} mb {mb} threshold {threshold} stop {stop}"
+            );
+            assert!(score(&[concavity(stop, 0.0), b]) >= threshold * (1.0 - 1e-4));
+        }
+        assert!(cut_short > 1000);
+        assert_eq!(a_stop_above(0.5, 0.1, f32::INFINITY), f32::INFINITY);
+    }
+
+    /// The bar's threshold is the `keep`-th lowest score offered, in any order.
+    #[test]
+    fn the_bar_is_the_keep_th_lowest_score() {
+        let bar = Bar::new(3);
+        for s in [5.0, 1.0, 4.0] {
+            assert_eq!(bar.threshold(), f32::INFINITY);
+            bar.offer(s);
+        }
+        assert_eq!(bar.threshold(), 5.0);
+        bar.offer(2.0);
+        assert_eq!(bar.threshold(), 4.0);
+        bar.offer(4.0);
+        assert_eq!(bar.threshold(), 4.0);
+        bar.offer(0.5);
+        assert_eq!(bar.threshold(), 2.0);
+    }
 }
