@@ -43,8 +43,11 @@ impl MeshCollider {
         let diagonal = mesh.aabb().map_or(0.0, |b| b.size().length());
         mesh.weld(diagonal * 1e-6);
         // One pass drops what `TriMesh::drop_degenerate` drops, and the triangles whose normal
-        // cannot be made unit (the cross product under- or overflows even scaled: no plane to
-        // collide with); the others' normals are kept. Indices are in range (validated).
+        // cannot be made unit (no plane to collide with); the others' normals are kept. A
+        // normal is found in `f64` (the corners' differences are exact there): the `f32` cross
+        // product of a sliver's edges cancels and can turn it by far more than `f32` rounding,
+        // and `closest_point` and the contacts take it as the plane's true normal. Indices are
+        // in range (validated).
         let vertices = &mesh.vertices;
         let mut normals = Vec::with_capacity(mesh.triangles.len());
         mesh.triangles.retain(|&[a, b, c]| {
@@ -56,7 +59,8 @@ impl MeshCollider {
             if !crate::shapes::has_area(pa, pb, pc, cross) {
                 return false;
             }
-            let n = crate::convex::support::unit_or_zero(cross);
+            let (a64, b64, c64) = (pa.as_dvec3(), pb.as_dvec3(), pc.as_dvec3());
+            let n = (b64 - a64).cross(c64 - a64).normalize_or_zero().as_vec3();
             if n != Vec3::ZERO {
                 normals.push(n);
             }
