@@ -218,19 +218,18 @@ impl Search<'_> {
         others: &[&ConvexHull],
     ) -> Option<(Piece, Piece)> {
         let rank = RANK_COARSENING * self.spacing;
-        let (first_cuts, through_first) = self.first_round(piece, id);
+        let (first_cuts, even_count) = self.first_round(piece, id);
+        let (even_cuts, through_cuts) = first_cuts.split_at(even_count);
         let ranking = Bar::new(FINALISTS);
         // The planes through the deepest point first: often among the best, they set a low
-        // bar early, and the other candidates are then cut short sooner.
-        let mut first =
-            self.evaluate_all(piece, &first_cuts[through_first..], others, rank, &ranking);
-        for s in &mut first {
-            s.1 += through_first;
+        // bar early, and the other candidates are then cut short sooner. Scores keep their
+        // candidates' indices in `first_cuts`, evenly spaced planes first.
+        let mut through = self.evaluate_all(piece, through_cuts, others, rank, &ranking);
+        for s in &mut through {
+            s.1 += even_count;
         }
-        let mut even =
-            self.evaluate_all(piece, &first_cuts[..through_first], others, rank, &ranking);
-        even.append(&mut first);
-        let first = even;
+        let mut first = self.evaluate_all(piece, even_cuts, others, rank, &ranking);
+        first.append(&mut through);
         let best = lowest(&first).map(|&(_, k, _)| first_cuts[k])?;
         let (lo, hi) = extent(&piece.part.points, best.normal);
         let second_cuts: Vec<Cut> = [-1.0 / 16.0, 1.0 / 16.0, -1.0 / 32.0, 1.0 / 32.0]
