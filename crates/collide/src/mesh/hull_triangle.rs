@@ -428,6 +428,12 @@ mod tests {
         ConvexHull::try_new(&points).unwrap()
     }
 
+    /// The hull of 16 points drawn within `size` of the origin; `None` when they are flat.
+    fn random_hull(g: &mut Gen, size: f32) -> Option<ConvexHull> {
+        let points: Vec<Vec3> = (0..16).map(|_| g.vec(size)).collect();
+        ConvexHull::try_new(&points).ok()
+    }
+
     #[test]
     fn a_cube_sunk_into_a_big_triangle_gets_the_face_normal_and_depth() {
         let hull = cube(0.5);
@@ -450,8 +456,7 @@ mod tests {
         let mut g = Gen::new(5);
         let mut compared = 0;
         for _ in 0..2000 {
-            let points: Vec<Vec3> = (0..16).map(|_| g.vec(1.0)).collect();
-            let Ok(hull) = ConvexHull::try_new(&points) else {
+            let Some(hull) = random_hull(&mut g, 1.0) else {
                 continue;
             };
             let h = Posed::new(&hull, g.quat(), g.vec(0.5));
@@ -490,8 +495,7 @@ mod tests {
         let mut g = Gen::new(11);
         let mut cached_rejections = 0;
         for _ in 0..200 {
-            let points: Vec<Vec3> = (0..16).map(|_| g.vec(0.5)).collect();
-            let Ok(hull) = ConvexHull::try_new(&points) else {
+            let Some(hull) = random_hull(&mut g, 0.5) else {
                 continue;
             };
             let h = Posed::new(&hull, g.quat(), g.vec(2.0));

@@ -528,13 +528,8 @@ mod tests {
     /// half's mean; one whose second half stays at the stop may still make it.
     #[test]
     fn a_half_past_the_stop_leaves_a_score_above_the_threshold() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        };
+        let mut g = collide_testkit::Gen::new(0x2545);
+        let mut next = || g.range(0.0, 1.0);
         let mut cut_short = 0;
         for _ in 0..100_000 {
             let scale = [1e-3, 1.0, 1e3][(next() * 3.0) as usize % 3];
