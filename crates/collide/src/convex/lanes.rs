@@ -388,6 +388,54 @@ impl PlaneLanes {
     pub(crate) fn all_within(&self, p: Vec3, bound: f32) -> bool {
         self.normals.all_within(&self.offsets, p, bound)
     }
+
+    /// `true` when some plane has the three `points`, and the three moved by `shift`, all
+    /// farther than `clearance` in front of it (signed distance `> clearance`), for the exact
+    /// distances of the given values: each computed distance must pass `clearance` by a bound
+    /// on its rounding, `2⁻¹⁸ (s + |d|)` with `s` the sum of the absolute coordinates of the
+    /// points and the shift, plus `|clearance|`. `false` when `s` is NaN or at least `1e30`
+    /// (no product then overflows).
+    ///
+    /// Each corner's signed distance `n · p + d` is its three products and three sums, and
+    /// the shifted corners' add `n · shift` (three products, three sums): with the unit
+    /// roundoff `u = 2⁻²⁴` and `|n| <= 1 + u`, each is within `8u (s + |d|)` of exact, as are
+    /// the smallest of three and the sum with `clearance`; `2⁻¹⁸ = 64u` covers them with room.
+    #[inline]
+    pub(crate) fn some_plane_clears(
+        &self,
+        points: &[Vec3; 3],
+        shift: Vec3,
+        clearance: f32,
+    ) -> bool {
+        const ROUNDING: f32 = 1.0 / (1u32 << 18) as f32;
+        let spread = |v: Vec3| v.abs().element_sum();
+        // A sum, not the largest: a NaN anywhere makes `s` NaN.
+        let s = spread(points[0])
+            + spread(points[1])
+            + spread(points[2])
+            + spread(shift)
+            + clearance.abs();
+        // A NaN `s` fails too.
+        if s.is_nan() || s >= 1e30 {
+            return false;
+        }
+        let splat = |v: Vec3| [Vec4::splat(v.x), Vec4::splat(v.y), Vec4::splat(v.z)];
+        let [a, b, c, m] = [points[0], points[1], points[2], shift].map(splat);
+        let (s, clearance) = (Vec4::splat(s), Vec4::splat(clearance));
+        let dot = |[x, y, z]: &[Vec4; 3], p: &[Vec4; 3]| *x * p[0] + *y * p[1] + *z * p[2];
+        self.normals
+            .groups
+            .iter()
+            .zip(&self.offsets)
+            .any(|(n, &d)| {
+                // The nearest corner's signed distance, at the start and after the shift.
+                let nearest = dot(n, &a).min(dot(n, &b)).min(dot(n, &c)) + d;
+                let shifted = nearest + dot(n, &m);
+                let margin = Vec4::splat(ROUNDING) * (s + d.abs());
+                let clear = nearest.min(shifted) - clearance - margin;
+                clear.cmpgt(Vec4::ZERO).any()
+            })
+    }
 }
 
 #[cfg(test)]
@@ -512,6 +560,70 @@ mod tests {
             }
             assert!(!lanes.all_within(Vec3::NAN, 1.0));
         }
+    }
+
+    #[test]
+    fn some_plane_clears_only_when_the_exact_distances_do() {
+        // Points a clearance in front of a random plane, give or take a few dozen f32
+        // roundings of their size, shifted along the plane or by a little across it: whenever
+        // the f32 test says some plane clears them, the f64 distances of the same values
+        // clear too; most points that clear by more than the bound are found.
+        let mut g = collide_testkit::Gen::new(0x5c1);
+        let (mut cleared, mut clear_by_far, mut found_by_far) = (0, 0, 0);
+        for _ in 0..4000 {
+            let planes: Vec<Plane> = (0..g.range(1.0, 12.0) as usize)
+                .map(|_| Plane {
+                    normal: g.unit(),
+                    d: g.range(-3.0, 3.0),
+                })
+                .collect();
+            let lanes = PlaneLanes::new(&planes);
+            let pl = planes[g.range(0.0, planes.len() as f32) as usize % planes.len()];
+            let n = pl.normal;
+            let clearance = g.range(0.0, 0.01);
+            let size = 8.0;
+            let gap = clearance + size * g.range(-60.0, 60.0) * f32::EPSILON;
+            let on = n * -pl.d + n * gap;
+            let points = [0, 1, 2].map(|_| on + g.vec(1.0) - n * n.dot(g.vec(1.0)));
+            let points = points.map(|p| p + n * n.dot(on - p));
+            let shift = g.vec(1.0) - n * (n.dot(g.vec(1.0)) + g.range(-1e-5, 1e-5));
+            let exact =
+                |p: Vec3, pl: &Plane| p.as_dvec3().dot(pl.normal.as_dvec3()) + f64::from(pl.d);
+            let clears = |pl: &Plane| {
+                let w = shift.as_dvec3().dot(pl.normal.as_dvec3());
+                points.iter().all(|&p| {
+                    let s = exact(p, pl);
+                    s > f64::from(clearance) && s + w > f64::from(clearance)
+                })
+            };
+            let want = planes.iter().any(clears);
+            let got = lanes.some_plane_clears(&points, shift, clearance);
+            assert!(!got || want, "{points:?} {shift} {clearance} {planes:?}");
+            cleared += usize::from(got);
+            let margin = |pl: &Plane| {
+                let w = shift.as_dvec3().dot(pl.normal.as_dvec3());
+                points
+                    .iter()
+                    .map(|&p| exact(p, pl).min(exact(p, pl) + w))
+                    .fold(f64::INFINITY, f64::min)
+                    - f64::from(clearance)
+            };
+            if planes.iter().any(|pl| margin(pl) > 1e-4) {
+                clear_by_far += 1;
+                found_by_far += usize::from(got);
+            }
+        }
+        assert!(cleared > 1000, "only {cleared} cleared");
+        assert_eq!(found_by_far, clear_by_far, "clear by 1e-4 but not found");
+        assert!(!PlaneLanes::new(&[Plane {
+            normal: Vec3::Y,
+            d: 0.0
+        }])
+        .some_plane_clears(
+            &[Vec3::new(0.0, f32::NAN, 0.0), Vec3::Y, Vec3::Y],
+            Vec3::ZERO,
+            0.0
+        ));
     }
 
     #[test]

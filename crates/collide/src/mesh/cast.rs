@@ -55,7 +55,7 @@ where
     let ball = shape
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
-    let mut hull = shape
+    let hull = shape
         .as_hull()
         .filter(hull_triangle::takes)
         .map(|h| hull_triangle::HullSweep::new(&h, motion));
@@ -85,7 +85,7 @@ where
             return bound;
         }
         let limit = first.map_or(1.0, |(t, _, _)| t);
-        match (&boxed, &ball, &mut hull) {
+        match (&boxed, &ball, &hull) {
             (Some(b), _, _) => keep(&mut first, i, box_triangle(b, motion, &c, limit)),
             (None, Some(b), _) => keep(&mut first, i, sphere_triangle(b, motion, &c, limit)),
             (None, None, Some(h)) => {

@@ -246,10 +246,6 @@ pub(super) struct HullSweep<'a> {
     origin: DVec3,
     /// The motion in the hull's frame.
     motion: DVec3,
-    /// The hull face that last kept a triangle apart over the time allowed: neighbouring
-    /// triangles are usually kept apart by the same face, which is tried first (the cached
-    /// separating plane, face by face).
-    apart: Option<usize>,
 }
 
 impl<'a> HullSweep<'a> {
@@ -261,7 +257,6 @@ impl<'a> HullSweep<'a> {
             to_local,
             origin: h.translation.as_dvec3(),
             motion: to_local * motion.as_dvec3(),
-            apart: None,
         }
     }
 
@@ -277,15 +272,27 @@ impl<'a> HullSweep<'a> {
     /// contact, and its latest-starting facet is the normal there. In `f64`, each offset
     /// widened by the hull's tolerance and [`ROUNDING`] of the coordinates, so the time is
     /// never late. One facet whose interval misses `[0, limit]` keeps them apart whatever the
-    /// others give: the face that did so for the previous triangle is tried first.
+    /// others give: the hull's faces are first tried so in `f32`, four at a time
+    /// ([`ConvexHull::a_face_clears`]), which rejects most triangles the cast passes by for a
+    /// fraction of the `f64` walk, and only where that walk would reject them too.
     ///
     /// Overlapping or touching at the start: the normal is that of least penetration, and the
     /// triangle is hit at `0` only when the motion goes deeper along it (the starting-touch
     /// rule, [`crate::sweep::ALONG_TOLERANCE`]), else `None`.
     pub(super) fn triangle(
-        &mut self,
+        &self,
         c: &[Vec3; 3],
         limit: f32,
+    ) -> Result<Option<(f32, Vec3, Vec3)>, ()> {
+        self.sweep(c, limit, true)
+    }
+
+    /// [`HullSweep::triangle`], with the faces' `f32` test first when `clear_first`.
+    fn sweep(
+        &self,
+        c: &[Vec3; 3],
+        limit: f32,
+        clear_first: bool,
     ) -> Result<Option<(f32, Vec3, Vec3)>, ()> {
         let (h, m) = (&self.posed, self.motion);
         if !m.is_finite() {
@@ -297,13 +304,12 @@ impl<'a> HullSweep<'a> {
         let size = p[0].abs().max(p[1].abs()).max(p[2].abs()).max_element() + m.abs().max_element();
         let slack = 3.0 * f64::from(h.shape.tolerance()) + ROUNDING * size;
         let limit = f64::from(limit);
-        let faces = h.shape.faces();
-        if let Some(f) = self.apart.and_then(|k| faces.get(k)) {
-            let nf = f.plane.normal.as_dvec3();
-            let low = p.iter().map(|&q| nf.dot(q)).fold(f64::INFINITY, f64::min);
-            if keeps_apart(-f64::from(f.plane.d) - low + slack, nf.dot(m), limit) {
-                return Ok(None);
-            }
+        // A face with the triangle in front of it by more than the slack, at the start and
+        // with the hull moved by `limit · m` (the triangle moved back by as much), is such a
+        // facet.
+        let (corners, shift) = (p.map(DVec3::as_vec3), (-m * limit).as_vec3());
+        if clear_first && h.shape.a_face_clears(&corners, shift, slack as f32) {
+            return Ok(None);
         }
         // The interval of contact so far, the facet that entered last, and the least
         // penetration (for a contact at the start).
@@ -313,11 +319,8 @@ impl<'a> HullSweep<'a> {
             depth: f64::INFINITY,
             normal: n,
         };
-        // Facets are visited as the triangle's two normals, then the hull's faces.
-        let mut visited = 0usize;
         let met = scratch::with(&ACROSS, |across| {
             for_each_facet(h.shape, &p, n, across, |l, d| {
-                visited += 1;
                 least.take(d, -l, f64::INFINITY);
                 let (d, w) = (d + slack, l.dot(m));
                 if w > 0.0 {
@@ -334,10 +337,6 @@ impl<'a> HullSweep<'a> {
             })
         });
         if !met {
-            let face = visited.wrapping_sub(3);
-            if face < faces.len() {
-                self.apart = Some(face);
-            }
             return Ok(None);
         }
         let mf = m.as_vec3();
@@ -361,19 +360,6 @@ impl<'a> HullSweep<'a> {
         let (on_triangle, on_hull) = witnesses(h.shape, &p.map(DVec3::as_vec3), normal, depth);
         let point = h.to_world((on_triangle + on_hull) * 0.5);
         Ok(Some((0.0, point, h.rotation * normal)))
-    }
-}
-
-/// Whether a facet at offset `d` (slack included) whose normal meets the motion at rate `w`
-/// keeps hull and triangle apart over all of `[0, limit]`: the origin stays outside it
-/// (`d + u·w < 0`) for every such `u`. NaN never does (the full walk then decides).
-fn keeps_apart(d: f64, w: f64, limit: f64) -> bool {
-    if w > 0.0 {
-        -d / w > limit
-    } else if w < 0.0 {
-        -d / w < 0.0
-    } else {
-        d < 0.0
     }
 }
 
@@ -488,38 +474,89 @@ mod tests {
         assert!(compared > 300, "only {compared} overlaps compared");
     }
 
+    /// Whether the faces' `f32` test of [`HullSweep::triangle`] rejects `tri` by `limit`.
+    fn cleared(sweep: &HullSweep, tri: &[Vec3; 3], limit: f32) -> bool {
+        let Some((p, _)) = triangle_in_frame(&sweep.to_local, sweep.origin, tri) else {
+            return false;
+        };
+        let size = p[0].abs().max(p[1].abs()).max(p[2].abs()).max_element()
+            + sweep.motion.abs().max_element();
+        let slack = 3.0 * f64::from(sweep.posed.shape.tolerance()) + ROUNDING * size;
+        let shift = (-sweep.motion * f64::from(limit)).as_vec3();
+        let corners = p.map(DVec3::as_vec3);
+        sweep
+            .posed
+            .shape
+            .a_face_clears(&corners, shift, slack as f32)
+    }
+
     #[test]
-    fn the_face_that_kept_the_last_triangle_apart_never_changes_an_answer() {
-        // One sweep across many triangles (its cached face tried first on each) against a
-        // fresh sweep per triangle: the same time, point and normal, bit for bit.
+    fn the_faces_f32_test_never_changes_an_answer() {
+        // Each triangle swept with and without the faces' f32 test first: the same time,
+        // point and normal, bit for bit. Random triangles, and triangles over the middle of a
+        // hull face that the hull, moving toward them, reaches within the sweep's slack at
+        // `limit` give or take a few dozen f32 roundings: there the test's bound on its own
+        // rounding decides between a hit at about `limit` and none.
         let mut g = Gen::new(11);
-        let mut cached_rejections = 0;
+        let (mut cleared_far, mut cleared_near, mut hits_near) = (0, 0, 0);
         for _ in 0..200 {
             let Some(hull) = random_hull(&mut g, 0.5) else {
                 continue;
             };
-            let h = Posed::new(&hull, g.quat(), g.vec(2.0));
-            let motion = g.vec(3.0);
-            let mut shared = HullSweep::new(&h, motion);
+            let (q, at) = (g.quat(), g.vec(2.0));
+            let h = Posed::new(&hull, q, at);
+            let sweep = HullSweep::new(&h, g.vec(3.0));
             for _ in 0..20 {
-                let centre = g.vec(3.0);
-                let tri = [
-                    centre + g.vec(1.0),
-                    centre + g.vec(1.0),
-                    centre + g.vec(1.0),
-                ];
                 let limit = g.range(0.2, 1.0);
-                let had = shared.apart;
-                let once = shared.triangle(&tri, limit);
-                let fresh = HullSweep::new(&h, motion).triangle(&tri, limit);
-                assert_eq!(once, fresh, "{tri:?} limit {limit}");
-                cached_rejections += usize::from(had.is_some() && once == Ok(None));
+                let centre = g.vec(3.0);
+                let tri = [0, 1, 2].map(|_| centre + g.vec(1.0));
+                let with = sweep.triangle(&tri, limit);
+                assert_eq!(
+                    with,
+                    sweep.sweep(&tri, limit, false),
+                    "{tri:?} limit {limit}"
+                );
+                cleared_far += usize::from(cleared(&sweep, &tri, limit));
+            }
+            for _ in 0..20 {
+                let faces = hull.faces();
+                let f = g.range(0.0, faces.len() as f32) as usize % faces.len();
+                let ids = hull.face_vertices(f);
+                let middle = ids
+                    .iter()
+                    .map(|&i| hull.vertices()[i as usize])
+                    .sum::<Vec3>()
+                    / ids.len() as f32;
+                let n = faces[f].plane.normal;
+                // Local motion toward the triangle: the face's distance to it falls by `w`
+                // per unit of time.
+                let (w, limit) = (g.range(0.1, 2.0), g.range(0.2, 1.0));
+                let along = |v: Vec3| v - n * n.dot(v);
+                let local_motion = n * w + along(g.vec(0.05));
+                let size = middle.abs().max_element() + 3.0;
+                let rounding = size * g.range(-40.0, 40.0) * f32::EPSILON;
+                let gap = 3.0 * hull.tolerance() + limit * w + rounding;
+                let tri = [0, 1, 2].map(|_| h.to_world(middle + n * gap + along(g.vec(0.02))));
+                let sweep = HullSweep::new(&h, q * local_motion);
+                let with = sweep.triangle(&tri, limit);
+                assert_eq!(
+                    with,
+                    sweep.sweep(&tri, limit, false),
+                    "{tri:?} limit {limit}"
+                );
+                cleared_near += usize::from(cleared(&sweep, &tri, limit));
+                hits_near += usize::from(matches!(with, Ok(Some(_))));
             }
         }
         assert!(
-            cached_rejections > 500,
-            "only {cached_rejections} misses with a cached face"
+            cleared_far > 2000,
+            "only {cleared_far} random triangles cleared in f32"
         );
+        assert!(
+            cleared_near > 100,
+            "only {cleared_near} near triangles cleared in f32"
+        );
+        assert!(hits_near > 500, "only {hits_near} near triangles hit");
     }
 
     #[test]

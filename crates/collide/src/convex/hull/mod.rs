@@ -346,6 +346,16 @@ impl ConvexHull {
         self.plane_lanes().most_aligned(n)
     }
 
+    /// `true` when some face has the three `points` (in the hull's frame), and the three moved
+    /// by `shift`, all farther than `clearance` in front of its plane, past a bound on the
+    /// `f32` rounding: then so are the exact distances, and the points never meet the hull
+    /// along the straight move. `false` for non-finite or huge (`1e30`) input.
+    #[inline]
+    pub(crate) fn a_face_clears(&self, points: &[Vec3; 3], shift: Vec3, clearance: f32) -> bool {
+        self.plane_lanes()
+            .some_plane_clears(points, shift, clearance)
+    }
+
     /// The vertices in lanes, built on first use.
     #[inline]
     fn vertex_lanes(&self) -> &PointLanes {
