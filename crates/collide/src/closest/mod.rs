@@ -203,6 +203,79 @@ pub fn point_triangle(p: Vec3, tri: &Triangle) -> Vec3 {
     crate::raycast::kernel::closest_point_triangle(p, a, b, c).as_vec3()
 }
 
+/// [`point_triangle`], in `f32` where that is as good: for a triangle at least `1/16` as wide
+/// as its longest edge `L` (`|ab × ac| >= L²/16`) and a point within `16 L` of corner `a`,
+/// the answer is within `1e-6 (L + |p − a|)` and 4 ulps of its coordinates of the `f64` walk's
+/// (`the_f32_walk_on_shapely_triangles_agrees_with_the_f64_walk`); other input (slivers,
+/// needles, far points, NaN) takes [`point_triangle`].
+///
+/// The same Voronoi-region walk. Its weights' rounding is about `ε / sin` of them (module
+/// docs of `triangle`), at most `16 ε` here, so a point is put in a neighbouring region only
+/// within that of the border, where both regions' answers meet; the face's answer is the
+/// projection onto the plane, whose rounding does not grow with the shape.
+#[inline]
+pub(crate) fn point_triangle_shapely(p: Vec3, tri: &Triangle) -> Vec3 {
+    use glam::Vec3A;
+    let (pa, a, b, c) = (
+        Vec3A::from(p),
+        Vec3A::from(tri.a),
+        Vec3A::from(tri.b),
+        Vec3A::from(tri.c),
+    );
+    let (ab, ac, bc) = (b - a, c - a, c - b);
+    let n = ab.cross(ac);
+    let ap = pa - a;
+    let longest2 = ab
+        .length_squared()
+        .max(ac.length_squared())
+        .max(bc.length_squared());
+    // `|n|² >= L⁴/256` and `|ap|² <= 256 L²`; false for NaN.
+    let shapely = n.length_squared() * 256.0 >= longest2 * longest2
+        && ap.length_squared() <= 256.0 * longest2
+        && longest2 > 0.0
+        && longest2.is_finite();
+    if !shapely {
+        return point_triangle(p, tri);
+    }
+    // Vertex region A.
+    let d1 = ab.dot(ap);
+    let d2 = ac.dot(ap);
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a.into();
+    }
+    // Vertex region B.
+    let bp = pa - b;
+    let d3 = ab.dot(bp);
+    let d4 = ac.dot(bp);
+    if d3 >= 0.0 && d4 <= d3 {
+        return b.into();
+    }
+    // Edge region AB: the weight of C, `n · (ap × bp)`, not above 0.
+    let vc = n.dot(ap.cross(bp));
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return (a + ab * (d1 / (d1 - d3))).into();
+    }
+    // Vertex region C.
+    let cp = pa - c;
+    let d5 = ab.dot(cp);
+    let d6 = ac.dot(cp);
+    if d6 >= 0.0 && d5 <= d6 {
+        return c.into();
+    }
+    // Edge region AC.
+    let vb = n.dot(cp.cross(ap));
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return (a + ac * (d2 / (d2 - d6))).into();
+    }
+    // Edge region BC.
+    let va = n.dot(bp.cross(cp));
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return (b + bc * ((d4 - d3) / ((d4 - d3) + (d5 - d6)))).into();
+    }
+    // The face: `p` less its height over the plane.
+    (pa - n * (n.dot(ap) / n.length_squared())).into()
+}
+
 /// Squared distance from `p` to the triangle; NaN for NaN input.
 #[inline]
 #[must_use]
@@ -302,6 +375,63 @@ pub fn distance_squared_segment_segment(first: &Segment, second: &Segment) -> f3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_f32_walk_on_shapely_triangles_agrees_with_the_f64_walk() {
+        // Random triangles from equilateral to just past the shape rule (width 1/16 of the
+        // longest edge), at random scales and places; points on and beside the regions'
+        // borders (corners, edges, the face, and just off each) and at random up to past the
+        // distance rule: within 1e-6 (L + |p − a|) of `point_triangle`.
+        let mut g = collide_testkit::Gen::new(0x7a1);
+        let mut fast = 0;
+        for _ in 0..20_000 {
+            let scale = 10f32.powf(g.range(-3.0, 3.0));
+            let far = [1.0, 100.0][g.range(0.0, 2.0) as usize % 2];
+            let at = g.vec(scale * far);
+            let (a, b) = (at, at + g.unit() * scale);
+            let width = g.range(1.0 / 17.0, 1.0) * scale;
+            let c = a + (b - a) * g.range(-0.3, 1.3) + g.unit() * width;
+            let tri = Triangle::new(a, b, c);
+            let on = [
+                a,
+                b,
+                c,
+                (a + b) * 0.5,
+                (b + c) * 0.5,
+                (c + a) * 0.5,
+                tri.centroid(),
+            ];
+            let base = on[g.range(0.0, 7.0) as usize % 7];
+            let off = [1e-6, 1e-3, 1.0, 20.0][g.range(0.0, 4.0) as usize % 4];
+            let p = base + g.vec(scale * off);
+            let q = point_triangle_shapely(p, &tri);
+            let want = point_triangle(p, &tri);
+            let longest = (b - a).length().max((c - a).length()).max((c - b).length());
+            // Beside the walks' difference, each answer's own rounding to f32: 4 ulps of the
+            // largest coordinate.
+            let size = f64::from(longest) + f64::from((p - a).length());
+            let ulps = 4.0 * f64::from(f32::EPSILON * want.abs().max_element());
+            let err = (q.as_dvec3().distance(want.as_dvec3()) - ulps).max(0.0) / size;
+            assert!(err <= 1e-6, "{err:e}: {p} to {tri:?}: {q} vs {want}");
+            let shapely = (b - a).cross(c - a).length_squared() * 256.0 >= longest.powi(4)
+                && (p - a).length_squared() <= 256.0 * longest * longest;
+            fast += usize::from(shapely);
+        }
+        assert!(fast > 10_000, "only {fast} took the f32 walk");
+        // Slivers narrower than the rule take the f64 walk itself.
+        for _ in 0..2000 {
+            let (a, b) = (g.vec(1.0), g.vec(1.0));
+            let c = a
+                + (b - a) * g.range(-0.3, 1.3)
+                + g.unit() * (b - a).length() * g.range(1e-7, 0.05);
+            let (tri, p) = (Triangle::new(a, b, c), g.vec(2.0));
+            assert_eq!(point_triangle_shapely(p, &tri), point_triangle(p, &tri));
+        }
+        assert!(
+            point_triangle_shapely(Vec3::NAN, &Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y))
+                .is_nan()
+        );
+    }
     use crate::assert_near;
     use crate::math::Quat;
 

@@ -213,7 +213,7 @@ fn box_contact(b: &Obb, c: &[Vec3; 3], margin: f32) -> Option<Contact> {
 /// centre and the depth is the radius less their distance. A centre on the triangle takes the
 /// face normal.
 fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option<Contact> {
-    let q = crate::closest::point_triangle(b.center, tri);
+    let q = crate::closest::point_triangle_shapely(b.center, tri);
     let d = b.center - q;
     let distance = d.length();
     if distance.is_nan() || distance - b.radius > margin {
