@@ -81,10 +81,13 @@ where
         let Some(reached) = box_entry(centre, motion, inv, lo, hi) else {
             return bound;
         };
-        if first.is_some_and(|(best, _, _)| reached > best) {
+        // A triangle reached after the best time (and its slack) cannot win. One that may
+        // tie it is tested up to that slack: each test rounds its time to `f32` once, so a tie
+        // on a smaller index may lie a rounding past the best time in `f64`.
+        if first.is_some_and(|(best, _, _)| reached > best + slack(best)) {
             return bound;
         }
-        let limit = first.map_or(1.0, |(t, _, _)| t);
+        let limit = first.map_or(1.0, |(t, _, _)| (t + slack(t)).min(1.0));
         match (&boxed, &ball, &hull) {
             (Some(b), _, _) => keep(&mut first, i, box_triangle(b, motion, &c, limit)),
             (None, Some(b), _) => keep(&mut first, i, sphere_triangle(b, motion, &c, limit)),
