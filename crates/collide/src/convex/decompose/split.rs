@@ -153,9 +153,10 @@ impl Search<'_> {
         Some(self.measured(h, others, self.sampling(self.spacing, stop_above)))
     }
 
-    /// A piece whose measure was cut short ([`Search::piece_until`]) measured in full among
-    /// the same `others`: the piece [`Search::piece`] gives.
-    pub fn measured_in_full(&self, piece: Piece, others: &[&ConvexHull]) -> Piece {
+    /// A piece whose measure was cut short ([`Search::piece_until`]) measured again among the
+    /// same `others`, cut short at the first search sample farther than `stop_above`; the piece
+    /// [`Search::piece`] gives when no sample is.
+    pub fn measured_until(&self, piece: Piece, others: &[&ConvexHull], stop_above: f32) -> Piece {
         let h = Hulled {
             part: piece.part,
             hull: piece.hull,
@@ -165,7 +166,7 @@ impl Search<'_> {
             hulls: others,
             extra: None,
         };
-        self.measured(h, others, self.sampling(self.spacing, f32::INFINITY))
+        self.measured(h, others, self.sampling(self.spacing, stop_above))
     }
 
     /// The piece of `part` among `others` when it is within the limit; `None` otherwise, found
@@ -284,14 +285,17 @@ impl Search<'_> {
             .collect()
     }
 
-    /// The two halves of a split measured again on the search grid, each with the other
-    /// among the covering hulls.
+    /// The two halves of a split measured again on the search grid (both at once), each with
+    /// the other among the covering hulls.
     fn on_full_grid(&self, mut a: Piece, mut b: Piece, others: &[&ConvexHull]) -> (Piece, Piece) {
         let with_b: Vec<&ConvexHull> = others.iter().copied().chain([&b.hull]).collect();
-        let (ca, wa) = self.remeasure(&a, &with_b);
         let with_a: Vec<&ConvexHull> = others.iter().copied().chain([&a.hull]).collect();
-        let (cb, wb) = self.remeasure(&b, &with_a);
-        (a.concavity, a.within, b.concavity, b.within) = (ca, wa, cb, wb);
+        let halves = [(&a, &with_b), (&b, &with_a)];
+        let fresh =
+            crate::par::filter_map(&halves, |(half, cover)| Some(self.remeasure(half, cover)));
+        if let [(ca, wa), (cb, wb)] = fresh[..] {
+            (a.concavity, a.within, b.concavity, b.within) = (ca, wa, cb, wb);
+        }
         (a, b)
     }
 
