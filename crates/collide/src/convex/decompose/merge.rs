@@ -10,8 +10,8 @@ enum Merged {
     Measured(Piece),
     /// Measured until a sample was farther than a pair measured in full at the time
     /// ([`Search::piece_until`]): its concavity is at least the piece's `depth`. The hulls
-    /// that covered its samples then are kept, to measure it in full later as it would have
-    /// been measured then, should it come to be the least concave pair.
+    /// that covered its samples then are kept, to measure it further later as it would have
+    /// been measured then, should its bound come to be the least.
     CutShort(Piece, Vec<ConvexHull>),
 }
 
@@ -33,8 +33,9 @@ impl Merged {
 /// leave a gap that their joint hull would fill. Pair results are kept between rounds; only
 /// the pairs of the new piece are evaluated again (in parallel). While any pair may merge, a
 /// pair's measure stops once it is past the least concave pair measured in full so far, and
-/// is finished only if that pair comes to be the least concave: the same pairs merge as if
-/// every one were measured in full.
+/// is taken further only when its lower bound comes to be the least, again only until it is
+/// past the least pair ([`measure_lowest_cut_short`], a few such pairs at once, in parallel):
+/// the same pairs merge as if every one were measured in full.
 pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to: usize) {
     // table[i][j - i - 1]: the merged piece of i and j < n, when it is within the limit or
     // (measured in full or cut short) while there are more than `down_to` pieces.
@@ -73,18 +74,14 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
         if d > search.limit && pieces.len() <= down_to {
             return;
         }
-        let Some(merged) = table[i][j - i - 1].take() else {
+        if let Some(Merged::CutShort(..)) = table[i][j - i - 1] {
+            // Only a lower bound was the least: measure it (and the next lowest bounds)
+            // further and choose again.
+            measure_lowest_cut_short(&mut table, (i, j - i - 1), search);
+            continue;
+        }
+        let Some(Merged::Measured(merged)) = table[i][j - i - 1].take() else {
             return;
-        };
-        let merged = match merged {
-            Merged::Measured(piece) => piece,
-            Merged::CutShort(piece, hulls) => {
-                // Only a lower bound was the least: measure it in full and choose again.
-                let others: Vec<&ConvexHull> = hulls.iter().collect();
-                let piece = search.measured_in_full(piece, &others);
-                table[i][j - i - 1] = Some(Merged::Measured(piece));
-                continue;
-            }
         };
         pieces[i] = merged;
         pieces.remove(j);
@@ -116,6 +113,72 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
             let (a, b) = (i.min(k), i.max(k));
             table[a][b - a - 1] = m;
         }
+    }
+}
+
+/// How many pairs cut short [`measure_lowest_cut_short`] measures at once, in parallel.
+const MEASURE_BATCH: usize = 4;
+
+/// Measures again the pairs cut short whose lower bounds are at most the least concave pair
+/// measured in full (the lowest [`MEASURE_BATCH`] of them by bound, then indices; always
+/// `chosen`, the pair whose bound was the least), each cut short again past that least pair.
+/// A pair so measured is either measured in full or left cut short with a bound above the
+/// least pair, and the least pair is only merged once no bound is below it: the same pair
+/// merges as if every pair were measured in full (the least exact concavity, ties to the first
+/// pair in index order), while a pair that cannot be the least is never measured in full.
+fn measure_lowest_cut_short(
+    table: &mut [Vec<Option<Merged>>],
+    chosen: (usize, usize),
+    search: &Search<'_>,
+) {
+    let least_measured = table
+        .iter()
+        .flatten()
+        .flatten()
+        .filter_map(|m| match m {
+            Merged::Measured(p) => Some(p.concavity.depth),
+            Merged::CutShort(..) => None,
+        })
+        .fold(f32::INFINITY, f32::min);
+    let mut lowest: Vec<(f32, usize, usize)> = Vec::new();
+    for (i, row) in table.iter().enumerate() {
+        for (k, m) in row.iter().enumerate() {
+            if let Some(Merged::CutShort(p, _)) = m {
+                let bound = p.concavity.depth;
+                if (i, k) == chosen || bound <= least_measured {
+                    lowest.push((bound, i, k));
+                }
+            }
+        }
+    }
+    // The chosen pair first, then the lowest bounds.
+    lowest.sort_by(|a, b| {
+        ((a.1, a.2) != chosen)
+            .cmp(&((b.1, b.2) != chosen))
+            .then(a.0.total_cmp(&b.0))
+            .then((a.1, a.2).cmp(&(b.1, b.2)))
+    });
+    lowest.truncate(MEASURE_BATCH);
+    let batch: Vec<(usize, usize, Piece, Vec<ConvexHull>)> = lowest
+        .iter()
+        .filter_map(|&(_, i, k)| match table[i][k].take() {
+            Some(Merged::CutShort(p, hulls)) => Some((i, k, p, hulls)),
+            other => {
+                table[i][k] = other;
+                None
+            }
+        })
+        .collect();
+    let measured = crate::par::filter_map(&batch, |(_, _, piece, hulls)| {
+        let others: Vec<&ConvexHull> = hulls.iter().collect();
+        Some(search.measured_until(piece.clone(), &others, least_measured))
+    });
+    for ((i, k, _, hulls), piece) in batch.into_iter().zip(measured) {
+        table[i][k] = Some(if piece.concavity.off_cut.is_none() {
+            Merged::CutShort(piece, hulls)
+        } else {
+            Merged::Measured(piece)
+        });
     }
 }
 

@@ -59,12 +59,21 @@ const DIRECTIONS: [Vec3; 9] = {
     ]
 };
 
-/// Candidates are ranked on a grid this many times coarser than the search spacing (a
-/// sixteenth of the samples); the [`FINALISTS`] best are scored again twice as coarse as the
-/// search spacing, and the winner's halves measured on the search grid.
+/// The candidates of a piece of concavity `c` are ranked on a grid of spacing `c`, kept between
+/// this many search spacings (a sixteenth of the samples) and [`COARSEST_RANK`]; the
+/// [`FINALISTS`] best are scored again at half that spacing (between [`FINAL_COARSENING`]
+/// search spacings and half of [`COARSEST_RANK`]), and the winner's halves measured on the
+/// search grid. A deep piece needs no fine grid to tell its candidates apart (a sample misses
+/// at most `spacing / √3` of a half's depth, and the candidates worth taking take off a good
+/// part of `c`); the finer grids are left for the shallow pieces, where the differences are
+/// small.
 const RANK_COARSENING: f32 = 4.0;
-/// The grid of the finalists' scores, in search spacings.
+/// The finest grid of the finalists' scores, in search spacings.
 const FINAL_COARSENING: f32 = 2.0;
+/// The coarsest ranking grid, as a fraction of the diagonal: the ranking grid of the default
+/// limit (`0.05`, searched at `0.0125`), so that a search at the defaults ranks as before and
+/// only searches to a lower limit rank their deep pieces more coarsely than their limit's grid.
+const COARSEST_RANK: f32 = 0.05;
 /// How many of the best-ranked candidates are scored again on the finer grid.
 const FINALISTS: usize = 3;
 /// A split is stuck when its best finalist leaves a half at least this fraction of the piece's
@@ -153,9 +162,10 @@ impl Search<'_> {
         Some(self.measured(h, others, self.sampling(self.spacing, stop_above)))
     }
 
-    /// A piece whose measure was cut short ([`Search::piece_until`]) measured in full among
-    /// the same `others`: the piece [`Search::piece`] gives.
-    pub fn measured_in_full(&self, piece: Piece, others: &[&ConvexHull]) -> Piece {
+    /// A piece whose measure was cut short ([`Search::piece_until`]) measured again among the
+    /// same `others`, cut short at the first search sample farther than `stop_above`; the piece
+    /// [`Search::piece`] gives when no sample is.
+    pub fn measured_until(&self, piece: Piece, others: &[&ConvexHull], stop_above: f32) -> Piece {
         let h = Hulled {
             part: piece.part,
             hull: piece.hull,
@@ -165,7 +175,7 @@ impl Search<'_> {
             hulls: others,
             extra: None,
         };
-        self.measured(h, others, self.sampling(self.spacing, f32::INFINITY))
+        self.measured(h, others, self.sampling(self.spacing, stop_above))
     }
 
     /// The piece of `part` among `others` when it is within the limit; `None` otherwise, found
@@ -205,8 +215,9 @@ impl Search<'_> {
     /// Round one ([`Search::first_round`]): planes along the axes and the diagonals at even
     /// offsets, and planes of every direction through the deepest sample's nearest mesh point
     /// (where the surface turns in). Round two refines the best of round one: its plane moved
-    /// by `±1/16` and `±1/32` of the part's extent along its normal. Both rounds are ranked on
-    /// the coarse grid ([`score`]); the [`FINALISTS`] best are scored again on a finer one.
+    /// by `±1/16` and `±1/32` of the part's extent along its normal. Both rounds are ranked
+    /// ([`score`]) on a coarse grid that follows the piece's concavity ([`RANK_COARSENING`]);
+    /// the [`FINALISTS`] best are scored again on a finer one.
     /// When even the best of them is stuck (its worse half keeps [`STUCK`] of the piece's
     /// concavity), the planes through the deepest sample compete instead.
     /// Candidates are evaluated in parallel; the lowest score wins, ties to the earlier
@@ -217,7 +228,7 @@ impl Search<'_> {
         id: u32,
         others: &[&ConvexHull],
     ) -> Option<(Piece, Piece)> {
-        let rank = RANK_COARSENING * self.spacing;
+        let (rank, fine) = self.ranking_grids(piece.concavity.depth);
         let (first_cuts, even_count) = self.first_round(piece, id);
         let (even_cuts, through_cuts) = first_cuts.split_at(even_count);
         let ranking = Bar::new(FINALISTS);
@@ -252,7 +263,6 @@ impl Search<'_> {
             .take(FINALISTS)
             .map(|&(_, k)| cuts[k])
             .collect();
-        let fine = FINAL_COARSENING * self.spacing;
         let mut finals = self.evaluate_all(piece, &finalists, others, fine, &Bar::new(1));
         let best_depth = lowest(&finals).map(|s| worse_depth(&s.2))?;
         if best_depth >= STUCK * piece.concavity.depth {
@@ -267,6 +277,17 @@ impl Search<'_> {
         let k = lowest(&finals)?.1;
         let (_, _, (a, b)) = finals.into_iter().find(|s| s.1 == k)?;
         Some(self.on_full_grid(a, b, others))
+    }
+
+    /// The spacings candidates are ranked and the finalists scored at, for a piece whose
+    /// concavity is `depth` (see [`RANK_COARSENING`]).
+    fn ranking_grids(&self, depth: f32) -> (f32, f32) {
+        let coarsest = COARSEST_RANK * self.scale.diagonal;
+        let rank = depth.min(coarsest).max(RANK_COARSENING * self.spacing);
+        let fine = (0.5 * depth)
+            .min(0.5 * coarsest)
+            .max(FINAL_COARSENING * self.spacing);
+        (rank, fine)
     }
 
     /// A plane of each of the [`DIRECTIONS`] through the piece's deepest sample, where it
@@ -284,14 +305,17 @@ impl Search<'_> {
             .collect()
     }
 
-    /// The two halves of a split measured again on the search grid, each with the other
-    /// among the covering hulls.
+    /// The two halves of a split measured again on the search grid (both at once), each with
+    /// the other among the covering hulls.
     fn on_full_grid(&self, mut a: Piece, mut b: Piece, others: &[&ConvexHull]) -> (Piece, Piece) {
         let with_b: Vec<&ConvexHull> = others.iter().copied().chain([&b.hull]).collect();
-        let (ca, wa) = self.remeasure(&a, &with_b);
         let with_a: Vec<&ConvexHull> = others.iter().copied().chain([&a.hull]).collect();
-        let (cb, wb) = self.remeasure(&b, &with_a);
-        (a.concavity, a.within, b.concavity, b.within) = (ca, wa, cb, wb);
+        let halves = [(&a, &with_b), (&b, &with_a)];
+        let fresh =
+            crate::par::filter_map(&halves, |(half, cover)| Some(self.remeasure(half, cover)));
+        if let [(ca, wa), (cb, wb)] = fresh[..] {
+            (a.concavity, a.within, b.concavity, b.within) = (ca, wa, cb, wb);
+        }
         (a, b)
     }
 
