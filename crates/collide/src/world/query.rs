@@ -629,7 +629,11 @@ fn ray_body(ray: &Ray, body: &Body, max_t: f32, parts: &mut Vec<(Part, Aabb)>) -
         let sphere = body.bounding_sphere(body.position, body.rotation);
         sphere_entry(&Sphere::new(ray.origin, 0.0), reach, &sphere)?;
     }
-    if let Some(part) = body.single_part(body.position, body.rotation) {
+    // A hull: its faces read in place (no polyhedron, no reference count taken).
+    if let Shape::Hull(hull) = &body.shape {
+        return narrow::ray_hull(ray, hull, body.position, body.rotation, max_t);
+    }
+    if let Some(part) = body.query_single_part() {
         return narrow::ray_part(ray, &part, max_t);
     }
     if let Some(surface) = body.surface(body.position, body.rotation) {
@@ -784,7 +788,7 @@ fn route<'q>(
     if !may_touch(q, &body.bounding_sphere(body.position, body.rotation)) {
         return Route::Miss;
     }
-    match body.single_part(body.position, body.rotation) {
+    match body.query_single_part() {
         Some(part) => Route::Direct(q, part),
         None => Route::General,
     }
