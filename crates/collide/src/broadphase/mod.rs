@@ -621,11 +621,17 @@ pub(crate) const PREFETCH_BYTES: usize = 512 * 1024;
 /// hint only: no effect on results, and none on targets other than x86-64.
 #[inline(always)]
 pub(crate) fn prefetch<T>(r: &T) {
+    prefetch_lines(r, 4);
+}
+
+/// [`prefetch`] of the first `lines` cache lines of `*r` (at most its own).
+#[inline(always)]
+pub(crate) fn prefetch_lines<T>(r: &T, lines: usize) {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         let p = (r as *const T).cast::<i8>();
-        let lines = std::mem::size_of::<T>().div_ceil(64).min(4);
+        let lines = std::mem::size_of::<T>().div_ceil(64).min(lines);
         for k in 0..lines {
             // SAFETY: a prefetch never faults and changes no program state (it only warms
             // the cache), and `p + 64·k` lies within (or at most 63 bytes past) `*r`.
@@ -633,7 +639,7 @@ pub(crate) fn prefetch<T>(r: &T) {
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = r;
+    let _ = (r, lines);
 }
 
 /// Slab test (Kay and Kajiya 1986; Ericson, RTCD §5.3.3): the `t` in `[0, max_t]` at which
