@@ -273,10 +273,19 @@ impl World {
         visit: &mut dyn FnMut(u32, f32) -> f32,
     ) {
         let mut bound = max_t;
+        // In a world whose records outgrow the cache, the moving body's record starts loading
+        // while the fixed bodies met before it are visited.
+        let prefetching = std::mem::size_of_val(&self.bodies[..]) > PREFETCH_BYTES;
         moving(&mut |proxy, entry| {
+            let id = self.proxy_body[proxy as usize];
+            if prefetching {
+                if let Some(slot) = self.bodies.get(id as usize) {
+                    prefetch_lines(slot, 2);
+                }
+            }
             bound = fixed.advance(&self.fixed, &self.bodies, entry, bound, visit);
             if entry <= bound {
-                bound = visit(self.proxy_body[proxy as usize], bound);
+                bound = visit(id, bound);
             }
             bound
         });
