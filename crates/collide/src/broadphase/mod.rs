@@ -610,9 +610,9 @@ pub(crate) fn boxes_touch(a: &Aabb, b: &Aabb) -> bool {
 /// Trees whose nodes (and buckets) take more than this many bytes prefetch the children they
 /// will visit ([`prefetch`]): about half a common L2 cache, beyond which the tree no longer
 /// stays cached between queries next to the bodies they read. On the scene-query benchmark
-/// (`compare_queries`, two trees of 500 to 50,000 bodies each) prefetching paid only in the
-/// 100,000-body scene (trees of 0.6 and 2.4 MB; rays 0.78x → 0.90x of parry3d) and cost
-/// 2–5 % in the smaller ones, whose trees stay cached.
+/// (`compare_queries`, two trees of 500 to 50,000 bodies each), prefetching in every tree
+/// paid only in the 100,000-body scene (rays 0.78x → 0.90x of parry3d) and cost 2–5 % in
+/// the smaller ones, whose trees stay cached.
 pub(crate) const PREFETCH_BYTES: usize = 512 * 1024;
 
 /// Asks the cache to start loading the lines of `*r` (all of them, for a value of up to four

@@ -525,11 +525,10 @@ mod tests {
 
     #[test]
     fn ray_polyhedron_cases() {
-        let cube = ConvexPolyhedron::cuboid(Vec3::splat(0.5)).unwrap();
+        let p = ConvexPolyhedron::cuboid(Vec3::splat(0.5)).unwrap();
         let ray_polyhedron = |ray: &Ray, p: &ConvexPolyhedron, max_t: f32| {
             ray_polyhedron(ray, &p.hull, p.rotation, p.translation, max_t)
         };
-        let p = cube;
         // From x = -2 along +x: enters the face x = -0.5 at t = 1.5, normal -x.
         let (t, n) =
             ray_polyhedron(&Ray::new(Vec3::new(-2.0, 0.0, 0.0), Vec3::X), &p, 10.0).unwrap();
