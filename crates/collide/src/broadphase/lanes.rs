@@ -59,12 +59,6 @@ pub(crate) fn entered_by_distance(entries: [f32; 4]) -> ([(f32, usize); 4], usiz
         .bitmask()
         .count_ones() as usize;
     let mut order = [(f32::INFINITY, 0usize); 4];
-    if n == 1 {
-        // One lane entered: no order to find.
-        let l = entries.iter().position(|t| t.is_finite()).unwrap_or(0);
-        order[0] = (entries[l], l);
-        return (order, n);
-    }
     let mut key = Vec4::from_array(entries);
     // Lane numbers as the bits of the lanes' floats: the network only selects them, and
     // reading the bits back costs no conversion.

@@ -607,6 +607,41 @@ pub(crate) fn boxes_touch(a: &Aabb, b: &Aabb) -> bool {
     a.min.cmple(b.max).all() && b.min.cmple(a.max).all()
 }
 
+/// Trees whose nodes (and buckets) take more than this many bytes prefetch the children they
+/// will visit ([`prefetch`]): about half a common L2 cache, beyond which the tree no longer
+/// stays cached between queries next to the bodies they read. On the scene-query benchmark
+/// (`compare_queries`, two trees of 500 to 50,000 bodies each), prefetching in every tree
+/// paid only in the 100,000-body scene (rays 0.78x → 0.90x of parry3d) and cost 2–5 % in
+/// the smaller ones, whose trees stay cached.
+pub(crate) const PREFETCH_BYTES: usize = 512 * 1024;
+
+/// Asks the cache to start loading the lines of `*r` (all of them, for a value of up to four
+/// lines) without waiting for them: a tree walk calls it on the children it will visit later,
+/// so their loads overlap the walk of the nearer child instead of following one another. A
+/// hint only: no effect on results, and none on targets other than x86-64.
+#[inline(always)]
+pub(crate) fn prefetch<T>(r: &T) {
+    prefetch_lines(r, 4);
+}
+
+/// [`prefetch`] of the first `lines` cache lines of `*r` (at most its own).
+#[inline(always)]
+pub(crate) fn prefetch_lines<T>(r: &T, lines: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = (r as *const T).cast::<i8>();
+        let lines = std::mem::size_of::<T>().div_ceil(64).min(lines);
+        for k in 0..lines {
+            // SAFETY: a prefetch never faults and changes no program state (it only warms
+            // the cache), and `p + 64·k` lies within (or at most 63 bytes past) `*r`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * k)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (r, lines);
+}
+
 /// Slab test (Kay and Kajiya 1986; Ericson, RTCD §5.3.3): the `t` in `[0, max_t]` at which
 /// `origin + t·dir` enters the box, `0` when the origin is inside; `None` when it misses, the
 /// box lies beyond `max_t`, or anything is NaN. `inv_dir` is `1/dir` per axis (±inf for a zero

@@ -25,6 +25,7 @@ use crate::broadphase::lanes::{
     RayLanes, EMPTY_LANES,
 };
 use crate::broadphase::walk_stack::WalkStack;
+use crate::broadphase::{prefetch, PREFETCH_BYTES};
 use crate::math::{splat3, Vec3, Vec3A};
 use crate::shapes::Aabb;
 use glam::Vec4;
@@ -192,6 +193,8 @@ pub(crate) struct RayWalk {
     /// At most three siblings wait per level: 32 inline entries (set up per walk) hold a
     /// walk ten levels deep (a million items in leaves of four), the heap takes the rest.
     stack: WalkStack<(Child, f32), 32>,
+    /// The tree is large enough to prefetch the child nodes ([`StaticTree::worth_prefetching`]).
+    prefetching: bool,
 }
 
 impl RayWalk {
@@ -201,6 +204,7 @@ impl RayWalk {
         let mut walk = RayWalk {
             ray: RayLanes::new(origin, dir, margin),
             stack: WalkStack::default(),
+            prefetching: tree.worth_prefetching(),
         };
         let usable = origin.is_finite() && dir.is_finite() && margin.is_finite() && max_t >= 0.0;
         if usable && !tree.nodes.is_empty() {
@@ -239,19 +243,23 @@ impl RayWalk {
                 }
                 continue;
             }
-            self.push_children(&tree.nodes[child.first as usize], bound);
+            self.push_children(tree, &tree.nodes[child.first as usize], bound);
         }
         bound
     }
 
-    /// Pushes the children of `node` that the ray enters within `bound`, the farthest first
-    /// so that the nearest is walked next.
+    /// Pushes the children of `node` (of `tree`) that the ray enters within `bound`, the
+    /// farthest first so that the nearest is walked next; in a large tree the child nodes
+    /// start loading.
     #[inline(always)]
-    fn push_children(&mut self, node: &Node, bound: f32) {
-        let entries = node.ray_entries(&self.ray, bound);
-        let (order, n) = lanes_by_key(entries, |_, t| t.is_finite());
+    fn push_children(&mut self, tree: &StaticTree, node: &Node, bound: f32) {
+        let (order, n) = entered_by_distance(node.ray_entries(&self.ray, bound));
         for &(t, l) in order[..n].iter().rev() {
-            self.stack.push((node.child(l), t));
+            let child = node.child(l);
+            if self.prefetching && !child.is_leaf() {
+                prefetch(&tree.nodes[child.first as usize]);
+            }
+            self.stack.push((child, t));
         }
     }
 }
@@ -289,6 +297,12 @@ impl StaticTree {
             nodes: collapse(&binary),
             bounds: binary[0].bounds,
         }
+    }
+
+    /// `true` when the nodes take more than [`PREFETCH_BYTES`]: walks then prefetch the
+    /// child nodes they will visit.
+    fn worth_prefetching(&self) -> bool {
+        std::mem::size_of_val(&self.nodes[..]) > PREFETCH_BYTES
     }
 
     /// The root box; [`Aabb::EMPTY`] for an empty tree.
@@ -368,6 +382,7 @@ impl StaticTree {
             return;
         }
         let q = Query::new(query);
+        let prefetching = self.worth_prefetching();
         // At most three siblings wait per level (32 inline entries, set up per query, hold a
         // tree ten levels deep; the heap takes the rest).
         let mut stack = WalkStack::<Child, 32>::default();
@@ -383,11 +398,16 @@ impl StaticTree {
             }
             let node = &self.nodes[child.first as usize];
             let mut touching = node.touching(&q);
-            // Lowest lane last on the stack, so it is walked first.
+            // Lowest lane last on the stack, so it is walked first; in a large tree child
+            // nodes start loading now, while their siblings are walked.
             while touching != 0 {
                 let l = 31 - touching.leading_zeros() as usize;
                 touching &= !(1 << l);
-                stack.push(node.child(l));
+                let c = node.child(l);
+                if prefetching && !c.is_leaf() {
+                    prefetch(&self.nodes[c.first as usize]);
+                }
+                stack.push(c);
             }
         }
     }

@@ -287,6 +287,19 @@ impl Body {
         single_part(&self.shape, position, rotation)
     }
 
+    /// [`Body::single_part`] at the body's pose for a scene query: a box without its
+    /// polyhedron (the queries' box tests read only the OBB; the polyhedron serves the
+    /// frame's manifolds), so no reference count is taken for it.
+    pub(super) fn query_single_part(&self) -> Option<Part> {
+        match &self.shape {
+            Shape::Cuboid(h, _) => Some(Part::Cuboid(
+                Obb::new(self.position, self.rotation, *h),
+                None,
+            )),
+            shape => single_part(shape, self.position, self.rotation),
+        }
+    }
+
     /// `true` for a mesh, heightfield or half-space.
     pub(super) fn is_surface(&self) -> bool {
         matches!(self.shape, Shape::Surface(_))

@@ -7,9 +7,9 @@ use crate::convex::{
     contact_manifold, gjk, ConvexHull, ConvexPolyhedron, GjkCache, Manifold, Posed, SepCache,
     SupportMap,
 };
-use crate::math::Vec3;
+use crate::math::{Mat3, Quat, Vec3};
 use crate::raycast::RayHit;
-use crate::shapes::{Capsule, Obb, Ray, Sphere};
+use crate::shapes::{Capsule, Obb, Plane, Ray, Sphere};
 use crate::sweep;
 use glam::DVec3;
 
@@ -345,14 +345,44 @@ pub(crate) fn ray_part(ray: &Ray, part: &Part, max_t: f32) -> Option<RayHit> {
         Part::Sphere(s) => crate::raycast::sphere(ray, s, max_t),
         Part::Capsule(c) => crate::raycast::capsule(ray, c, max_t),
         Part::Cuboid(o, _) => crate::raycast::obb(ray, o, max_t),
-        Part::Hull(p) => {
-            let (t, normal) = ray_polyhedron(ray, p, max_t)?;
-            // The crate's rule for a hit's point: `origin + t·dir` in f64, rounded once,
-            // `None` when it lies beyond ±f32::MAX (the f32 `ray.at(t)` could overflow).
-            crate::raycast::hit(ray, f64::from(t), normal)
-        }
+        Part::Hull(p) => ray_posed_hull(ray, &p.hull, p.rotation, p.translation, max_t),
         Part::Grown(..) => ray_support_map(ray, part, max_t),
     }
+}
+
+/// [`ray_part`] of a hull placed at `position` and `rotation` as a body's hull part is
+/// (the same rotation matrix), without a polyhedron built for it.
+pub(crate) fn ray_hull(
+    ray: &Ray,
+    hull: &ConvexHull,
+    position: Vec3,
+    rotation: Quat,
+    max_t: f32,
+) -> Option<RayHit> {
+    ray_posed_hull(ray, hull, polyhedron_rotation(rotation), position, max_t)
+}
+
+/// The rotation matrix [`ConvexPolyhedron::set_pose`] gives for `rotation`: normalised in
+/// `f64`, NaN columns for a quaternion that has no direction.
+fn polyhedron_rotation(rotation: Quat) -> Mat3 {
+    match crate::math::unit_quat(rotation) {
+        Some(q) => Mat3::from_quat(q),
+        None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
+    }
+}
+
+/// A ray against the hull posed by `rotation` (a matrix) and `translation`, as a hit.
+fn ray_posed_hull(
+    ray: &Ray,
+    hull: &ConvexHull,
+    rotation: Mat3,
+    translation: Vec3,
+    max_t: f32,
+) -> Option<RayHit> {
+    let (t, normal) = ray_polyhedron(ray, hull, rotation, translation, max_t)?;
+    // The crate's rule for a hit's point: `origin + t·dir` in f64, rounded once,
+    // `None` when it lies beyond ±f32::MAX (the f32 `ray.at(t)` could overflow).
+    crate::raycast::hit(ray, f64::from(t), normal)
 }
 
 /// Ray against any convex part by its support function: the ray's point advanced
@@ -378,15 +408,27 @@ fn ray_support_map(ray: &Ray, part: &Part, max_t: f32) -> Option<RayHit> {
 ///
 /// The clipping runs in f64: with a hull near `f32::MAX` seen from the other side of the
 /// origin, `n·origin + d` overflows f32 (3e38 + 3e38), and the hit would be lost.
-fn ray_polyhedron(ray: &Ray, p: &ConvexPolyhedron, max_t: f32) -> Option<(f32, Vec3)> {
+fn ray_polyhedron(
+    ray: &Ray,
+    hull: &ConvexHull,
+    rotation: Mat3,
+    translation: Vec3,
+    max_t: f32,
+) -> Option<(f32, Vec3)> {
     if !(ray.is_finite() && max_t >= 0.0) {
         return None;
     }
     let (o, dir) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
     let (mut t0, mut t1) = (0.0f64, f64::from(max_t));
     let mut normal = None;
-    for f in 0..p.hull.faces().len() {
-        let plane = p.face_plane(f);
+    for face in hull.faces() {
+        // The face's plane in the world ([`ConvexPolyhedron::plane_to_world`]): normal
+        // `R n`, offset so that world points keep their signed distances.
+        let world_normal = rotation * face.plane.normal;
+        let plane = Plane {
+            normal: world_normal,
+            d: face.plane.d - world_normal.dot(translation),
+        };
         let n = plane.normal.as_dvec3();
         // Inside the face's half-space: n·x + d <= 0. Along the ray: n·o + d + t n·dir.
         let dist = n.dot(o) + f64::from(plane.d);
@@ -430,7 +472,6 @@ mod tests {
     use super::*;
     use crate::assert_near;
     use crate::convex::ContactPoint;
-    use crate::math::Quat;
 
     fn cube(c: Vec3) -> Part {
         let o = Obb::new(c, Quat::IDENTITY, Vec3::splat(0.5));
@@ -492,6 +533,9 @@ mod tests {
     #[test]
     fn ray_polyhedron_cases() {
         let p = ConvexPolyhedron::cuboid(Vec3::splat(0.5)).unwrap();
+        let ray_polyhedron = |ray: &Ray, p: &ConvexPolyhedron, max_t: f32| {
+            ray_polyhedron(ray, &p.hull, p.rotation, p.translation, max_t)
+        };
         // From x = -2 along +x: enters the face x = -0.5 at t = 1.5, normal -x.
         let (t, n) =
             ray_polyhedron(&Ray::new(Vec3::new(-2.0, 0.0, 0.0), Vec3::X), &p, 10.0).unwrap();

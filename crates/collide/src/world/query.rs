@@ -12,7 +12,7 @@ use super::narrow::{self, Part};
 use super::pair::{self, Placed};
 use super::surface;
 use super::{BodyId, Geometry, World, WorldError, WorldRayHit};
-use crate::broadphase::{CollisionGroups, ProxyId};
+use crate::broadphase::{prefetch_lines, CollisionGroups, ProxyId, PREFETCH_BYTES};
 use crate::convex::gjk;
 use crate::math::{Quat, Vec3};
 use crate::raycast::RayHit;
@@ -210,14 +210,33 @@ impl World {
                 }
             }
         };
+        // Bodies are visited eight at a time, in the order found; in a world whose records
+        // outgrow the cache each record's first two lines (what a query reads) start loading
+        // when it is found, so the loads of a batch overlap instead of following one another.
+        let prefetching = std::mem::size_of_val(&self.bodies[..]) > PREFETCH_BYTES;
+        let (mut batch, mut len) = ([0u32; 8], 0);
+        let mut found = |id: u32| {
+            if prefetching {
+                if let Some(slot) = self.bodies.get(id as usize) {
+                    prefetch_lines(slot, 2);
+                }
+            }
+            batch[len] = id;
+            len += 1;
+            if len == batch.len() {
+                batch.iter().for_each(|&id| visit(id));
+                len = 0;
+            }
+        };
         self.broad.query_aabb(aabb, &mut |proxy| {
-            visit(self.proxy_body[proxy as usize]);
+            found(self.proxy_body[proxy as usize]);
             true
         });
         self.fixed.query(&self.bodies, aabb, &mut |id| {
-            visit(id);
+            found(id);
             true
         });
+        batch[..len].iter().for_each(|&id| visit(id));
     }
 
     /// Calls `test(id, body)` with every body the filter lets through whose box the ray
@@ -254,10 +273,19 @@ impl World {
         visit: &mut dyn FnMut(u32, f32) -> f32,
     ) {
         let mut bound = max_t;
+        // In a world whose records outgrow the cache, the moving body's record starts loading
+        // while the fixed bodies met before it are visited.
+        let prefetching = std::mem::size_of_val(&self.bodies[..]) > PREFETCH_BYTES;
         moving(&mut |proxy, entry| {
+            let id = self.proxy_body[proxy as usize];
+            if prefetching {
+                if let Some(slot) = self.bodies.get(id as usize) {
+                    prefetch_lines(slot, 2);
+                }
+            }
             bound = fixed.advance(&self.fixed, &self.bodies, entry, bound, visit);
             if entry <= bound {
-                bound = visit(self.proxy_body[proxy as usize], bound);
+                bound = visit(id, bound);
             }
             bound
         });
@@ -629,7 +657,11 @@ fn ray_body(ray: &Ray, body: &Body, max_t: f32, parts: &mut Vec<(Part, Aabb)>) -
         let sphere = body.bounding_sphere(body.position, body.rotation);
         sphere_entry(&Sphere::new(ray.origin, 0.0), reach, &sphere)?;
     }
-    if let Some(part) = body.single_part(body.position, body.rotation) {
+    // A hull: its faces read in place (no polyhedron, no reference count taken).
+    if let Shape::Hull(hull) = &body.shape {
+        return narrow::ray_hull(ray, hull, body.position, body.rotation, max_t);
+    }
+    if let Some(part) = body.query_single_part() {
         return narrow::ray_part(ray, &part, max_t);
     }
     if let Some(surface) = body.surface(body.position, body.rotation) {
@@ -784,7 +816,7 @@ fn route<'q>(
     if !may_touch(q, &body.bounding_sphere(body.position, body.rotation)) {
         return Route::Miss;
     }
-    match body.single_part(body.position, body.rotation) {
+    match body.query_single_part() {
         Some(part) => Route::Direct(q, part),
         None => Route::General,
     }

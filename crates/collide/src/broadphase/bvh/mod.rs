@@ -484,14 +484,35 @@ impl DynamicBvh {
         }
     }
 
+    /// `true` when the nodes and buckets take more than
+    /// [`PREFETCH_BYTES`](super::PREFETCH_BYTES): walks then prefetch the children they will
+    /// visit.
+    fn worth_prefetching(&self) -> bool {
+        std::mem::size_of_val(&self.nodes[..]) + std::mem::size_of_val(&self.buckets[..])
+            > super::PREFETCH_BYTES
+    }
+
     /// Calls `f(proxy)` for every proxy whose lane box touches `aabb`, until `f` returns
     /// false.
     fn query_fat(&self, aabb: &Aabb, f: &mut dyn FnMut(u32) -> bool) {
         let q = Query::new(aabb);
+        let prefetching = self.worth_prefetching();
         let mut stack = Stack::new(self.root);
         while let Some(n) = stack.pop() {
             let node = &self.nodes[n as usize];
             let mut hits = node.touching(&q);
+            // In a large tree every child touched starts loading now, while its siblings
+            // are walked.
+            let mut ahead = if prefetching { hits } else { 0 };
+            while ahead != 0 {
+                let c = node.child[ahead.trailing_zeros() as usize];
+                ahead &= ahead - 1;
+                if is_bucket(c) {
+                    super::prefetch(&self.buckets[(c & !BUCKET) as usize]);
+                } else {
+                    super::prefetch(&self.nodes[c as usize]);
+                }
+            }
             while hits != 0 {
                 let c = node.child[hits.trailing_zeros() as usize];
                 hits &= hits - 1;

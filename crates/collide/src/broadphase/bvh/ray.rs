@@ -1,10 +1,10 @@
 //! Rays and swept boxes through the tree: nearest child first, four slab tests at a time.
 
-use super::node::{is_bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
+use super::node::{is_bucket, Bucket, BUCKET, BUCKET_SIZE, NODE_WIDTH, NULL};
 use super::DynamicBvh;
-use crate::broadphase::lanes::{lanes_by_key, RayLanes};
+use crate::broadphase::lanes::{entered_by_distance, RayLanes};
 use crate::broadphase::walk_stack::WalkStack;
-use crate::broadphase::{ray_box_entry, ProxyId};
+use crate::broadphase::{prefetch, ray_box_entry, ProxyId};
 use crate::math::Vec3;
 use crate::shapes::Aabb;
 
@@ -28,6 +28,8 @@ impl DynamicBvh {
             return;
         }
         let inv = dir.recip();
+        // The callback's bound ends the walk when NaN or negative.
+        let stops = |bound: f32| bound.is_nan() || bound < 0.0;
         let grown = |b: Aabb| Aabb {
             min: b.min - margin,
             max: b.max + margin,
@@ -41,7 +43,7 @@ impl DynamicBvh {
             let tight = grown(self.boxes[i].tight.aabb());
             if let Some(t) = ray_box_entry(origin, dir, inv, &tight, bound) {
                 bound = f(m, t);
-                if bound.is_nan() || bound < 0.0 {
+                if stops(bound) {
                     return;
                 }
             }
@@ -61,6 +63,41 @@ impl DynamicBvh {
         };
         // Nothing moved since the last `update_pairs`: no proxy is flagged, no flag to read.
         let any_moved = !self.moved.is_empty();
+        // The proxies of bucket `b` whose lane boxes the ray enters within the bound, nearest
+        // first, each decided by its own box: returns the new bound (NaN or negative: stop).
+        let mut walk_bucket = |b: &Bucket, mut bound: f32| -> f32 {
+            let mut entries = [f32::INFINITY; BUCKET_SIZE];
+            if packed {
+                entries = b.ray_entries(&lanes, bound);
+            } else {
+                let mut boxes = (0..b.count as usize).map(|l| b.lane_box(l));
+                slot_entries(&mut boxes, &mut entries, bound);
+            }
+            let mut order = [(f32::INFINITY, NULL); BUCKET_SIZE];
+            let mut n = 0;
+            for (l, &t) in entries.iter().enumerate() {
+                if t.is_finite() && !(any_moved && self.moved_flag[b.proxy[l] as usize]) {
+                    order[n] = (t, b.proxy[l]);
+                    n += 1;
+                }
+            }
+            order[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+            for &(t, p) in &order[..n] {
+                if t > bound {
+                    break;
+                }
+                // The lane box is fat: the proxy's own box decides.
+                let tight = grown(self.boxes[p as usize].tight.aabb());
+                if let Some(t) = ray_box_entry(origin, dir, inv, &tight, bound) {
+                    bound = f(p, t);
+                    if stops(bound) {
+                        return bound;
+                    }
+                }
+            }
+            bound
+        };
+        let ahead = self.worth_prefetching();
         // At most three siblings wait per level: 32 inline entries (cleared per ray) hold a
         // walk ten levels deep, the heap takes the rest.
         let mut stack = WalkStack::<(u32, f32), 32>::default();
@@ -70,35 +107,9 @@ impl DynamicBvh {
                 continue;
             }
             if is_bucket(c) {
-                let b = &self.buckets[(c & !BUCKET) as usize];
-                let mut entries = [f32::INFINITY; BUCKET_SIZE];
-                if packed {
-                    entries = b.ray_entries(&lanes, bound);
-                } else {
-                    let mut boxes = (0..b.count as usize).map(|l| b.lane_box(l));
-                    slot_entries(&mut boxes, &mut entries, bound);
-                }
-                let mut order = [(f32::INFINITY, NULL); BUCKET_SIZE];
-                let mut n = 0;
-                for (l, &t) in entries.iter().enumerate() {
-                    if t.is_finite() && !(any_moved && self.moved_flag[b.proxy[l] as usize]) {
-                        order[n] = (t, b.proxy[l]);
-                        n += 1;
-                    }
-                }
-                order[..n].sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-                for &(t, p) in &order[..n] {
-                    if t > bound {
-                        break;
-                    }
-                    // The lane box is fat: the proxy's own box decides.
-                    let tight = grown(self.boxes[p as usize].tight.aabb());
-                    if let Some(t) = ray_box_entry(origin, dir, inv, &tight, bound) {
-                        bound = f(p, t);
-                        if bound.is_nan() || bound < 0.0 {
-                            return;
-                        }
-                    }
+                bound = walk_bucket(&self.buckets[(c & !BUCKET) as usize], bound);
+                if stops(bound) {
+                    return;
                 }
                 continue;
             }
@@ -110,10 +121,34 @@ impl DynamicBvh {
                 let mut boxes = (0..node.count as usize).map(|s| node.slot_box(s));
                 slot_entries(&mut boxes, &mut entries, bound);
             }
-            let (order, n) = lanes_by_key(entries, |_, t| t.is_finite());
-            // Farthest pushed first: the nearest is walked next.
+            let (order, n) = entered_by_distance(entries);
+            // In a large tree every child entered starts loading now, while the nearer ones
+            // are walked.
+            for &(_, s) in &order[..n * usize::from(ahead)] {
+                let child = node.child[s];
+                if is_bucket(child) {
+                    prefetch(&self.buckets[(child & !BUCKET) as usize]);
+                } else {
+                    prefetch(&self.nodes[child as usize]);
+                }
+            }
+            // Buckets push nothing: walked here, nearest first, they are visited in the order
+            // the stack would pop them. Then the child nodes, the farthest pushed first so
+            // that the nearest is walked next.
+            for &(t, s) in &order[..n] {
+                let child = node.child[s];
+                if is_bucket(child) && t <= bound {
+                    bound = walk_bucket(&self.buckets[(child & !BUCKET) as usize], bound);
+                    if stops(bound) {
+                        return;
+                    }
+                }
+            }
             for &(t, s) in order[..n].iter().rev() {
-                stack.push((node.child[s], t));
+                let child = node.child[s];
+                if !is_bucket(child) {
+                    stack.push((child, t));
+                }
             }
         }
     }
