@@ -302,15 +302,22 @@ fn capsule_contact(
         consider(pair.on_second, pair.on_first);
     }
     let (d2, q, s) = best;
-    let distance = d2.sqrt();
+    // Squared distances of coordinates below about 1e-19 underflow, and their order with them:
+    // the general path takes such input, and pairs within rounding of touching.
     let reach = (b - a).length() + k.radius + (s - tri.a).length();
-    if distance.is_nan() || distance <= 1e-5 * reach {
+    if d2.is_nan() || d2 < f32::MIN_POSITIVE || d2.sqrt() <= 1e-5 * reach {
+        return Err(());
+    }
+    // Scaled before normalising, and the distance along the unit normal: no square of a tiny
+    // difference.
+    let normal = unit_or_zero(s - q);
+    let distance = normal.dot(s - q);
+    if normal == Vec3::ZERO {
         return Err(());
     }
     if distance - k.radius > margin {
         return Ok(None);
     }
-    let normal = (s - q) / distance;
     let depth = k.radius - distance;
     let found = Contact {
         normal,
@@ -660,6 +667,36 @@ mod tests {
             exact > 10_000 && pierced > 500,
             "{exact} exact, {pierced} pierced"
         );
+    }
+
+    #[test]
+    fn tiny_capsules_get_unit_normals() {
+        // Found by fuzzing (a heightfield of heights near 1e-20): the squared distance of
+        // coordinates that small is subnormal, its root inexact, and the normal divided by it
+        // came out 0.95 long. Capsules and triangles at scales 1e-22 to 1e-15: every contact
+        // has a unit normal and a finite depth.
+        let mut g = collide_testkit::Gen::new(0x71e);
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let scale = 10f32.powf(g.range(-22.0, -15.0));
+            let tri = Triangle::new(g.vec(scale), g.vec(scale), g.vec(scale));
+            let face = unit_or_zero((tri.b - tri.a).cross(tri.c - tri.a));
+            if face == Vec3::ZERO {
+                continue;
+            }
+            let centre = tri.centroid() + g.vec(scale);
+            let axis = g.vec(scale);
+            let k = Capsule::new(centre - axis, centre + axis, g.range(0.01, 0.5) * scale);
+            if let Ok(Some(c)) = capsule_contact(&k, &tri, face, 0.0) {
+                found += 1;
+                assert!(
+                    (c.normal.length() - 1.0).abs() < 1e-5,
+                    "{c:?} of {k:?} and {tri:?}"
+                );
+                assert!(c.depth.is_finite(), "{c:?}");
+            }
+        }
+        assert!(found > 1000, "only {found} contacts");
     }
 
     /// The floor of [`crate::mesh::collider::tests::floor`] as a collider.
