@@ -130,24 +130,6 @@ pub trait SupportMap {
         None
     }
 
-    /// The shape as a capsule when it is exactly one (capsules, references to them), for exact
-    /// capsule paths (a mesh's contacts); `None`, the default, otherwise. An implementation
-    /// must return the capsule with exactly this shape's support points.
-    ///
-    /// ```
-    /// use collide::convex::SupportMap;
-    /// use collide::shapes::{Capsule, Sphere};
-    /// use collide::Vec3;
-    ///
-    /// let c = Capsule::new(Vec3::ZERO, Vec3::Y, 0.5);
-    /// assert_eq!(c.as_capsule(), Some(c));
-    /// assert_eq!(Sphere::new(Vec3::ZERO, 1.0).as_capsule(), None);
-    /// ```
-    #[inline]
-    fn as_capsule(&self) -> Option<Capsule> {
-        None
-    }
-
     /// The shape as a convex hull placed by a rotation and a translation when it is exactly
     /// one (hulls, posed hulls, [`super::ConvexPolyhedron`], references to them), for exact
     /// hull paths (a mesh's contacts by separating axes); `None`, the default, otherwise. An
@@ -245,10 +227,6 @@ impl<T: SupportMap + ?Sized> SupportMap for &T {
     #[inline]
     fn as_sphere(&self) -> Option<Sphere> {
         (**self).as_sphere()
-    }
-    #[inline]
-    fn as_capsule(&self) -> Option<Capsule> {
-        (**self).as_capsule()
     }
     #[inline]
     fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
@@ -381,10 +359,6 @@ impl SupportMap for Capsule {
             (self.a + self.b) * 0.5,
             (self.b - self.a).length() * 0.5 + self.radius,
         ))
-    }
-    #[inline]
-    fn as_capsule(&self) -> Option<Capsule> {
-        Some(*self)
     }
 }
 

@@ -3,8 +3,7 @@
 //!
 //! Each triangle near the shape is tested on its own: boxes and hulls by separating axes
 //! (exact, with the Gauss map pruning a hull's edge pairs), spheres by the triangle's closest
-//! point, capsules by the closest points of their segment and the triangle (unless the
-//! segment pierces it), other shapes by GJK on the shape's core with EPA inside
+//! point, other shapes by GJK on the shape's core with EPA inside
 //! ([`crate::convex::contact`]). The triangle's feature where the contact lies (the face, an
 //! edge or a corner: the triangle's supporting feature along the contact normal, which holds
 //! the contact's witness on the triangle) then decides which normals the surface can really
@@ -37,7 +36,7 @@ use super::{hull_triangle, EdgeBend, TriangleSet};
 use crate::convex::support::unit_or_zero;
 use crate::convex::{Contact, ConvexHull, Posed, SupportMap};
 use crate::math::Vec3;
-use crate::shapes::{Aabb, Capsule, Obb, Segment, Sphere, Triangle};
+use crate::shapes::{Aabb, Obb, Sphere, Triangle};
 use glam::{DVec3, Vec3A};
 
 /// Sine of the angle within which a contact normal counts as the face normal, or as
@@ -122,9 +121,6 @@ where
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
     let hull = shape.as_hull().filter(hull_triangle::takes);
-    let capsule = shape
-        .as_capsule()
-        .filter(|k| k.a.is_finite() && k.b.is_finite() && k.radius.is_finite() && k.radius >= 0.0);
     set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
             // The tree gives leaves: each triangle's own box is checked before GJK.
@@ -154,14 +150,11 @@ where
                 return true;
             }
             let tri = Triangle::new(c[0], c[1], c[2]);
-            let general = || crate::convex::contact::contact(&tri, shape, margin);
-            let found = match (&boxed, &ball, &hull, &capsule) {
-                (Some(b), ..) => box_contact(b, &c, margin),
-                (None, Some(b), ..) => sphere_contact(b, &tri, set.face_normal(i), margin),
-                (None, None, Some(h), _) => hull_triangle::hull_contact(h, &c, margin),
-                (None, None, None, Some(k)) => capsule_contact(k, &tri, set.face_normal(i), margin)
-                    .unwrap_or_else(|()| general()),
-                (None, None, None, None) => general(),
+            let found = match (&boxed, &ball, &hull) {
+                (Some(b), _, _) => box_contact(b, &c, margin),
+                (None, Some(b), _) => sphere_contact(b, &tri, set.face_normal(i), margin),
+                (None, None, Some(h)) => hull_triangle::hull_contact(h, &c, margin),
+                (None, None, None) => crate::convex::contact::contact(&tri, shape, margin),
             };
             if let Some(found) = found {
                 if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
@@ -238,95 +231,6 @@ fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option
         point_b: b.center - normal * b.radius,
     };
     (depth.is_finite() && found.point_a.is_finite() && found.point_b.is_finite()).then_some(found)
-}
-
-/// The contact of capsule `k` with triangle `tri` (unit face normal `face`) within `margin`, as
-/// [`crate::convex::contact::contact`] gives it (triangle as A): the closest points `q` of the
-/// triangle and `s` of the capsule's segment are the witnesses' bases, the normal runs from `q`
-/// to `s` and the depth is the radius less their distance. `Err(())` when the segment meets
-/// the triangle or comes within rounding of it (the penetration then has no closest points to
-/// read it from: the general path measures it).
-///
-/// A segment that does not meet the triangle is nearest it at one of its ends (against the
-/// triangle) or at one of the triangle's edges (against the segment), so the nearest of those
-/// five pairs is the pair. It meets the triangle when its ends lie on both sides of the plane
-/// (or on it) and it crosses the plane inside the triangle, taken with a margin of `1e-5` of
-/// the triangle's size, so that a crossing near an edge is the general path's too.
-fn capsule_contact(
-    k: &Capsule,
-    tri: &Triangle,
-    face: Vec3,
-    margin: f32,
-) -> Result<Option<Contact>, ()> {
-    let (a, b) = (k.a, k.b);
-    let (ha, hb) = (face.dot(a - tri.a), face.dot(b - tri.a));
-    if !(ha.is_finite() && hb.is_finite()) {
-        return Err(());
-    }
-    if ha * hb <= 0.0 {
-        // Where the segment's line crosses the plane: inside the triangle (grown), it pierces.
-        let x = if ha == hb {
-            a
-        } else {
-            a + (b - a) * (ha / (ha - hb))
-        };
-        let size = (tri.b - tri.a)
-            .abs()
-            .max((tri.c - tri.a).abs())
-            .max_element();
-        let grown = 1e-5 * size;
-        let corners = [tri.a, tri.b, tri.c];
-        let inside = (0..3).all(|j| {
-            let (p, q) = (corners[j], corners[(j + 1) % 3]);
-            // The distance of `x` inside the edge's line, in the plane.
-            face.cross(q - p).normalize_or_zero().dot(x - p) >= -grown
-        });
-        if inside || ha == hb {
-            return Err(());
-        }
-    }
-    let segment = Segment { a, b };
-    let mut best = {
-        let q = crate::closest::point_triangle_shapely(a, tri);
-        (a.distance_squared(q), q, a)
-    };
-    let mut consider = |q: Vec3, s: Vec3| {
-        let d2 = s.distance_squared(q);
-        if d2 < best.0 {
-            best = (d2, q, s);
-        }
-    };
-    consider(crate::closest::point_triangle_shapely(b, tri), b);
-    for (p, q) in [(tri.a, tri.b), (tri.b, tri.c), (tri.c, tri.a)] {
-        let pair = crate::closest::segment_segment(&segment, &Segment { a: p, b: q });
-        consider(pair.on_second, pair.on_first);
-    }
-    let (d2, q, s) = best;
-    // Squared distances of coordinates below about 1e-19 underflow, and their order with them:
-    // the general path takes such input, and pairs within rounding of touching.
-    let reach = (b - a).length() + k.radius + (s - tri.a).length();
-    if d2.is_nan() || d2 < f32::MIN_POSITIVE || d2.sqrt() <= 1e-5 * reach {
-        return Err(());
-    }
-    // Scaled before normalising, and the distance along the unit normal: no square of a tiny
-    // difference.
-    let normal = unit_or_zero(s - q);
-    let distance = normal.dot(s - q);
-    if normal == Vec3::ZERO {
-        return Err(());
-    }
-    if distance - k.radius > margin {
-        return Ok(None);
-    }
-    let depth = k.radius - distance;
-    let found = Contact {
-        normal,
-        depth,
-        point_a: q,
-        point_b: s - normal * k.radius,
-    };
-    let finite = found.point_a.is_finite() && found.point_b.is_finite() && normal.is_finite();
-    Ok((depth.is_finite() && finite).then_some(found))
 }
 
 /// One triangle's contact after the internal-edge correction, or `None` when it was a ghost.
@@ -613,91 +517,6 @@ mod tests {
     use crate::mesh::MeshCollider;
     use crate::shapes::{Obb, Sphere};
     use crate::Quat;
-
-    #[test]
-    fn capsule_contacts_agree_with_gjk_and_epa() {
-        // Capsules beside, over, across and through random triangles: where the exact path
-        // answers (the segment clear of the triangle), the same contact as the general path
-        // (GJK on the segment, the radius as its margin) to its tolerance; a segment through
-        // the triangle is left to the general path.
-        let mut g = collide_testkit::Gen::new(0xca5);
-        let (mut exact, mut pierced) = (0, 0);
-        for case in 0..20_000 {
-            let tri = Triangle::new(g.vec(1.0), g.vec(1.0), g.vec(1.0));
-            let n = (tri.b - tri.a).cross(tri.c - tri.a);
-            let face = n.normalize_or_zero();
-            if n.length() < 0.05 {
-                continue;
-            }
-            let centre = tri.centroid() + g.vec(1.0);
-            let axis = g.vec(0.8);
-            let k = Capsule::new(centre - axis, centre + axis, g.range(0.01, 0.6));
-            let margin = [0.0, 0.1][case % 2];
-            let want = crate::convex::contact::contact(&tri, &k, margin);
-            match capsule_contact(&k, &tri, face, margin) {
-                Err(()) => pierced += 1,
-                Ok(got) => {
-                    exact += 1;
-                    match (got, want) {
-                        (Some(x), Some(y)) => {
-                            assert!(
-                                (x.depth - y.depth).abs() < 1e-4,
-                                "case {case}: {x:?} vs {y:?}"
-                            );
-                            assert!(
-                                x.normal.dot(y.normal) > 0.999,
-                                "case {case}: {x:?} vs {y:?}"
-                            );
-                            assert!(
-                                x.point_a.distance(y.point_a) < 2e-2,
-                                "case {case}: {x:?} vs {y:?}"
-                            );
-                        }
-                        (None, None) => {}
-                        (x, y) => {
-                            // Only at the margin's edge, where rounding decides.
-                            let d = x.or(y).map_or(0.0, |c| c.depth);
-                            assert!((d + margin).abs() < 1e-4, "case {case}: {x:?} vs {y:?}");
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            exact > 10_000 && pierced > 500,
-            "{exact} exact, {pierced} pierced"
-        );
-    }
-
-    #[test]
-    fn tiny_capsules_get_unit_normals() {
-        // Found by fuzzing (a heightfield of heights near 1e-20): the squared distance of
-        // coordinates that small is subnormal, its root inexact, and the normal divided by it
-        // came out 0.95 long. Capsules and triangles at scales 1e-22 to 1e-15: every contact
-        // has a unit normal and a finite depth.
-        let mut g = collide_testkit::Gen::new(0x71e);
-        let mut found = 0;
-        for _ in 0..20_000 {
-            let scale = 10f32.powf(g.range(-22.0, -15.0));
-            let tri = Triangle::new(g.vec(scale), g.vec(scale), g.vec(scale));
-            let face = unit_or_zero((tri.b - tri.a).cross(tri.c - tri.a));
-            if face == Vec3::ZERO {
-                continue;
-            }
-            let centre = tri.centroid() + g.vec(scale);
-            let axis = g.vec(scale);
-            let k = Capsule::new(centre - axis, centre + axis, g.range(0.01, 0.5) * scale);
-            if let Ok(Some(c)) = capsule_contact(&k, &tri, face, 0.0) {
-                found += 1;
-                assert!(
-                    (c.normal.length() - 1.0).abs() < 1e-5,
-                    "{c:?} of {k:?} and {tri:?}"
-                );
-                assert!(c.depth.is_finite(), "{c:?}");
-            }
-        }
-        assert!(found > 1000, "only {found} contacts");
-    }
 
     /// The floor of [`crate::mesh::collider::tests::floor`] as a collider.
     fn floor(n: usize, flip: impl Fn(usize, usize) -> bool) -> MeshCollider {

@@ -97,13 +97,6 @@ impl SupportMap for Part {
         }
     }
 
-    fn as_capsule(&self) -> Option<Capsule> {
-        match self {
-            Part::Capsule(c) => Some(*c),
-            _ => None,
-        }
-    }
-
     fn as_hull(&self) -> Option<Posed<&ConvexHull>> {
         match self {
             Part::Hull(p) => p.as_hull(),
