@@ -821,11 +821,12 @@ fn sah_split(
     bins.clear();
     bins.resize(used, Side::EMPTY);
     bin_of_item.clear();
-    let binning = (min, scale, &mut bins[..], &mut *bin_of_item);
-    match axis {
-        0 => fill_bins::<0>(items, boxes, binning),
-        1 => fill_bins::<1>(items, boxes, binning),
-        _ => fill_bins::<2>(items, boxes, binning),
+    for &i in items.iter() {
+        let b = boxes[i as usize];
+        let c = b.centroid();
+        let bin = (((c.to_array()[axis] - min) * scale) as i32).clamp(0, used as i32 - 1) as u8;
+        bin_of_item.push(bin);
+        bins[bin as usize].add(b, c);
     }
     // Sweep from the right: area·count of bins k.. for each k; then from the left for the
     // cheapest boundary (cost, first bin on the right). Only the boxes and counts sweep; the
@@ -869,24 +870,6 @@ fn sah_split(
     let (left, right) = (side(0..k), side(k..used));
     debug_assert_eq!(mid, left.count, "the partition follows the bins");
     Some([left, right])
-}
-
-/// Drops the items' centroids into `bins` along axis `AXIS` (the axis a constant, so each
-/// centroid's coordinate is a fixed lane): bin `⌊(c − min) · scale⌋`, clamped to the bins.
-/// Each item's bin is appended to `bin_of_item`, for the partition.
-fn fill_bins<const AXIS: usize>(
-    items: &[u32],
-    boxes: &[Bounds],
-    (min, scale, bins, bin_of_item): (f32, f32, &mut [Side], &mut Vec<u8>),
-) {
-    let last = bins.len() as i32 - 1;
-    for &i in items {
-        let b = boxes[i as usize];
-        let c = b.centroid();
-        let bin = (((c[AXIS] - min) * scale) as i32).clamp(0, last) as u8;
-        bin_of_item.push(bin);
-        bins[bin as usize].add(b, c);
-    }
 }
 
 /// Splits at the median centroid along the longest centroid axis (ties by index, so the
