@@ -474,6 +474,22 @@ mod tests {
         assert!(compared > 300, "only {compared} overlaps compared");
     }
 
+    /// [`HullSweep::triangle`] on `tri` by `limit`, asserted the same as without the faces'
+    /// `f32` test first.
+    fn agree(
+        sweep: &HullSweep,
+        tri: &[Vec3; 3],
+        limit: f32,
+    ) -> Result<Option<(f32, Vec3, Vec3)>, ()> {
+        let with = sweep.triangle(tri, limit);
+        assert_eq!(
+            with,
+            sweep.sweep(tri, limit, false),
+            "{tri:?} limit {limit}"
+        );
+        with
+    }
+
     /// Whether the faces' `f32` test of [`HullSweep::triangle`] rejects `tri` by `limit`.
     fn cleared(sweep: &HullSweep, tri: &[Vec3; 3], limit: f32) -> bool {
         let Some((p, _)) = triangle_in_frame(&sweep.to_local, sweep.origin, tri) else {
@@ -510,12 +526,7 @@ mod tests {
                 let limit = g.range(0.2, 1.0);
                 let centre = g.vec(3.0);
                 let tri = [0, 1, 2].map(|_| centre + g.vec(1.0));
-                let with = sweep.triangle(&tri, limit);
-                assert_eq!(
-                    with,
-                    sweep.sweep(&tri, limit, false),
-                    "{tri:?} limit {limit}"
-                );
+                let _ = agree(&sweep, &tri, limit);
                 cleared_far += usize::from(cleared(&sweep, &tri, limit));
             }
             for _ in 0..20 {
@@ -538,12 +549,7 @@ mod tests {
                 let gap = 3.0 * hull.tolerance() + limit * w + rounding;
                 let tri = [0, 1, 2].map(|_| h.to_world(middle + n * gap + along(g.vec(0.02))));
                 let sweep = HullSweep::new(&h, q * local_motion);
-                let with = sweep.triangle(&tri, limit);
-                assert_eq!(
-                    with,
-                    sweep.sweep(&tri, limit, false),
-                    "{tri:?} limit {limit}"
-                );
+                let with = agree(&sweep, &tri, limit);
                 cleared_near += usize::from(cleared(&sweep, &tri, limit));
                 hits_near += usize::from(matches!(with, Ok(Some(_))));
             }
