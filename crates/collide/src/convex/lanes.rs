@@ -14,7 +14,7 @@
 
 use glam::Vec4;
 
-use crate::math::Vec3;
+use crate::math::{splat3, Vec3};
 use crate::shapes::Plane;
 
 /// Sets of more points than this are clustered.
@@ -419,8 +419,7 @@ impl PlaneLanes {
         if s.is_nan() || s >= 1e30 {
             return false;
         }
-        let splat = |v: Vec3| [Vec4::splat(v.x), Vec4::splat(v.y), Vec4::splat(v.z)];
-        let [a, b, c, m] = [points[0], points[1], points[2], shift].map(splat);
+        let [a, b, c, m] = [points[0], points[1], points[2], shift].map(splat3);
         let (s, clearance) = (Vec4::splat(s), Vec4::splat(clearance));
         let dot = |[x, y, z]: &[Vec4; 3], p: &[Vec4; 3]| *x * p[0] + *y * p[1] + *z * p[2];
         self.normals
