@@ -89,6 +89,18 @@ pub(crate) fn unit_quat(q: Quat) -> Option<Quat> {
     })
 }
 
+/// The rotation matrix of `q` normalised by [`unit_quat`]: NaN columns for a quaternion with
+/// no direction (zero, NaN or infinite), so everything it rotates is NaN. Boxes, posed
+/// shapes and polyhedra all take their matrix from here.
+#[inline]
+#[must_use]
+pub(crate) fn rotation_matrix(q: Quat) -> Mat3 {
+    match unit_quat(q) {
+        Some(q) => Mat3::from_quat(q),
+        None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::morton3;

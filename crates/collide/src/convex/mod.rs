@@ -52,6 +52,7 @@ pub use epa::Penetration;
 pub use gjk::{GjkCache, GjkResult};
 pub use hull::{ConvexHull, HullDefect, HullEdge, HullError, HullFace};
 pub use manifold::{contact_manifold, ContactPoint, Manifold};
+pub(crate) use polyhedron::posed_plane;
 pub use polyhedron::ConvexPolyhedron;
 pub use sat::{sat, sat_cached, SatResult, SepCache, SepFeature};
 pub use support::{ConvexPoints, Posed, SupportMap};

@@ -79,10 +79,7 @@ impl ConvexPolyhedron {
     /// Moves the shape to a new pose (see [`ConvexPolyhedron::with_pose`]).
     pub fn set_pose(&mut self, rotation: Quat, translation: Vec3) {
         // Normalised in f64 (`math::unit_quat`): tiny or huge quaternions stay accurate.
-        self.rotation = match crate::math::unit_quat(rotation) {
-            Some(q) => Mat3::from_quat(q),
-            None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
-        };
+        self.rotation = crate::math::rotation_matrix(rotation);
         self.translation = translation;
     }
 
@@ -112,11 +109,7 @@ impl ConvexPolyhedron {
     #[inline]
     #[must_use]
     pub fn plane_to_world(&self, plane: &Plane) -> Plane {
-        let normal = self.rotation * plane.normal;
-        Plane {
-            normal,
-            d: plane.d - normal.dot(self.translation),
-        }
+        posed_plane(plane, self.rotation, self.translation)
     }
 
     /// World plane of face `f`.
@@ -238,6 +231,17 @@ impl SupportMap for ConvexPolyhedron {
             rotation: self.rotation,
             translation: self.translation,
         })
+    }
+}
+
+/// A local plane taken to the world by `rotation` (a matrix with orthonormal columns) then
+/// `translation`: normal `R n`, offset so that world points keep their signed distances.
+#[inline]
+pub(crate) fn posed_plane(plane: &Plane, rotation: Mat3, translation: Vec3) -> Plane {
+    let normal = rotation * plane.normal;
+    Plane {
+        normal,
+        d: plane.d - normal.dot(translation),
     }
 }
 

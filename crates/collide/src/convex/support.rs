@@ -473,10 +473,7 @@ impl<S> Posed<S> {
     pub fn new(shape: S, rotation: Quat, translation: Vec3) -> Posed<S> {
         // Normalised in `f64` (`math::unit_quat`), as boxes and polyhedra are: tiny or huge
         // quaternions stay accurate.
-        let rotation = match crate::math::unit_quat(rotation) {
-            Some(q) => Mat3::from_quat(q),
-            None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
-        };
+        let rotation = crate::math::rotation_matrix(rotation);
         Posed {
             shape,
             rotation,

@@ -25,10 +25,7 @@ impl Obb {
     #[inline]
     #[must_use]
     pub fn new(center: Vec3, rotation: Quat, half_extents: Vec3) -> Obb {
-        let axes = match crate::math::unit_quat(rotation) {
-            Some(q) => Mat3::from_quat(q),
-            None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
-        };
+        let axes = crate::math::rotation_matrix(rotation);
         Obb {
             center,
             axes,

@@ -9,7 +9,7 @@ use crate::convex::{
 };
 use crate::math::{Mat3, Quat, Vec3};
 use crate::raycast::RayHit;
-use crate::shapes::{Capsule, Obb, Plane, Ray, Sphere};
+use crate::shapes::{Capsule, Obb, Ray, Sphere};
 use crate::sweep;
 use glam::DVec3;
 
@@ -352,16 +352,13 @@ pub(crate) fn ray_hull(
     rotation: Quat,
     max_t: f32,
 ) -> Option<RayHit> {
-    ray_posed_hull(ray, hull, polyhedron_rotation(rotation), position, max_t)
-}
-
-/// The rotation matrix [`ConvexPolyhedron::set_pose`] gives for `rotation`: normalised in
-/// `f64`, NaN columns for a quaternion that has no direction.
-fn polyhedron_rotation(rotation: Quat) -> Mat3 {
-    match crate::math::unit_quat(rotation) {
-        Some(q) => Mat3::from_quat(q),
-        None => Mat3::from_cols(Vec3::NAN, Vec3::NAN, Vec3::NAN),
-    }
+    ray_posed_hull(
+        ray,
+        hull,
+        crate::math::rotation_matrix(rotation),
+        position,
+        max_t,
+    )
 }
 
 /// A ray against the hull posed by `rotation` (a matrix) and `translation`, as a hit.
@@ -415,13 +412,7 @@ fn ray_polyhedron(
     let (mut t0, mut t1) = (0.0f64, f64::from(max_t));
     let mut normal = None;
     for face in hull.faces() {
-        // The face's plane in the world ([`ConvexPolyhedron::plane_to_world`]): normal
-        // `R n`, offset so that world points keep their signed distances.
-        let world_normal = rotation * face.plane.normal;
-        let plane = Plane {
-            normal: world_normal,
-            d: face.plane.d - world_normal.dot(translation),
-        };
+        let plane = crate::convex::posed_plane(&face.plane, rotation, translation);
         let n = plane.normal.as_dvec3();
         // Inside the face's half-space: n·x + d <= 0. Along the ray: n·o + d + t n·dir.
         let dist = n.dot(o) + f64::from(plane.d);
