@@ -17,6 +17,28 @@ where
     items.par_iter_mut().with_min_len(MIN_TASK).for_each(f);
 }
 
+/// `a` and `b`, as two tasks that may run at once.
+#[cfg(feature = "parallel")]
+pub(crate) fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    rayon::join(a, b)
+}
+
+/// `a` then `b`, on the calling thread.
+#[cfg(not(feature = "parallel"))]
+pub(crate) fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA,
+    B: FnOnce() -> RB,
+{
+    (a(), b())
+}
+
 /// `f` applied to every element in place, each element a task of its own: for a few coarse
 /// tasks of uneven size.
 #[cfg(feature = "parallel")]

@@ -27,6 +27,7 @@ use crate::broadphase::lanes::{
 use crate::broadphase::walk_stack::WalkStack;
 use crate::broadphase::{prefetch, PREFETCH_BYTES};
 use crate::math::{splat3, Vec3, Vec3A};
+use crate::par;
 use crate::shapes::Aabb;
 use glam::Vec4;
 
@@ -636,7 +637,6 @@ struct Pending {
 /// The binary SAH tree over the items (root at 0, children adjacent), reordering `order` so
 /// that each leaf's items are contiguous. `order` must not be empty.
 fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
-    let n = order.len();
     let boxes: Vec<Bounds> = boxes
         .iter()
         .map(|b| Bounds {
@@ -644,17 +644,10 @@ fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
             max: b.max.into(),
         })
         .collect();
-    let blank = BinaryNode {
-        bounds: Aabb::EMPTY,
-        first: 0,
-        count: 0,
-    };
-    let mut nodes = Vec::with_capacity(2 * n / MAX_LEAF as usize + 1);
-    nodes.push(blank);
-    let mut pending = vec![Pending {
+    let root = Pending {
         index: 0,
         start: 0,
-        count: n,
+        count: order.len(),
         depth: 0,
         bounds: order
             .iter()
@@ -662,27 +655,128 @@ fn build_binary(boxes: &[Aabb], order: &mut [u32]) -> Vec<BinaryNode> {
         centroid_bounds: order.iter().fold(Bounds::EMPTY, |b, &i| {
             b.including(boxes[i as usize].centroid())
         }),
-    }];
-    let (mut scratch, mut bin_of_item) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    let mut bins = Vec::with_capacity(BINS);
+    };
+    build_below(&boxes, order, root)
+}
+
+/// Nodes of at least this many items split their two sides' subtrees into parallel tasks.
+const PARALLEL_ITEMS: usize = 16_384;
+/// Depth below which nodes may split into parallel tasks (2⁴ tasks at most).
+const PARALLEL_DEPTH: usize = 4;
+
+/// The binary tree of the items `items` (`top` describes them: `top.start` is 0 and
+/// `top.count` is `items.len()`), root at 0, leaves' items counted from the slice's start.
+///
+/// A node of [`PARALLEL_ITEMS`] or more above [`PARALLEL_DEPTH`] builds its two sides as two
+/// tasks and splices them into the order the serial walk gives: the root, its two children,
+/// the left child's descendants, then the right child's. The serial walk pops the left side
+/// first and finishes it before the right, so the tree is the same whichever way it is built.
+fn build_below(boxes: &[Bounds], items: &mut [u32], top: Pending) -> Vec<BinaryNode> {
+    let mut scratch = (
+        Vec::with_capacity(top.count),
+        Vec::with_capacity(top.count),
+        Vec::with_capacity(BINS),
+    );
+    if top.count < PARALLEL_ITEMS || top.depth >= PARALLEL_DEPTH {
+        return build_serial(boxes, items, top, &mut scratch);
+    }
+    let Some([left, right]) = split(
+        items,
+        boxes,
+        &top,
+        (&mut scratch.0, &mut scratch.1, &mut scratch.2),
+    ) else {
+        return vec![leaf(&top)];
+    };
+    let side = |s: Side| Pending {
+        index: 0,
+        start: 0,
+        count: s.count,
+        depth: top.depth + 1,
+        bounds: s.bounds,
+        centroid_bounds: s.centroid_bounds,
+    };
+    let (left_items, right_items) = items.split_at_mut(left.count);
+    let (a, b) = par::join(
+        || build_below(boxes, left_items, side(left)),
+        || build_below(boxes, right_items, side(right)),
+    );
+    // `a[i]` goes to `i + 2` (after the root and its right child) and `b[i]` to
+    // `i + a.len() + 1`, except that both roots go to 1 and 2.
+    let (a_shift, b_shift) = (2, a.len() as u32 + 1);
+    let placed = |n: &BinaryNode, shift: u32, items_from: u32| BinaryNode {
+        first: n.first + if n.count == 0 { shift } else { items_from },
+        ..*n
+    };
+    let mut nodes = Vec::with_capacity(1 + a.len() + b.len());
+    nodes.push(BinaryNode {
+        bounds: top.bounds.aabb(),
+        first: 1,
+        count: 0,
+    });
+    nodes.push(placed(&a[0], a_shift, 0));
+    nodes.push(placed(&b[0], b_shift, left.count as u32));
+    nodes.extend(a[1..].iter().map(|n| placed(n, a_shift, 0)));
+    nodes.extend(b[1..].iter().map(|n| placed(n, b_shift, left.count as u32)));
+    nodes
+}
+
+/// A leaf of the pending node's items.
+fn leaf(node: &Pending) -> BinaryNode {
+    BinaryNode {
+        bounds: node.bounds.aabb(),
+        first: node.start as u32,
+        count: node.count as u32,
+    }
+}
+
+/// The split of a pending node: none for a leaf, the median below [`MEDIAN_DEPTH`], else the
+/// SAH's.
+fn split(
+    items: &mut [u32],
+    boxes: &[Bounds],
+    node: &Pending,
+    scratch: (&mut Vec<u32>, &mut Vec<u8>, &mut Vec<Side>),
+) -> Option<[Side; 2]> {
+    if node.count as u32 <= MAX_LEAF {
+        None
+    } else if node.depth >= MEDIAN_DEPTH {
+        Some(median_split(items, boxes, node))
+    } else {
+        sah_split(items, boxes, node, scratch)
+    }
+}
+
+/// [`build_below`] on the calling thread: a depth-first walk with a stack of pending nodes,
+/// each split's two children placed side by side and the left one walked first.
+fn build_serial(
+    boxes: &[Bounds],
+    order: &mut [u32],
+    top: Pending,
+    (scratch, bin_of_item, bins): &mut (Vec<u32>, Vec<u8>, Vec<Side>),
+) -> Vec<BinaryNode> {
+    let n = order.len();
+    let blank = BinaryNode {
+        bounds: Aabb::EMPTY,
+        first: 0,
+        count: 0,
+    };
+    let mut nodes = Vec::with_capacity(2 * n / MAX_LEAF as usize + 1);
+    nodes.push(blank);
+    let mut pending = vec![top];
     while let Some(node) = pending.pop() {
         let items = &mut order[node.start..node.start + node.count];
-        let split = if node.count as u32 <= MAX_LEAF {
-            None
-        } else if node.depth >= MEDIAN_DEPTH {
-            Some(median_split(items, &boxes, &node))
-        } else {
-            let scratch = (&mut scratch, &mut bin_of_item, &mut bins);
-            sah_split(items, &boxes, &node, scratch)
-        };
-        nodes[node.index].bounds = node.bounds.aabb();
+        let split = split(items, boxes, &node, (scratch, bin_of_item, bins));
         let Some([left, right]) = split else {
-            nodes[node.index].first = node.start as u32;
-            nodes[node.index].count = node.count as u32;
+            nodes[node.index] = leaf(&node);
             continue;
         };
         let first = nodes.len();
-        nodes[node.index].first = first as u32;
+        nodes[node.index] = BinaryNode {
+            bounds: node.bounds.aabb(),
+            first: first as u32,
+            count: 0,
+        };
         nodes.push(blank);
         nodes.push(blank);
         let (depth, start) = (node.depth + 1, node.start);
@@ -937,6 +1031,50 @@ mod tests {
             let boxes = unit_boxes(n);
             let (tree, in_order) = built(&boxes);
             assert_eq!(tree.validate(&in_order), Ok(()), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn tasks_build_the_tree_the_serial_walk_builds() {
+        // Enough boxes, scattered unevenly, for several levels of tasks and SAH splits.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let boxes: Vec<Bounds> = (0..5 * PARALLEL_ITEMS)
+            .map(|_| {
+                let c = Vec3A::new(next() * 100.0, next() * next() * 30.0, next() * 5.0);
+                let h = Vec3A::new(next(), next(), next()) * 0.5 + Vec3A::splat(0.01);
+                Bounds {
+                    min: c - h,
+                    max: c + h,
+                }
+            })
+            .collect();
+        let aabbs: Vec<Aabb> = boxes.iter().map(|b| b.aabb()).collect();
+        let mut order: Vec<u32> = (0..boxes.len() as u32).collect();
+        let tasks = build_binary(&aabbs, &mut order);
+        let mut serial_order: Vec<u32> = (0..boxes.len() as u32).collect();
+        let top = Pending {
+            index: 0,
+            start: 0,
+            count: boxes.len(),
+            depth: 0,
+            bounds: boxes.iter().fold(Bounds::EMPTY, |b, &x| b.union(x)),
+            centroid_bounds: boxes
+                .iter()
+                .fold(Bounds::EMPTY, |b, x| b.including(x.centroid())),
+        };
+        let mut scratch = (Vec::new(), Vec::new(), Vec::new());
+        let serial = build_serial(&boxes, &mut serial_order, top, &mut scratch);
+        assert_eq!(order, serial_order);
+        assert_eq!(tasks.len(), serial.len());
+        for (i, (t, s)) in tasks.iter().zip(&serial).enumerate() {
+            assert_eq!((t.first, t.count), (s.first, s.count), "node {i}");
+            assert_eq!(t.bounds, s.bounds, "node {i}");
         }
     }
 
