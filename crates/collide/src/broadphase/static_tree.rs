@@ -322,6 +322,7 @@ impl StaticTree {
             return;
         }
         let ray = RayLanes::new(origin, dir, Vec3::ZERO);
+        let prefetching = self.worth_prefetching();
         let mut bound = max_t;
         // Each level leaves at most three siblings waiting: 32 inline entries hold a walk
         // ten levels deep (a million items in leaves of four), the heap takes the rest.
@@ -342,8 +343,13 @@ impl StaticTree {
                 let node = &self.nodes[next.first as usize];
                 let (order, n) = entered_by_distance(node.ray_entries(&ray, bound));
                 if n > 0 {
+                    // In a large tree the waiting children's nodes start loading now.
                     for &(t, l) in order[1..n].iter().rev() {
-                        stack.push((node.child(l), t));
+                        let child = node.child(l);
+                        if prefetching && !child.is_leaf() {
+                            prefetch(&self.nodes[child.first as usize]);
+                        }
+                        stack.push((child, t));
                     }
                     next = node.child(order[0].1);
                     continue;
