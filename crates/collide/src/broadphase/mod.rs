@@ -642,6 +642,26 @@ pub(crate) fn prefetch_lines<T>(r: &T, lines: usize) {
     let _ = (r, lines);
 }
 
+/// [`prefetch`] of the cache lines `items` spans (four at most).
+#[inline(always)]
+pub(crate) fn prefetch_slice<T>(items: &[T]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let p = items.as_ptr().cast::<i8>();
+        let bytes = std::mem::size_of_val(items);
+        let first = p as usize / 64;
+        let last = (p as usize + bytes.max(1) - 1) / 64;
+        for k in 0..=(last - first).min(3) {
+            // SAFETY: a prefetch never faults and changes no program state (it only warms
+            // the cache); each address is in a line `items` touches.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(64 * k)) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = items;
+}
+
 /// Slab test (Kay and Kajiya 1986; Ericson, RTCD §5.3.3): the `t` in `[0, max_t]` at which
 /// `origin + t·dir` enters the box, `0` when the origin is inside; `None` when it misses, the
 /// box lies beyond `max_t`, or anything is NaN. `inv_dir` is `1/dir` per axis (±inf for a zero

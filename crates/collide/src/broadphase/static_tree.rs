@@ -316,7 +316,16 @@ impl StaticTree {
     /// `hit(item, max_t)` returns the new bound: the parameter of a hit it found (boxes
     /// entered beyond it are skipped), or the `max_t` it was given to keep searching. A
     /// returned NaN or negative bound ends the walk. A NaN or infinite ray visits nothing.
-    pub fn ray(&self, origin: Vec3, dir: Vec3, max_t: f32, mut hit: impl FnMut(u32, f32) -> f32) {
+    /// In a tree of more than [`PREFETCH_BYTES`], `leaf_ahead(items)` is told of each leaf
+    /// that waits to be visited, so that the caller can start loading its items' data.
+    pub fn ray(
+        &self,
+        origin: Vec3,
+        dir: Vec3,
+        max_t: f32,
+        leaf_ahead: impl Fn(std::ops::Range<u32>),
+        mut hit: impl FnMut(u32, f32) -> f32,
+    ) {
         let usable = origin.is_finite() && dir.is_finite() && max_t >= 0.0;
         if !usable || self.nodes.is_empty() {
             return;
@@ -346,8 +355,12 @@ impl StaticTree {
                     // In a large tree the waiting children's nodes start loading now.
                     for &(t, l) in order[1..n].iter().rev() {
                         let child = node.child(l);
-                        if prefetching && !child.is_leaf() {
-                            prefetch(&self.nodes[child.first as usize]);
+                        if prefetching {
+                            if child.is_leaf() {
+                                leaf_ahead(child.items());
+                            } else {
+                                prefetch(&self.nodes[child.first as usize]);
+                            }
                         }
                         stack.push((child, t));
                     }

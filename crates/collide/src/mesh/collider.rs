@@ -162,20 +162,28 @@ impl MeshCollider {
         // made it; a hit inside a triangle gets its point and
         // normal only once it is known to be the nearest.
         let mut best: Option<(f32, u32, Option<MeshRayHit>)> = None;
-        self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
-            let c = &self.corners[i as usize];
-            let hit = match ray_triangle_filter(ray, c, bound) {
-                RayFilter::Miss => None,
-                RayFilter::Inside(t) => Some((t, None)),
-                RayFilter::Exact => ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h))),
-            };
-            if let Some((t, made)) = hit {
-                if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
-                    best = Some((t, i, made));
+        self.tree.ray(
+            ray.origin,
+            ray.dir,
+            max_t,
+            |items| self.corners_ahead(items),
+            |i, bound| {
+                let c = &self.corners[i as usize];
+                let hit = match ray_triangle_filter(ray, c, bound) {
+                    RayFilter::Miss => None,
+                    RayFilter::Inside(t) => Some((t, None)),
+                    RayFilter::Exact => {
+                        ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h)))
+                    }
+                };
+                if let Some((t, made)) = hit {
+                    if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
+                        best = Some((t, i, made));
+                    }
                 }
-            }
-            best.map_or(bound, |(t, ..)| t)
-        });
+                best.map_or(bound, |(t, ..)| t)
+            },
+        );
         match best? {
             (_, _, Some(hit)) => Some(hit),
             (t, i, None) => ray_triangle_finish(ray, &self.corners[i as usize], i, t)
@@ -186,17 +194,31 @@ impl MeshCollider {
         }
     }
 
+    /// Starts loading the corners of the triangles `items` (a leaf a ray walk will visit).
+    #[inline(always)]
+    fn corners_ahead(&self, items: std::ops::Range<u32>) {
+        if let Some(c) = self.corners.get(items.start as usize..items.end as usize) {
+            crate::broadphase::prefetch_slice(c);
+        }
+    }
+
     /// [`MeshCollider::ray_cast`] finishing every hit as it is found.
     fn ray_cast_finishing_each(&self, ray: &Ray, max_t: f32) -> Option<MeshRayHit> {
         let mut best: Option<MeshRayHit> = None;
-        self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
-            if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
-                if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
-                    best = Some(h);
+        self.tree.ray(
+            ray.origin,
+            ray.dir,
+            max_t,
+            |items| self.corners_ahead(items),
+            |i, bound| {
+                if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
+                    if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
+                        best = Some(h);
+                    }
                 }
-            }
-            best.map_or(bound, |b| b.t)
-        });
+                best.map_or(bound, |b| b.t)
+            },
+        );
         best
     }
 
@@ -208,12 +230,18 @@ impl MeshCollider {
             return;
         }
         let start = out.len();
-        self.tree.ray(ray.origin, ray.dir, max_t, |i, bound| {
-            if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, max_t) {
-                out.push(h);
-            }
-            bound
-        });
+        self.tree.ray(
+            ray.origin,
+            ray.dir,
+            max_t,
+            |items| self.corners_ahead(items),
+            |i, bound| {
+                if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, max_t) {
+                    out.push(h);
+                }
+                bound
+            },
+        );
         out[start..].sort_by(|a, b| a.t.total_cmp(&b.t).then(a.triangle.cmp(&b.triangle)));
     }
 
