@@ -617,6 +617,7 @@ pub fn all(n: usize, batch_queries: usize) -> Vec<Case> {
     let mut cases = static_cases(n);
     cases.extend(ray_cases(n));
     cases.extend(sweep_cases(n));
+    cases.extend(crate::gjk_cases::gjk_cases(n));
     cases.extend(batch_cases(batch_queries));
     cases
 }

@@ -13,6 +13,7 @@
 
 pub mod cases;
 pub mod convert;
+pub mod gjk_cases;
 pub mod inputs;
 pub mod mesh_cases;
 pub mod pen_cases;

@@ -39,3 +39,27 @@ fn ray_rows_hit_alike_in_collide_and_both_parry_paths() {
 fn sweep_rows_hit_alike_in_collide_and_both_parry_paths() {
     hits_agree(cases::sweep_cases(2048), 2);
 }
+
+#[test]
+fn gjk_rows_find_the_same_touching_pairs_in_collide_and_both_parry_paths() {
+    for mut case in collide_bench::gjk_cases::gjk_cases(512) {
+        let direct = case.direct.as_mut().map(|d| (d.pass)());
+        let (ours, theirs) = ((case.collide)(), (case.parry)());
+        eprintln!(
+            "{}: {ours} / {theirs} / {direct:?} of {}",
+            case.name, case.n
+        );
+        assert_eq!(Some(theirs), direct, "{}: dispatch and direct", case.name);
+        assert_eq!(ours, theirs, "{}: collide and parry3d", case.name);
+        // The overlap rows mix both answers; the distance rows are mostly apart.
+        if case.name.contains("intersects") {
+            assert!(
+                ours > case.n / 10 && ours < case.n * 9 / 10,
+                "{}",
+                case.name
+            );
+        } else {
+            assert!(ours < case.n / 4, "{}", case.name);
+        }
+    }
+}
