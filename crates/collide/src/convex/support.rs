@@ -391,35 +391,67 @@ impl SupportMap for Triangle {
 /// The convex hull of a point cloud: the point with the largest `dir·p`, the first of the
 /// tied ones (so a zero direction returns the first point). An empty slice, or a NaN point
 /// anywhere in it, returns NaN, which every GJK query reports as "no contact". Cost: one pass
-/// over the points.
+/// over the points, without a branch per point ([`cloud_support_index`]).
 impl SupportMap for [Vec3] {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
-        let mut best = Vec3::NAN;
-        let mut best_dot = f32::NEG_INFINITY;
-        for &p in self {
-            let d = p.dot(dir);
-            // A NaN point would be skipped (its NaN dot never wins), and a cloud with one NaN
-            // point would report contact. The crate-wide rule is "NaN anywhere → no contact".
-            if d.is_nan() {
-                return Vec3::NAN;
-            }
-            // `>` keeps the first of tied points.
-            if d > best_dot {
-                best_dot = d;
-                best = p;
-            }
+        match cloud_support_index(self, dir) {
+            Some(i) => self[i],
+            None => Vec3::NAN,
         }
-        if best_dot == f32::NEG_INFINITY {
-            // Empty slice, or every dot -inf: return the first point (NaN when empty).
-            return self.first().copied().unwrap_or(Vec3::NAN);
-        }
-        best
     }
     #[inline]
     fn interior_point(&self) -> Vec3 {
         self.first().copied().unwrap_or(Vec3::NAN)
     }
+}
+
+/// The index of the point of `points` farthest along `dir`, the first of the tied ones (the
+/// first point when every `dir·p` is `-inf`); `None` for no points or a NaN `dir·p` anywhere
+/// (a NaN point or direction). Four running maxima, point `i` going to `i mod 4`, so that each
+/// step waits on the step four points back rather than the one before; each keeps its first
+/// maximum (a strict `>`), and the merge takes the largest, the lowest index among equal ones.
+/// NaN is gathered on the side instead of leaving the loop: one pass without a branch per
+/// point.
+#[inline]
+fn cloud_support_index(points: &[Vec3], dir: Vec3) -> Option<usize> {
+    let mut best = [(f32::NEG_INFINITY, 0usize); 4];
+    let mut nan = false;
+    let mut chunks = points.chunks_exact(4);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        for (lane, p) in chunk.iter().enumerate() {
+            let d = p.dot(dir);
+            nan |= d.is_nan();
+            let (best_d, best_i) = &mut best[lane];
+            let better = d > *best_d;
+            *best_d = if better { d } else { *best_d };
+            *best_i = if better { at + lane } else { *best_i };
+        }
+        at += 4;
+    }
+    for (lane, p) in chunks.remainder().iter().enumerate() {
+        let d = p.dot(dir);
+        nan |= d.is_nan();
+        if d > best[lane].0 {
+            best[lane] = (d, at + lane);
+        }
+    }
+    if nan || points.is_empty() {
+        return None;
+    }
+    let (mut best_d, mut best_i) = best[0];
+    for &(d, i) in &best[1..] {
+        if d > best_d || (d == best_d && i < best_i) {
+            (best_d, best_i) = (d, i);
+        }
+    }
+    // Every dot `-inf`: no lane moved off its start, and the first point stands for the set.
+    Some(if best_d == f32::NEG_INFINITY {
+        0
+    } else {
+        best_i
+    })
 }
 
 /// Same as the slice: the hull of the points.
@@ -564,6 +596,62 @@ impl<S: SupportMap> SupportMap for Posed<S> {
 mod tests {
     use super::*;
     use crate::assert_near;
+
+    /// The support point's index as a plain scan finds it: the first of the largest `dir·p`,
+    /// `None` for no points or a NaN dot anywhere, the first point when every dot is `-inf`.
+    fn first_farthest(points: &[Vec3], dir: Vec3) -> Option<usize> {
+        let dots: Vec<f32> = points.iter().map(|p| p.dot(dir)).collect();
+        if points.is_empty() || dots.iter().any(|d| d.is_nan()) {
+            return None;
+        }
+        let top = dots.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        dots.iter().position(|&d| d == top)
+    }
+
+    #[test]
+    fn cloud_support_is_the_first_farthest_point() {
+        // Coordinates from a few values, so that ties are common; sizes around the lanes.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut pick = |k: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % k
+        };
+        let values = [
+            -1.0,
+            0.0,
+            0.5,
+            1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for case in 0..20_000 {
+            let n = pick(11) as usize;
+            // NaN and infinities in a tenth of the cases.
+            let range = if case % 10 == 0 { 7 } else { 4 };
+            let mut value = || values[pick(range) as usize];
+            let points: Vec<Vec3> = (0..n)
+                .map(|_| Vec3::new(value(), value(), value()))
+                .collect();
+            let dir = Vec3::new(value(), value(), value());
+            let want = first_farthest(&points, dir);
+            assert_eq!(
+                cloud_support_index(&points, dir),
+                want,
+                "{points:?} along {dir}"
+            );
+            let got = points.support(dir);
+            match want {
+                Some(i) => assert_eq!(
+                    got.to_array().map(f32::to_bits),
+                    points[i].to_array().map(f32::to_bits)
+                ),
+                None => assert!(got.is_nan()),
+            }
+        }
+    }
 
     #[test]
     fn a_tiny_quaternion_still_gives_an_orthonormal_pose() {
