@@ -311,11 +311,12 @@ impl StaticTree {
         self.bounds
     }
 
-    /// Visits the items whose leaf boxes a ray enters within `[0, max_t]`, nearer boxes first.
+    /// Visits the leaves whose boxes a ray enters within `[0, max_t]`, nearer boxes first.
     ///
-    /// `hit(item, max_t)` returns the new bound: the parameter of a hit it found (boxes
-    /// entered beyond it are skipped), or the `max_t` it was given to keep searching. A
-    /// returned NaN or negative bound ends the walk. A NaN or infinite ray visits nothing.
+    /// `hit(items, max_t)` is given a leaf's items and returns the new bound: the parameter
+    /// of the nearest hit it found (boxes entered beyond it are skipped), or the `max_t` it
+    /// was given to keep searching. A returned NaN or negative bound ends the walk. A NaN or
+    /// infinite ray visits nothing.
     /// In a tree of more than [`PREFETCH_BYTES`], `leaf_ahead(items)` is told of each leaf
     /// that waits to be visited, so that the caller can start loading its items' data.
     pub fn ray(
@@ -324,7 +325,7 @@ impl StaticTree {
         dir: Vec3,
         max_t: f32,
         leaf_ahead: impl Fn(std::ops::Range<u32>),
-        mut hit: impl FnMut(u32, f32) -> f32,
+        mut hit: impl FnMut(std::ops::Range<u32>, f32) -> f32,
     ) {
         let usable = origin.is_finite() && dir.is_finite() && max_t >= 0.0;
         if !usable || self.nodes.is_empty() {
@@ -341,12 +342,10 @@ impl StaticTree {
         let mut next = Child::ROOT;
         loop {
             if next.is_leaf() {
-                for item in next.items() {
-                    bound = hit(item, bound);
-                    // A NaN or negative bound ends the walk.
-                    if bound.is_nan() || bound < 0.0 {
-                        return;
-                    }
+                bound = hit(next.items(), bound);
+                // A NaN or negative bound ends the walk.
+                if bound.is_nan() || bound < 0.0 {
+                    return;
                 }
             } else {
                 let node = &self.nodes[next.first as usize];

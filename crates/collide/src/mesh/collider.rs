@@ -1,7 +1,7 @@
 //! [`MeshCollider`]: a triangle mesh prepared for queries.
 
 use super::{classify_edge, ray_triangle, EdgeBend, MeshError, MeshPoint, MeshRayHit};
-use super::{ray_triangle_exact, ray_triangle_filter, ray_triangle_finish, RayFilter};
+use super::{ray_triangle_exact, ray_triangle_finish, RayFilter, RayLeafFilter};
 use super::{MeshContact, MeshShapeHit, TriangleSet};
 use crate::broadphase::static_tree::{StaticTree, TreeDefect};
 use crate::convex::SupportMap;
@@ -167,21 +167,33 @@ impl MeshCollider {
             ray.dir,
             max_t,
             |items| self.corners_ahead(items),
-            |i, bound| {
-                let c = &self.corners[i as usize];
-                let hit = match ray_triangle_filter(ray, c, bound) {
-                    RayFilter::Miss => None,
-                    RayFilter::Inside(t) => Some((t, None)),
-                    RayFilter::Exact => {
-                        ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h)))
-                    }
+            |items, mut bound| {
+                let Some(leaf) = self.corners.get(items.start as usize..items.end as usize) else {
+                    return bound;
                 };
-                if let Some((t, made)) = hit {
-                    if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
-                        best = Some((t, i, made));
+                // The leaf's triangles filtered at once; those the filter may not miss are
+                // finished one by one in order, each with the bound its predecessors left.
+                let filter = RayLeafFilter::new(ray, leaf, bound);
+                let mut lanes = filter.candidates;
+                while lanes != 0 {
+                    let lane = lanes.trailing_zeros() as usize;
+                    lanes &= lanes - 1;
+                    let (i, c) = (items.start + lane as u32, &leaf[lane]);
+                    let hit = match filter.at(lane, bound) {
+                        RayFilter::Miss => None,
+                        RayFilter::Inside(t) => Some((t, None)),
+                        RayFilter::Exact => {
+                            ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h)))
+                        }
+                    };
+                    if let Some((t, made)) = hit {
+                        if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
+                            best = Some((t, i, made));
+                        }
                     }
+                    bound = best.map_or(bound, |(t, ..)| t);
                 }
-                best.map_or(bound, |(t, ..)| t)
+                bound
             },
         );
         match best? {
@@ -210,13 +222,16 @@ impl MeshCollider {
             ray.dir,
             max_t,
             |items| self.corners_ahead(items),
-            |i, bound| {
-                if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
-                    if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
-                        best = Some(h);
+            |items, mut bound| {
+                for i in items {
+                    if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
+                        if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
+                            best = Some(h);
+                        }
                     }
+                    bound = best.map_or(bound, |b| b.t);
                 }
-                best.map_or(bound, |b| b.t)
+                bound
             },
         );
         best
@@ -235,9 +250,11 @@ impl MeshCollider {
             ray.dir,
             max_t,
             |items| self.corners_ahead(items),
-            |i, bound| {
-                if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, max_t) {
-                    out.push(h);
+            |items, bound| {
+                for i in items {
+                    if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, max_t) {
+                        out.push(h);
+                    }
                 }
                 bound
             },

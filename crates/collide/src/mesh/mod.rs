@@ -54,6 +54,7 @@ pub use heightfield::Heightfield;
 
 use crate::math::Vec3;
 use crate::shapes::{Aabb, Ray, Triangle};
+use glam::Vec4;
 
 /// A ray's hit on a mesh or heightfield.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -222,12 +223,15 @@ pub(crate) enum RayFilter {
     Inside(f32),
 }
 
+/// Barycentric slack of the `f32` ray filter, and the band near edges that the `f64` test
+/// decides.
+const RAY_SLACK: f32 = 1e-4;
+
 /// The `f32` Möller–Trumbore filter of [`ray_triangle`]: every hit it misses is more than its
 /// slack outside the triangle or the range `[0, max_t]`.
 #[inline(always)]
 pub(crate) fn ray_triangle_filter(ray: &Ray, c: &[Vec3; 3], max_t: f32) -> RayFilter {
-    // Barycentric slack of the f32 filter, and the band near edges that the f64 test decides.
-    const SLACK: f32 = 1e-4;
+    const SLACK: f32 = RAY_SLACK;
     let (e1, e2) = (c[1] - c[0], c[2] - c[0]);
     let p = ray.dir.cross(e2);
     let det = e1.dot(p);
@@ -251,6 +255,15 @@ pub(crate) fn ray_triangle_filter(ray: &Ray, c: &[Vec3; 3], max_t: f32) -> RayFi
         return RayFilter::Miss;
     }
     let t = e2.dot(q) * inv;
+    filter_by_range(u, v, t, max_t)
+}
+
+/// The end of [`ray_triangle_filter`], once `u` and `v` are within the slack: a miss when `t`
+/// is more than the slack outside `[0, max_t]`, the `f64` test near an edge or an end of the
+/// range, else a hit inside.
+#[inline(always)]
+fn filter_by_range(u: f32, v: f32, t: f32, max_t: f32) -> RayFilter {
+    const SLACK: f32 = RAY_SLACK;
     if t < -SLACK * t.abs().max(1.0) || t > max_t * (1.0 + SLACK) + SLACK {
         return RayFilter::Miss;
     }
@@ -258,6 +271,102 @@ pub(crate) fn ray_triangle_filter(ray: &Ray, c: &[Vec3; 3], max_t: f32) -> RayFi
         return RayFilter::Exact;
     }
     RayFilter::Inside(t)
+}
+
+/// [`ray_triangle_filter`] of up to four triangles at once (a leaf of the mesh's tree), one
+/// per lane, without a branch per triangle: the same operations in the same order in `f32`
+/// lanes, so each lane's values are those of the one-triangle filter bit for bit. What
+/// depends on the bound is left to [`RayLeafFilter::at`], since a leaf's earlier hits lower
+/// it for the later triangles.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RayLeafFilter {
+    u: [f32; 4],
+    v: [f32; 4],
+    t: [f32; 4],
+    /// Lanes where the ray is nearly parallel to the triangle (the `f64` test decides).
+    parallel: u32,
+    /// Lanes the filter may not miss with a bound of at most the `max_t` it was given.
+    pub(crate) candidates: u32,
+}
+
+impl RayLeafFilter {
+    /// The filter of triangles `c` (at most four; more are not looked at) up to `max_t`.
+    #[inline(always)]
+    pub(crate) fn new(ray: &Ray, c: &[[Vec3; 3]], max_t: f32) -> RayLeafFilter {
+        const SLACK: f32 = RAY_SLACK;
+        let count = c.len().min(4);
+        let Some(&first) = c.first() else {
+            return RayLeafFilter {
+                u: [0.0; 4],
+                v: [0.0; 4],
+                t: [0.0; 4],
+                parallel: 0,
+                candidates: 0,
+            };
+        };
+        // Lanes past the leaf's triangles repeat its first and are masked out at the end.
+        let mut tri = [first; 4];
+        tri[..count].copy_from_slice(&c[..count]);
+        let corner = |k: usize, axis: usize| {
+            Vec4::new(
+                tri[0][k][axis],
+                tri[1][k][axis],
+                tri[2][k][axis],
+                tri[3][k][axis],
+            )
+        };
+        let [a, b, cc] = [0, 1, 2].map(|k| [0, 1, 2].map(|axis| corner(k, axis)));
+        let sub = |x: [Vec4; 3], y: [Vec4; 3]| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+        // glam's `cross` and `dot`, written out per lane in the same order.
+        let cross = |x: [Vec4; 3], y: [Vec4; 3]| {
+            [
+                x[1] * y[2] - y[1] * x[2],
+                x[2] * y[0] - y[2] * x[0],
+                x[0] * y[1] - y[0] * x[1],
+            ]
+        };
+        let dot = |x: [Vec4; 3], y: [Vec4; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+        let splat = |v: Vec3| [Vec4::splat(v.x), Vec4::splat(v.y), Vec4::splat(v.z)];
+        let (dir, origin) = (splat(ray.dir), splat(ray.origin));
+        let (e1, e2) = (sub(b, a), sub(cc, a));
+        let p = cross(dir, e2);
+        let det = dot(e1, p);
+        let n = cross(e1, e2);
+        let nan = det.cmpne(det);
+        let parallel = (det * det).cmple(Vec4::splat(1e-8 * ray.dir.length_squared()) * dot(n, n));
+        let inv = Vec4::ONE / det;
+        let s = sub(origin, a);
+        let u = dot(s, p) * inv;
+        let q = cross(s, e1);
+        let v = dot(dir, q) * inv;
+        let t = dot(e2, q) * inv;
+        let within_u = u.cmpge(Vec4::splat(-SLACK)) & u.cmple(Vec4::splat(1.0 + SLACK));
+        let beyond_v = v.cmplt(Vec4::splat(-SLACK)) | (u + v).cmpgt(Vec4::splat(1.0 + SLACK));
+        let beyond_t = t.cmplt(Vec4::splat(-SLACK) * t.abs().max(Vec4::ONE))
+            | t.cmpgt(Vec4::splat(max_t * (1.0 + SLACK) + SLACK));
+        let inside = within_u & !beyond_v & !beyond_t;
+        let lanes = (1u32 << count) - 1;
+        RayLeafFilter {
+            u: u.to_array(),
+            v: v.to_array(),
+            t: t.to_array(),
+            parallel: (parallel & !nan).bitmask() & lanes,
+            candidates: ((parallel | inside) & !nan).bitmask() & lanes,
+        }
+    }
+
+    /// What [`ray_triangle_filter`] gives for lane `lane` with the bound `max_t` (at most the
+    /// one the filter was made with); [`RayFilter::Miss`] for a lane not in `candidates`.
+    #[inline(always)]
+    pub(crate) fn at(&self, lane: usize, max_t: f32) -> RayFilter {
+        if self.candidates & (1 << lane) == 0 {
+            RayFilter::Miss
+        } else if self.parallel & (1 << lane) != 0 {
+            RayFilter::Exact
+        } else {
+            filter_by_range(self.u[lane], self.v[lane], self.t[lane], max_t)
+        }
+    }
 }
 
 /// [`ray_triangle`] decided in `f64` ([`crate::raycast::triangle`]).
@@ -298,4 +407,82 @@ pub(crate) fn ray_triangle_finish(
         normal,
         triangle: index,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A filter answer with `Inside`'s `t` by its bits (so that NaN compares equal).
+    fn bits(f: RayFilter) -> (u8, u32) {
+        match f {
+            RayFilter::Miss => (0, 0),
+            RayFilter::Exact => (1, 0),
+            RayFilter::Inside(t) => (2, t.to_bits()),
+        }
+    }
+
+    #[test]
+    fn a_leaf_filters_each_triangle_as_the_one_triangle_filter_does() {
+        let state = std::cell::Cell::new(0x853C_49E6_748F_EA9Bu64);
+        let next = || {
+            let mut x = state.get();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            state.set(x);
+            (x >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let point = |scale: f32| Vec3::new(next() - 0.5, next() - 0.5, next() - 0.5) * scale;
+        let mut seen = [0usize; 3];
+        for case in 0..20_000 {
+            // Scales from tiny to huge; every eighth leaf has slivers and repeated corners.
+            let scale = [1e-20, 1e-3, 1.0, 1e3, 1e30][case % 5];
+            let count = 1 + case % 4;
+            let leaf: Vec<[Vec3; 3]> = (0..count)
+                .map(|k| {
+                    let a = point(scale);
+                    let b = point(scale);
+                    let c = if case % 8 == 0 && k % 2 == 0 {
+                        a + (b - a) * 0.5 + point(scale * 1e-7)
+                    } else if case % 8 == 4 && k == 0 {
+                        a
+                    } else {
+                        point(scale)
+                    };
+                    [a, b, c]
+                })
+                .collect();
+            let origin = point(scale * 3.0);
+            let max_t = [1.0, 0.5, 1e-3, 3.0][case % 4];
+            // Some rays nearly in the first triangle's plane, half aimed into one of the
+            // leaf's triangles (reached at about 0.2 to 1.2 of `max_t`).
+            let dir = if case % 6 == 0 {
+                let [a, b, c] = leaf[0];
+                (b - a) + (c - a) * 0.3 + point(scale * 1e-6)
+            } else if case % 2 == 1 {
+                let [a, b, c] = leaf[case % count];
+                let (r, s) = (next() * 0.5, next() * 0.5);
+                let target = a + (b - a) * r + (c - a) * s;
+                (target - origin) / (max_t * (0.2 + next()))
+            } else {
+                point(scale * 2.0)
+            };
+            let ray = Ray::new(origin, dir);
+            let filter = RayLeafFilter::new(&ray, &leaf, max_t);
+            for bound in [max_t, max_t * 0.7, max_t * 0.1] {
+                for (lane, c) in leaf.iter().enumerate() {
+                    let want = bits(ray_triangle_filter(&ray, c, bound));
+                    assert_eq!(
+                        bits(filter.at(lane, bound)),
+                        want,
+                        "case {case}, lane {lane}, bound {bound}: {c:?}, {ray:?}"
+                    );
+                    seen[usize::from(want.0)] += 1;
+                }
+            }
+        }
+        // Every answer is well represented: misses, the f64 test's band, hits inside.
+        assert!(seen.iter().all(|&n| n > 1_000), "{seen:?}");
+    }
 }
