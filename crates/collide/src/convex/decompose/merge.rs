@@ -26,7 +26,7 @@ impl Merged {
 
 /// Merges pairs of pieces while some pair's merged piece is within the limit
 /// ([`Search::within`](super::split::Search)), or while there are more than `down_to` pieces
-/// whatever the merged concavity: each round merges the pair with the smallest merged
+/// whatever the merged concavity (those pairs measured on [`Search::merge_grid`]): each round merges the pair with the smallest merged
 /// concavity (ties to the lowest indices), the merged piece taking the first one's place.
 ///
 /// Only pairs whose hulls' boxes touch (within the hull tolerance) are tried: pieces apart
