@@ -1,7 +1,7 @@
 //! Step 2, concavity: how far a part's hull strays from the part's surface, and the public
 //! measure of a whole decomposition ([`concavity_error`]).
 
-use super::clip::Part;
+use super::clip::{Cut, Part};
 use super::DecomposeError;
 use crate::convex::{ConvexHull, HullError};
 use crate::math::Vec3;
@@ -74,16 +74,27 @@ pub(super) fn for_each_hull_sample(
     max_steps: u32,
     mut f: impl FnMut(Vec3),
 ) {
+    for_each_hull_sample_on(h, spacing, max_steps, |q, _| f(q));
+}
+
+/// [`for_each_hull_sample`], each sample with the face whose grid it is on (`None` for the
+/// vertices, which come first; a face's samples come one after the other).
+fn for_each_hull_sample_on(
+    h: &ConvexHull,
+    spacing: f32,
+    max_steps: u32,
+    mut f: impl FnMut(Vec3, Option<usize>),
+) {
     let v = h.vertices();
     for &p in v {
-        f(p);
+        f(p, None);
     }
     for face in 0..h.faces().len() {
         let idx = h.face_vertices(face);
         let a = v[idx[0] as usize];
         for w in idx[1..].windows(2) {
             let (b, c) = (v[w[0] as usize], v[w[1] as usize]);
-            grid(a, b, c, spacing, max_steps, &mut f);
+            grid(a, b, c, spacing, max_steps, &mut |q| f(q, Some(face)));
         }
     }
 }
@@ -244,11 +255,30 @@ pub(super) fn part_concavity(
     let (mut on, mut off) = (Samples::new(start), Samples::new(start));
     let mut stopped = false;
     let mut to_mesh = StepDistance::new(collider, scale);
-    for_each_hull_sample(h, sampling.spacing, sampling.max_steps, |q| {
+    // The cuts a face's samples can be on: those whose plane its vertices do not all clear by
+    // more than twice `on_cut` on one side (a sample is a convex combination of them, up to a
+    // rounding far below `on_cut`, and its depth an affine function of it). Vertices test all.
+    let mut face_cuts: Vec<Cut> = part.cuts.clone();
+    let mut face_now = None;
+    for_each_hull_sample_on(h, sampling.spacing, sampling.max_steps, |q, face| {
         if stopped {
             return;
         }
-        let on_a_cut = part.cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
+        if face != face_now {
+            face_now = face;
+            face_cuts.clear();
+            let corners = face.map_or(&[][..], |f| h.face_vertices(f));
+            face_cuts.extend(part.cuts.iter().filter(|c| {
+                let (lo, hi) = corners
+                    .iter()
+                    .map(|&k| c.depth(h.vertices()[k as usize]))
+                    .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), d| {
+                        (lo.min(d), hi.max(d))
+                    });
+                face.is_none() || !(lo > 2.0 * on_cut || hi < -2.0 * on_cut)
+            }));
+        }
+        let on_a_cut = face_cuts.iter().any(|c| c.depth(q).abs() <= on_cut);
         if on_a_cut {
             if others.cover(q, cover_tolerance) {
                 return;

@@ -26,7 +26,7 @@ impl Merged {
 
 /// Merges pairs of pieces while some pair's merged piece is within the limit
 /// ([`Search::within`](super::split::Search)), or while there are more than `down_to` pieces
-/// whatever the merged concavity: each round merges the pair with the smallest merged
+/// whatever the merged concavity (those pairs measured on [`Search::merge_grid`]): each round merges the pair with the smallest merged
 /// concavity (ties to the lowest indices), the merged piece taking the first one's place.
 ///
 /// Only pairs whose hulls' boxes touch (within the hull tolerance) are tried: pieces apart
@@ -40,16 +40,16 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
     // table[i][j - i - 1]: the merged piece of i and j < n, when it is within the limit or
     // (measured in full or cut short) while there are more than `down_to` pieces.
     let bar = Bar::new(1);
+    let grid = search.merge_grid(pieces);
     let mut table: Vec<Vec<Option<Merged>>> = (0..pieces.len())
         .map(|i| {
             let pairs: Vec<usize> = (i + 1..pieces.len()).collect();
             crate::par::filter_map(&pairs, |&j| {
                 Some(try_merge(
                     pieces,
-                    i,
-                    j,
+                    (i, j),
                     search,
-                    pieces.len() > down_to,
+                    (pieces.len() > down_to).then_some(grid),
                     &bar,
                 ))
             })
@@ -106,7 +106,13 @@ pub(super) fn merge_pieces(pieces: &mut Vec<Piece>, search: &Search<'_>, down_to
             let (a, b) = (i.min(k), i.max(k));
             Some((
                 k,
-                try_merge(pieces, a, b, search, pieces.len() > down_to, &bar),
+                try_merge(
+                    pieces,
+                    (a, b),
+                    search,
+                    (pieces.len() > down_to).then_some(grid),
+                    &bar,
+                ),
             ))
         });
         for (k, m) in fresh {
@@ -171,26 +177,27 @@ fn measure_lowest_cut_short(
         .collect();
     let measured = crate::par::filter_map(&batch, |(_, _, piece, hulls)| {
         let others: Vec<&ConvexHull> = hulls.iter().collect();
-        Some(search.measured_until(piece.clone(), &others, least_measured))
-    });
-    for ((i, k, _, hulls), piece) in batch.into_iter().zip(measured) {
-        table[i][k] = Some(if piece.concavity.off_cut.is_none() {
-            Merged::CutShort(piece, hulls)
+        let piece = search.measured_until(piece.clone(), &others, least_measured);
+        Some(if piece.concavity.off_cut.is_none() {
+            Merged::CutShort(piece, hulls.clone())
         } else {
-            Merged::Measured(piece)
-        });
+            Merged::Measured(search.settled(piece, &others))
+        })
+    });
+    for ((i, k, _, _), merged) in batch.into_iter().zip(measured) {
+        table[i][k] = Some(merged);
     }
 }
 
 /// The merged piece of pieces `i` and `j` when their boxes touch and it is within the limit
-/// among the other pieces, or with `any`, whatever its concavity: then cut short when it is
-/// found more concave than `bar`'s threshold, and otherwise offered to `bar`.
+/// among the other pieces, or with `any` (a grid), whatever its concavity: then measured on
+/// that grid ([`Search::settled`] when measured in full), cut short when it is found more
+/// concave than `bar`'s threshold, and otherwise offered to `bar`.
 fn try_merge(
     pieces: &[Piece],
-    i: usize,
-    j: usize,
+    (i, j): (usize, usize),
     search: &Search<'_>,
-    any: bool,
+    any: Option<f32>,
     bar: &Bar,
 ) -> Option<Merged> {
     let (a, b) = (&pieces[i], &pieces[j]);
@@ -199,16 +206,17 @@ fn try_merge(
     }
     let both = a.bounds.union(&b.bounds);
     let others = super::neighbour_hulls(pieces, &both, &[i, j], search);
-    if !any {
+    let Some(grid) = any else {
         return search
             .piece_within(a.part.merged(&b.part), &others)
             .map(Merged::Measured);
-    }
-    let piece = search.piece_until(a.part.merged(&b.part), &others, bar.threshold())?;
+    };
+    let piece = search.piece_until(a.part.merged(&b.part), &others, bar.threshold(), grid)?;
     if piece.concavity.off_cut.is_none() {
         let hulls = others.into_iter().cloned().collect();
         return Some(Merged::CutShort(piece, hulls));
     }
+    let piece = search.settled(piece, &others);
     bar.offer(piece.concavity.depth);
     Some(Merged::Measured(piece))
 }

@@ -19,6 +19,10 @@ pub(super) struct Piece {
     /// The box of the hull's vertices.
     pub bounds: Aabb,
     pub concavity: PartConcavity,
+    /// The grid spacing `concavity` was measured at: the search's, or a coarser one (tied to
+    /// the concavity of the piece it was split from) when it is surely beyond the limit
+    /// ([`Search::settled`]).
+    pub spacing: f32,
     /// `true` when the piece is known to be within the limit ([`Search::within`]).
     pub within: bool,
 }
@@ -74,6 +78,11 @@ const FINAL_COARSENING: f32 = 2.0;
 /// limit (`0.05`, searched at `0.0125`), so that a search at the defaults ranks as before and
 /// only searches to a lower limit rank their deep pieces more coarsely than their limit's grid.
 const COARSEST_RANK: f32 = 0.05;
+/// The coarsest grid the winning split's halves and the pairs merged back to the budget are
+/// measured on, as a fraction of the diagonal: the search grid of the default limit (`0.05`,
+/// searched at `0.0125`), so that a search at the defaults measures them as before and only
+/// searches to a lower limit measure their deep pieces more coarsely than their limit's grid.
+const COARSEST_MEASURE: f32 = 0.0125;
 /// How many of the best-ranked candidates are scored again on the finer grid.
 const FINALISTS: usize = 3;
 /// A split is stuck when its best finalist leaves a half at least this fraction of the piece's
@@ -122,6 +131,7 @@ impl Search<'_> {
             hull: h.hull,
             bounds: h.bounds,
             concavity,
+            spacing: sampling.spacing,
             within: false,
         };
         piece.within = self.within(&piece);
@@ -145,26 +155,26 @@ impl Search<'_> {
         Some(self.measured(h, others, self.sampling(self.spacing, f32::INFINITY)))
     }
 
-    /// The piece of `part` among `others`, its measure cut short at the first search sample
-    /// farther than `stop_above` (then its `off_cut` is `None` and its depth that sample's);
-    /// `None` when its hull cannot be built even thickened.
+    /// The piece of `part` among `others` on a grid of `spacing`, its measure cut short at
+    /// the first sample farther than `stop_above` (then its `off_cut` is `None` and its depth
+    /// that sample's); `None` when its hull cannot be built even thickened.
     pub fn piece_until(
         &self,
         part: Part,
         others: &[&ConvexHull],
         stop_above: f32,
+        spacing: f32,
     ) -> Option<Piece> {
         let h = self.hulled(part)?;
         let others = Others {
             hulls: others,
             extra: None,
         };
-        Some(self.measured(h, others, self.sampling(self.spacing, stop_above)))
+        Some(self.measured(h, others, self.sampling(spacing, stop_above)))
     }
 
-    /// A piece whose measure was cut short ([`Search::piece_until`]) measured again among the
-    /// same `others`, cut short at the first search sample farther than `stop_above`; the piece
-    /// [`Search::piece`] gives when no sample is.
+    /// A piece whose measure was cut short ([`Search::piece_until`]) measured again on its
+    /// grid among the same `others`, cut short at the first sample farther than `stop_above`.
     pub fn measured_until(&self, piece: Piece, others: &[&ConvexHull], stop_above: f32) -> Piece {
         let h = Hulled {
             part: piece.part,
@@ -175,7 +185,7 @@ impl Search<'_> {
             hulls: others,
             extra: None,
         };
-        self.measured(h, others, self.sampling(self.spacing, stop_above))
+        self.measured(h, others, self.sampling(piece.spacing, stop_above))
     }
 
     /// The piece of `part` among `others` when it is within the limit; `None` otherwise, found
@@ -190,23 +200,49 @@ impl Search<'_> {
         piece.within.then_some(piece)
     }
 
-    /// `piece`'s concavity and verdict measured again among `others` (which changed). Only
-    /// the samples on its cuts are measured again; the others are the same.
-    pub fn remeasure(&self, piece: &Piece, others: &[&ConvexHull]) -> (PartConcavity, bool) {
-        let others = Others {
-            hulls: others,
-            extra: None,
+    /// `piece`'s concavity, grid and verdict measured again among `others` (which changed),
+    /// on its own grid ([`Piece::spacing`]), then [`Search::settled`]. Only the samples on its
+    /// cuts are measured again; the others are the same.
+    pub fn remeasure(&self, piece: &Piece, others: &[&ConvexHull]) -> (PartConcavity, f32, bool) {
+        let concavity = self.measure_again(piece, others, piece.spacing);
+        let mut fresh = Piece {
+            concavity,
+            ..piece.clone()
         };
-        let concavity = part_concavity(
+        fresh = self.settled(fresh, others);
+        (fresh.concavity, fresh.spacing, fresh.within)
+    }
+
+    /// `piece`'s concavity among `others` on a grid of `spacing` (the samples off its cuts
+    /// taken from its last measure when that was on the same grid).
+    fn measure_again(&self, piece: &Piece, others: &[&ConvexHull], spacing: f32) -> PartConcavity {
+        part_concavity(
             &piece.hull,
             &piece.part,
             self.collider,
             &self.scale,
-            self.sampling(self.spacing, f32::INFINITY),
-            others,
+            self.sampling(spacing, f32::INFINITY),
+            Others {
+                hulls: others,
+                extra: None,
+            },
             Some(&piece.concavity),
-        );
-        (concavity, concavity.depth <= self.limit)
+        )
+    }
+
+    /// `piece`, measured on a grid coarser than the search's, measured again on the search
+    /// grid when it may be within the limit there: when its depth is at most the limit plus
+    /// the search spacing. A deeper one is beyond the limit on the search grid too (up to
+    /// what the samples can miss): its samples are at most `spacing / √3` from a search
+    /// sample (see `sample_spacing` in the module root), and the distance to the mesh changes
+    /// no faster than the point moves. Its verdict is set either way.
+    pub fn settled(&self, mut piece: Piece, others: &[&ConvexHull]) -> Piece {
+        if piece.spacing > self.spacing && piece.concavity.depth <= self.limit + self.spacing {
+            piece.concavity = self.measure_again(&piece, others, self.spacing);
+            piece.spacing = self.spacing;
+        }
+        piece.within = self.within(&piece);
+        piece
     }
 
     /// The best split of `piece` by a plane (among the other pieces' hulls `others`), or
@@ -276,7 +312,25 @@ impl Search<'_> {
         }
         let k = lowest(&finals)?.1;
         let (_, _, (a, b)) = finals.into_iter().find(|s| s.1 == k)?;
-        Some(self.on_full_grid(a, b, others))
+        Some(self.on_halves_grid(a, b, others, self.measure_grid(fine)))
+    }
+
+    /// The grid `spacing` (a grid tied to a piece's concavity) capped at
+    /// [`COARSEST_MEASURE`], and no finer than the search grid.
+    fn measure_grid(&self, spacing: f32) -> f32 {
+        spacing
+            .min(COARSEST_MEASURE * self.scale.diagonal)
+            .max(self.spacing)
+    }
+
+    /// The grid the pairs of `pieces` are measured on while merging back to the budget: half
+    /// the most concave piece's depth ([`Search::measure_grid`]), as a split's finalists are
+    /// scored at half its piece's. A merged pair is at least about as concave as its deeper
+    /// piece, and a pair that may be within the limit is measured on the search grid
+    /// ([`Search::settled`]).
+    pub fn merge_grid(&self, pieces: &[Piece]) -> f32 {
+        let worst = pieces.iter().map(|p| p.concavity.depth).fold(0.0, f32::max);
+        self.measure_grid(0.5 * worst)
     }
 
     /// The spacings candidates are ranked and the finalists scored at, for a piece whose
@@ -305,18 +359,32 @@ impl Search<'_> {
             .collect()
     }
 
-    /// The two halves of a split measured again on the search grid (both at once), each with
-    /// the other among the covering hulls.
-    fn on_full_grid(&self, mut a: Piece, mut b: Piece, others: &[&ConvexHull]) -> (Piece, Piece) {
+    /// The two halves of a split measured again on a grid of `spacing` (both at once; a half
+    /// already measured on it is kept), each with the other among the covering hulls, then
+    /// [`Search::settled`].
+    fn on_halves_grid(
+        &self,
+        a: Piece,
+        b: Piece,
+        others: &[&ConvexHull],
+        spacing: f32,
+    ) -> (Piece, Piece) {
         let with_b: Vec<&ConvexHull> = others.iter().copied().chain([&b.hull]).collect();
         let with_a: Vec<&ConvexHull> = others.iter().copied().chain([&a.hull]).collect();
         let halves = [(&a, &with_b), (&b, &with_a)];
-        let fresh =
-            crate::par::filter_map(&halves, |(half, cover)| Some(self.remeasure(half, cover)));
-        if let [(ca, wa), (cb, wb)] = fresh[..] {
-            (a.concavity, a.within, b.concavity, b.within) = (ca, wa, cb, wb);
+        let fresh = crate::par::filter_map(&halves, |&(half, cover)| {
+            let mut half = half.clone();
+            if half.spacing != spacing {
+                half.concavity = self.measure_again(&half, cover, spacing);
+                half.spacing = spacing;
+            }
+            Some(self.settled(half, cover))
+        });
+        let mut fresh = fresh.into_iter();
+        match (fresh.next(), fresh.next()) {
+            (Some(a), Some(b)) => (a, b),
+            _ => (a, b),
         }
-        (a, b)
     }
 
     /// The round-one candidates of [`Search::best_split`]: along each axis
