@@ -90,6 +90,12 @@ pub(crate) struct Node {
     count: [u8; WIDTH],
     /// Lanes in use; 1 to 4.
     lanes: u32,
+    /// Where the child nodes' own children start: nodes are laid out level by level, so the
+    /// children of this node's child nodes lie together, those of the child in lane `l` from
+    /// `grand + grand_from[l]` on. A walk can start loading them before it has the child.
+    grand: u32,
+    /// Per lane: the offset from `grand` of that child's children (when it is a node).
+    grand_from: [u8; WIDTH],
 }
 
 impl Node {
@@ -99,7 +105,21 @@ impl Node {
         first: [0; WIDTH],
         count: [0; WIDTH],
         lanes: 0,
+        grand: 0,
+        grand_from: [0; WIDTH],
     };
+
+    /// Starts loading the children of child `l` (a node) of this node in `nodes`, the tree's
+    /// nodes: up to four nodes from where they start.
+    #[inline(always)]
+    fn grandchildren_ahead(&self, nodes: &[Node], l: usize) {
+        let from = self.grand as usize + usize::from(self.grand_from[l]);
+        if let Some(block) = nodes.get(from..(from + WIDTH).min(nodes.len())) {
+            for n in block {
+                prefetch(n);
+            }
+        }
+    }
 
     /// Child `l`.
     #[inline(always)]
@@ -262,6 +282,10 @@ impl RayWalk {
             }
             self.stack.push((child, t));
         }
+        // The nearest child is walked next: its own children start loading too.
+        if self.prefetching && n > 0 && !node.child(order[0].1).is_leaf() {
+            node.grandchildren_ahead(&tree.nodes, order[0].1);
+        }
     }
 }
 
@@ -363,7 +387,11 @@ impl StaticTree {
                         }
                         stack.push((child, t));
                     }
-                    next = node.child(order[0].1);
+                    let lane = order[0].1;
+                    next = node.child(lane);
+                    if prefetching && !next.is_leaf() {
+                        node.grandchildren_ahead(&self.nodes, lane);
+                    }
                     continue;
                 }
             }
@@ -511,7 +539,8 @@ impl StaticTree {
     /// Checks the invariants against the item boxes in leaf order: every child box inside
     /// its parent's (the root's children inside the tree's box), every item box inside its
     /// leaf's, every item in exactly one leaf of at most [`MAX_LEAF`] items, unused lanes
-    /// empty, child indices in range and visited once, depth within [`MAX_DEPTH`].
+    /// empty, child indices in range and visited once, each child node's children where its
+    /// parent's `grand` says, depth within [`MAX_DEPTH`].
     pub fn validate(&self, boxes_in_order: &[Aabb]) -> Result<(), TreeDefect> {
         let n = boxes_in_order.len();
         if self.nodes.is_empty() {
@@ -558,6 +587,16 @@ impl StaticTree {
                     let first = child.first as usize;
                     if first >= self.nodes.len() || first <= index {
                         return fail("child index out of range");
+                    }
+                    // The child's own child nodes, in lane order, from where this node says.
+                    let from = node.grand as usize + usize::from(node.grand_from[l]);
+                    let c = &self.nodes[first];
+                    let inner = (0..c.lanes as usize).filter(|&k| !c.child(k).is_leaf());
+                    if inner
+                        .enumerate()
+                        .any(|(j, k)| c.first[k] as usize != from + j)
+                    {
+                        return fail("grandchildren not where the node says");
                     }
                     pending.push((first, b, depth + 1));
                     continue;
@@ -825,9 +864,21 @@ fn build_serial(
 fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
     let mut nodes = Vec::with_capacity(binary.len() / 2 + 1);
     nodes.push(Node::EMPTY);
-    // Pending: (binary node, the wide node that gathers below it).
-    let mut pending = vec![(0u32, 0usize)];
-    while let Some((top, wide)) = pending.pop() {
+    // Pending, first in first out, so that nodes are laid out level by level and the
+    // children of one node's child nodes follow one another: (binary node, the wide node
+    // that gathers below it, its parent and lane there).
+    let mut pending = std::collections::VecDeque::from([(0u32, 0usize, None::<(usize, usize)>)]);
+    while let Some((top, wide, parent)) = pending.pop_front() {
+        if let Some((parent, lane)) = parent {
+            let here = nodes.len() as u32;
+            let p: &mut Node = &mut nodes[parent];
+            // 0 is the root's index, never a start of grandchildren: not set yet.
+            if p.grand == 0 {
+                p.grand = here;
+            }
+            // At most three earlier siblings of four children each come first.
+            p.grand_from[lane] = (here - p.grand) as u8;
+        }
         let mut gathered = [top; WIDTH];
         let mut n = 1;
         loop {
@@ -848,7 +899,7 @@ fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
             gathered[k + 1] = first + 1;
             n += 1;
         }
-        for &b in &gathered[..n] {
+        for (lane, &b) in gathered[..n].iter().enumerate() {
             let node = &binary[b as usize];
             let child = if node.count > 0 {
                 Child {
@@ -858,7 +909,7 @@ fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
             } else {
                 let index = nodes.len();
                 nodes.push(Node::EMPTY);
-                pending.push((b, index));
+                pending.push_back((b, index, Some((wide, lane))));
                 Child {
                     first: index as u32,
                     count: 0,
