@@ -106,49 +106,63 @@ impl PointLanes {
 
     /// [`PointLanes::argmax`] of an unclustered set, every group.
     ///
-    /// Eight lanes, two groups at a time: lane `k` of the first accumulator keeps the best of
-    /// points `k, k + 8, k + 16, …`, lane `k` of the second those of `k + 4, k + 12, …` (a
-    /// strict `>` keeps the earliest of equal values; two accumulators halve the chain of
-    /// compare and select each group waits on). The lanes are then merged by value and, among
-    /// equal values, by the lower position. Every value is `dir · p` summed `x + y + z` as
-    /// `Vec3::dot` does, so the answer is the one-by-one loop's. Positions ride along as `f32`
-    /// lanes, exact for the at most [`CLUSTERED_MIN`] points of an unclustered set.
+    /// Two passes. The first keeps the largest value lane by lane, in two accumulators (two
+    /// groups at a time, halving the chain each group waits on) with `max`, one instruction a
+    /// group; on x86 `max(h, m)` is `h > m ? h : m`, so a NaN value leaves the accumulator as
+    /// it was and never wins. The second recomputes the values group by group, in order, and
+    /// stops at the first lane equal to the largest one: the first of ties. Every value is
+    /// `dir · p` summed `x + y + z` as `Vec3::dot` does, the same bits in both passes, so the
+    /// answer is the one-by-one loop's. Where `max` lets a NaN through (another instruction
+    /// set's semantics) the one-by-one loop answers.
     #[inline]
     fn argmax_flat(&self, dir: Vec3) -> usize {
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
         let value = |[x, y, z]: &[Vec4; 3]| dx * *x + dy * *y + dz * *z;
-        let mut best = [Vec4::NEG_INFINITY; 2];
-        let mut best_index = [Vec4::ZERO; 2];
-        let mut index = Vec4::new(0.0, 1.0, 2.0, 3.0);
+        let mut top = [Vec4::NEG_INFINITY; 2];
         let pairs = self.groups.chunks_exact(2);
         let last = pairs.remainder();
         for pair in pairs {
-            for (k, group) in pair.iter().enumerate() {
-                let h = value(group);
-                let better = h.cmpgt(best[k]);
-                best[k] = Vec4::select(better, h, best[k]);
-                best_index[k] =
-                    Vec4::select(better, index + Vec4::splat(4.0 * k as f32), best_index[k]);
-            }
-            index += Vec4::splat(8.0);
+            top[0] = value(&pair[0]).max(top[0]);
+            top[1] = value(&pair[1]).max(top[1]);
         }
         if let [group] = last {
-            let h = value(group);
-            let better = h.cmpgt(best[0]);
-            best[0] = Vec4::select(better, h, best[0]);
-            best_index[0] = Vec4::select(better, index, best_index[0]);
+            top[0] = value(group).max(top[0]);
         }
-        let mut merged = (best[0].x, best_index[0].x);
-        for (h, i) in best
-            .iter()
-            .zip(&best_index)
-            .flat_map(|(h, i)| (0..4).map(move |k| (h[k], i[k])))
-        {
-            if h > merged.0 || (h == merged.0 && i < merged.1) {
-                merged = (h, i);
+        let top = top[0].max(top[1]);
+        if top.is_nan_mask().any() {
+            return self.argmax_one_by_one(dir);
+        }
+        let top = top.max_element();
+        if top == f32::NEG_INFINITY {
+            // No number above −∞ (a NaN direction, or no points): the first point.
+            return self.index.first().map_or(0, |&i| i as usize);
+        }
+        let at = Vec4::splat(top);
+        for (g, group) in self.groups.iter().enumerate() {
+            let mask = value(group).cmpeq(at).bitmask();
+            if mask != 0 {
+                let lane = 4 * g + mask.trailing_zeros() as usize;
+                return self.index.get(lane).map_or(0, |&i| i as usize);
             }
         }
-        self.index.get(merged.1 as usize).map_or(0, |&i| i as usize)
+        // Unreachable: `top` is one of the values.
+        self.argmax_one_by_one(dir)
+    }
+
+    /// [`PointLanes::argmax`] one point at a time, every group: the first point with the
+    /// largest value, a NaN value never winning.
+    #[cold]
+    fn argmax_one_by_one(&self, dir: Vec3) -> usize {
+        let mut best = (f32::NEG_INFINITY, 0);
+        for (g, [x, y, z]) in self.groups.iter().enumerate() {
+            for k in 0..4 {
+                let h = dir.x * x[k] + dir.y * y[k] + dir.z * z[k];
+                if h > best.0 {
+                    best = (h, 4 * g + k);
+                }
+            }
+        }
+        self.index.get(best.1).map_or(0, |&i| i as usize)
     }
 
     /// [`PointLanes::argmax`] of a clustered set.
@@ -475,6 +489,9 @@ mod tests {
             for dir in dirs.chain(pts.iter().copied()) {
                 assert_eq!(lanes.argmax(dir), scalar(&pts, dir), "{len} points, {dir}");
                 assert_eq!(lanes.argmax_scalar(dir), scalar(&pts, dir));
+                if len <= CLUSTERED_MIN {
+                    assert_eq!(lanes.argmax_one_by_one(dir), scalar(&pts, dir));
+                }
             }
         }
     }
@@ -526,6 +543,10 @@ mod tests {
                 if nan_at + 3 < len {
                     pts[nan_at + 3] = Vec3::new(-big, big, 1.0);
                 }
+                if nan_at + 2 < len {
+                    // A NaN coordinate: a NaN value along every direction.
+                    pts[nan_at + 2] = Vec3::new(f32::NAN, 0.0, 0.0);
+                }
                 let lanes = PointLanes::new(&pts);
                 for dir in [Vec3::new(1.0, 1.0, 0.0), Vec3::X, Vec3::NEG_Y, g.unit()] {
                     assert_eq!(
@@ -533,6 +554,9 @@ mod tests {
                         scalar(&pts, dir),
                         "{len}, {nan_at}, {dir}"
                     );
+                    if len <= CLUSTERED_MIN {
+                        assert_eq!(lanes.argmax_one_by_one(dir), scalar(&pts, dir));
+                    }
                 }
             }
         }
