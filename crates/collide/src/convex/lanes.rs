@@ -116,6 +116,18 @@ impl PointLanes {
     /// set's semantics) the one-by-one loop answers.
     #[inline]
     fn argmax_flat(&self, dir: Vec3) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: `avx::argmax_flat` only needs the CPU to have AVX, checked just above
+            // (the check is a cached flag after the first call).
+            return unsafe { avx::argmax_flat(&self.groups, &self.index, dir) };
+        }
+        self.argmax_four_lanes(dir)
+    }
+
+    /// [`PointLanes::argmax_flat`] four lanes wide (see there), on every CPU.
+    #[inline]
+    fn argmax_four_lanes(&self, dir: Vec3) -> usize {
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
         let value = |[x, y, z]: &[Vec4; 3]| dx * *x + dy * *y + dz * *z;
         let mut top = [Vec4::NEG_INFINITY; 2];
@@ -282,6 +294,82 @@ impl PointLanes {
             }
         }
         best.1 as usize
+    }
+}
+
+/// [`PointLanes::argmax_flat`] eight lanes wide, for CPUs with AVX (measured on the
+/// penetrating-hull benchmark: the GJK verdict of two 90–135-vertex hulls, eight scans, in
+/// about 0.8 of the time of the four-lane scan).
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use std::arch::x86_64::{
+        __m128, __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_cmp_ps,
+        _mm256_extractf128_ps, _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_set1_ps,
+        _mm256_set_m128, _CMP_EQ_OQ,
+    };
+
+    use glam::Vec4;
+
+    use crate::math::Vec3;
+
+    /// `dir · p` for the eight points of groups `g0` (low lanes) and `g1` (high lanes), summed
+    /// `x + y + z` as `Vec3::dot` does: the four-lane scan's values, bit for bit (one rounded
+    /// product and sum per lane, no fused multiply-add).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    fn values(d: [__m256; 3], g0: &[Vec4; 3], g1: &[Vec4; 3]) -> __m256 {
+        let lanes = |k: usize| _mm256_set_m128(__m128::from(g1[k]), __m128::from(g0[k]));
+        let xy = _mm256_add_ps(_mm256_mul_ps(d[0], lanes(0)), _mm256_mul_ps(d[1], lanes(1)));
+        _mm256_add_ps(xy, _mm256_mul_ps(d[2], lanes(2)))
+    }
+
+    /// [`super::PointLanes::argmax_flat`] of `groups` (lane order `index`), the same two
+    /// passes on two groups at a time: `_mm256_max_ps(h, m)` is `h > m ? h : m` lane by
+    /// lane, so a NaN value never enters the maximum, and the second pass stops at the first
+    /// position holding it. An odd last group is its own lower half (its upper half a copy
+    /// of it, which holds the same values at later positions).
+    #[target_feature(enable = "avx")]
+    pub(super) fn argmax_flat(groups: &[[Vec4; 3]], index: &[u32], dir: Vec3) -> usize {
+        let d = [
+            _mm256_set1_ps(dir.x),
+            _mm256_set1_ps(dir.y),
+            _mm256_set1_ps(dir.z),
+        ];
+        let pair = |k: usize| {
+            (
+                &groups[2 * k],
+                groups.get(2 * k + 1).unwrap_or(&groups[2 * k]),
+            )
+        };
+        let pairs = groups.len().div_ceil(2);
+        let mut top = _mm256_set1_ps(f32::NEG_INFINITY);
+        for k in 0..pairs {
+            let (g0, g1) = pair(k);
+            top = _mm256_max_ps(values(d, g0, g1), top);
+        }
+        let half = _mm256_max_ps(
+            _mm256_set_m128(_mm256_castps256_ps128(top), _mm256_castps256_ps128(top)),
+            _mm256_set_m128(
+                _mm256_extractf128_ps::<1>(top),
+                _mm256_extractf128_ps::<1>(top),
+            ),
+        );
+        let top = Vec4::from(_mm256_castps256_ps128(half)).max_element();
+        if top == f32::NEG_INFINITY {
+            // No number above −∞ (a NaN direction, or no points): the first point.
+            return index.first().map_or(0, |&i| i as usize);
+        }
+        let at = _mm256_set1_ps(top);
+        for k in 0..pairs {
+            let (g0, g1) = pair(k);
+            let mask = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(values(d, g0, g1), at));
+            if mask != 0 {
+                let lane = 8 * k + mask.trailing_zeros() as usize;
+                return index.get(lane).map_or(0, |&i| i as usize);
+            }
+        }
+        // Unreachable: `top` is one of the values.
+        index.first().map_or(0, |&i| i as usize)
     }
 }
 
@@ -491,6 +579,7 @@ mod tests {
                 assert_eq!(lanes.argmax_scalar(dir), scalar(&pts, dir));
                 if len <= CLUSTERED_MIN {
                     assert_eq!(lanes.argmax_one_by_one(dir), scalar(&pts, dir));
+                    assert_eq!(lanes.argmax_four_lanes(dir), scalar(&pts, dir));
                 }
             }
         }
@@ -556,6 +645,7 @@ mod tests {
                     );
                     if len <= CLUSTERED_MIN {
                         assert_eq!(lanes.argmax_one_by_one(dir), scalar(&pts, dir));
+                        assert_eq!(lanes.argmax_four_lanes(dir), scalar(&pts, dir));
                     }
                 }
             }
