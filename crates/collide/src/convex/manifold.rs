@@ -153,16 +153,7 @@ pub fn contact_manifold(
     let SatResult::Penetrating { .. } = detail.result else {
         return None;
     };
-    // The largest vertex norm, as the root of the largest square (the root is monotonic and
-    // correctly rounded, so this is the largest of the roots).
-    let radius = |p: &ConvexPolyhedron| {
-        p.hull
-            .vertices()
-            .iter()
-            .fold(0.0_f32, |m, v| m.max(v.length_squared()))
-            .sqrt()
-    };
-    let size = radius(a).max(radius(b));
+    let size = a.hull.largest_norm().max(b.hull.largest_norm());
     let slack = |sep: f32| 0.05 * sep.abs() + 1e-3 * size;
     let (sa, fa) = detail.face_a;
     let (sb, fb) = detail.face_b;
