@@ -338,8 +338,12 @@ fn clip_and_keep(
     candidates.clear();
     candidates.extend(poly.iter().filter_map(|&p| {
         let sep = plane.signed_distance(p);
-        let inside = reference.hull.contains_point(reference.to_local(p), slop);
-        (sep <= slop && sep.is_finite() && inside).then(|| ContactPoint {
+        // The plane test first: the test against every face of the reference shape runs only
+        // for the points below the reference face.
+        let kept = sep <= slop
+            && sep.is_finite()
+            && reference.hull.contains_point(reference.to_local(p), slop);
+        kept.then(|| ContactPoint {
             point: p - n * (0.5 * sep),
             depth: (-sep).max(0.0),
         })
