@@ -120,7 +120,9 @@ impl PointLanes {
         if std::arch::is_x86_feature_detected!("avx") {
             // SAFETY: `avx::argmax_flat` only needs the CPU to have AVX, checked just above
             // (the check is a cached flag after the first call).
-            return unsafe { avx::argmax_flat(&self.groups, &self.index, dir) };
+            if let Some(i) = unsafe { avx::argmax_flat(&self.groups, &self.index, dir) } {
+                return i;
+            }
         }
         self.argmax_four_lanes(dir)
     }
@@ -308,6 +310,8 @@ mod avx {
         _mm256_set_m128, _CMP_EQ_OQ,
     };
 
+    use std::mem::MaybeUninit;
+
     use glam::Vec4;
 
     use crate::math::Vec3;
@@ -323,29 +327,34 @@ mod avx {
         _mm256_add_ps(xy, _mm256_mul_ps(d[2], lanes(2)))
     }
 
+    /// Most pairs of groups an unclustered set has.
+    const PAIRS_MAX: usize = super::CLUSTERED_MIN.div_ceil(8);
+
     /// [`super::PointLanes::argmax_flat`] of `groups` (lane order `index`), the same two
     /// passes on two groups at a time: `_mm256_max_ps(h, m)` is `h > m ? h : m` lane by
-    /// lane, so a NaN value never enters the maximum, and the second pass stops at the first
-    /// position holding it. An odd last group is its own lower half (its upper half a copy
-    /// of it, which holds the same values at later positions).
+    /// lane, so a NaN value never enters the maximum; the first pass keeps every pair's
+    /// values on the stack, and the second reads them back (rather than computing them
+    /// again) and stops at the first position holding the maximum. An odd last group is its
+    /// own lower half (its upper half a copy of it, which holds the same values at later
+    /// positions). `None` for more groups than an unclustered set has.
     #[target_feature(enable = "avx")]
-    pub(super) fn argmax_flat(groups: &[[Vec4; 3]], index: &[u32], dir: Vec3) -> usize {
+    pub(super) fn argmax_flat(groups: &[[Vec4; 3]], index: &[u32], dir: Vec3) -> Option<usize> {
+        let pairs = groups.len().div_ceil(2);
+        if pairs > PAIRS_MAX {
+            return None;
+        }
         let d = [
             _mm256_set1_ps(dir.x),
             _mm256_set1_ps(dir.y),
             _mm256_set1_ps(dir.z),
         ];
-        let pair = |k: usize| {
-            (
-                &groups[2 * k],
-                groups.get(2 * k + 1).unwrap_or(&groups[2 * k]),
-            )
-        };
-        let pairs = groups.len().div_ceil(2);
+        let mut seen = [MaybeUninit::<__m256>::uninit(); PAIRS_MAX];
         let mut top = _mm256_set1_ps(f32::NEG_INFINITY);
-        for k in 0..pairs {
-            let (g0, g1) = pair(k);
-            top = _mm256_max_ps(values(d, g0, g1), top);
+        for (k, slot) in seen.iter_mut().enumerate().take(pairs) {
+            let g0 = &groups[2 * k];
+            let h = values(d, g0, groups.get(2 * k + 1).unwrap_or(g0));
+            slot.write(h);
+            top = _mm256_max_ps(h, top);
         }
         let half = _mm256_max_ps(
             _mm256_set_m128(_mm256_castps256_ps128(top), _mm256_castps256_ps128(top)),
@@ -355,21 +364,23 @@ mod avx {
             ),
         );
         let top = Vec4::from(_mm256_castps256_ps128(half)).max_element();
+        let first = index.first().map_or(0, |&i| i as usize);
         if top == f32::NEG_INFINITY {
             // No number above −∞ (a NaN direction, or no points): the first point.
-            return index.first().map_or(0, |&i| i as usize);
+            return Some(first);
         }
         let at = _mm256_set1_ps(top);
-        for k in 0..pairs {
-            let (g0, g1) = pair(k);
-            let mask = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(values(d, g0, g1), at));
+        for (k, slot) in seen.iter().enumerate().take(pairs) {
+            // SAFETY: the first pass wrote slots 0..pairs, and this loop reads no other.
+            let h = unsafe { slot.assume_init() };
+            let mask = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(h, at));
             if mask != 0 {
                 let lane = 8 * k + mask.trailing_zeros() as usize;
-                return index.get(lane).map_or(0, |&i| i as usize);
+                return Some(index.get(lane).map_or(0, |&i| i as usize));
             }
         }
         // Unreachable: `top` is one of the values.
-        index.first().map_or(0, |&i| i as usize)
+        Some(first)
     }
 }
 
