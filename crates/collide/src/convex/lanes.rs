@@ -2,8 +2,9 @@
 //!
 //! A support scan over `[Vec3]` has to gather the x, y and z of four points into lanes before
 //! it can compare them four at a time; stored lane by lane, a group is three loads, three
-//! products and two selects. A hull keeps its vertices and its face normals this way, for
-//! its support scans and for the face most turned toward a direction.
+//! products and a `max`. A hull keeps its vertices and its face normals this way, for its
+//! support scans and for the face most turned toward a direction. On CPUs with AVX (checked
+//! at run time) the scans of unclustered sets take two groups at a time, eight lanes.
 //!
 //! Sets of more than [`CLUSTERED_MIN`] points are stored in clusters of sixteen neighbours (a
 //! k-d split of the set), each under a bounding ball, so that a scan skips every cluster whose
@@ -113,7 +114,8 @@ impl PointLanes {
     /// stops at the first lane equal to the largest one: the first of ties. Every value is
     /// `dir · p` summed `x + y + z` as `Vec3::dot` does, the same bits in both passes, so the
     /// answer is the one-by-one loop's. Where `max` lets a NaN through (another instruction
-    /// set's semantics) the one-by-one loop answers.
+    /// set's semantics) the one-by-one loop answers. With AVX, `avx::argmax_flat` gives the
+    /// same answer eight lanes wide (two passes too, the second reading the first's values).
     #[inline]
     fn argmax_flat(&self, dir: Vec3) -> usize {
         #[cfg(target_arch = "x86_64")]
