@@ -153,16 +153,7 @@ pub fn contact_manifold(
     let SatResult::Penetrating { .. } = detail.result else {
         return None;
     };
-    // The largest vertex norm, as the root of the largest square (the root is monotonic and
-    // correctly rounded, so this is the largest of the roots).
-    let radius = |p: &ConvexPolyhedron| {
-        p.hull
-            .vertices()
-            .iter()
-            .fold(0.0_f32, |m, v| m.max(v.length_squared()))
-            .sqrt()
-    };
-    let size = radius(a).max(radius(b));
+    let size = a.hull.largest_norm().max(b.hull.largest_norm());
     let slack = |sep: f32| 0.05 * sep.abs() + 1e-3 * size;
     let (sa, fa) = detail.face_a;
     let (sb, fb) = detail.face_b;
@@ -347,8 +338,12 @@ fn clip_and_keep(
     candidates.clear();
     candidates.extend(poly.iter().filter_map(|&p| {
         let sep = plane.signed_distance(p);
-        let inside = reference.hull.contains_point(reference.to_local(p), slop);
-        (sep <= slop && sep.is_finite() && inside).then(|| ContactPoint {
+        // The plane test first: the test against every face of the reference shape runs only
+        // for the points below the reference face.
+        let kept = sep <= slop
+            && sep.is_finite()
+            && reference.hull.contains_point(reference.to_local(p), slop);
+        kept.then(|| ContactPoint {
             point: p - n * (0.5 * sep),
             depth: (-sep).max(0.0),
         })

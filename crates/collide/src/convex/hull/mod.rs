@@ -178,6 +178,8 @@ pub struct ConvexHull {
     pub(super) inner_radius: f32,
     /// Radius of a ball about `centroid` holding every vertex (see [`ConvexHull::outer_ball`]).
     pub(super) outer_radius: f32,
+    /// The largest vertex norm (see [`ConvexHull::largest_norm`]).
+    pub(super) largest_norm: f32,
 }
 
 /// Geometry and topology, not the identity.
@@ -433,6 +435,15 @@ impl ConvexHull {
     #[must_use]
     pub fn outer_ball(&self) -> (Vec3, f32) {
         (self.centroid, self.outer_radius)
+    }
+
+    /// The largest distance of a vertex from the hull's origin: the root (in `f32`) of the
+    /// largest `length_squared` of a vertex, 0 for no vertices. Kept from the build, as the
+    /// contact manifold sizes its slack by it on every query.
+    #[inline]
+    #[must_use]
+    pub(crate) fn largest_norm(&self) -> f32 {
+        self.largest_norm
     }
 
     /// Process-unique identity of this hull (shared by its clones; never 0).

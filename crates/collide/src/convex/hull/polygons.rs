@@ -411,8 +411,14 @@ fn assemble(
         .map(|v| (v.as_dvec3() - centroid).length_squared())
         .fold(0.0f64, f64::max)
         .sqrt();
+    // The largest vertex norm, the root of the largest square (as for `outer`), in f32.
+    let largest_norm = vertices
+        .iter()
+        .fold(0.0_f32, |m, v| m.max(v.length_squared()))
+        .sqrt();
     let hull = ConvexHull {
         id: next_hull_id(),
+        largest_norm,
         vertex_lanes: OnceLock::new(),
         plane_lanes: OnceLock::new(),
         vertices,
