@@ -322,12 +322,17 @@ mod avx {
     /// `dir · p` for the eight points of groups `g0` (low lanes) and `g1` (high lanes), summed
     /// `x + y + z` as `Vec3::dot` does: the four-lane scan's values, bit for bit (one rounded
     /// product and sum per lane, no fused multiply-add).
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
     #[inline]
     #[target_feature(enable = "avx")]
-    fn values(d: [__m256; 3], g0: &[Vec4; 3], g1: &[Vec4; 3]) -> __m256 {
-        let lanes = |k: usize| _mm256_set_m128(__m128::from(g1[k]), __m128::from(g0[k]));
-        let xy = _mm256_add_ps(_mm256_mul_ps(d[0], lanes(0)), _mm256_mul_ps(d[1], lanes(1)));
-        _mm256_add_ps(xy, _mm256_mul_ps(d[2], lanes(2)))
+    unsafe fn values(d: [__m256; 3], g0: &[Vec4; 3], g1: &[Vec4; 3]) -> __m256 {
+        let x = _mm256_set_m128(__m128::from(g1[0]), __m128::from(g0[0]));
+        let y = _mm256_set_m128(__m128::from(g1[1]), __m128::from(g0[1]));
+        let z = _mm256_set_m128(__m128::from(g1[2]), __m128::from(g0[2]));
+        let xy = _mm256_add_ps(_mm256_mul_ps(d[0], x), _mm256_mul_ps(d[1], y));
+        _mm256_add_ps(xy, _mm256_mul_ps(d[2], z))
     }
 
     /// Most pairs of groups an unclustered set has.
@@ -340,8 +345,16 @@ mod avx {
     /// again) and stops at the first position holding the maximum. An odd last group is its
     /// own lower half (its upper half a copy of it, which holds the same values at later
     /// positions). `None` for more groups than an unclustered set has.
+    ///
+    /// # Safety
+    /// The CPU must have AVX. (An `unsafe fn` rather than a safe `#[target_feature]` one,
+    /// which needs Rust 1.86: the crate's minimum is 1.85.)
     #[target_feature(enable = "avx")]
-    pub(super) fn argmax_flat(groups: &[[Vec4; 3]], index: &[u32], dir: Vec3) -> Option<usize> {
+    pub(super) unsafe fn argmax_flat(
+        groups: &[[Vec4; 3]],
+        index: &[u32],
+        dir: Vec3,
+    ) -> Option<usize> {
         let pairs = groups.len().div_ceil(2);
         if pairs > PAIRS_MAX {
             return None;
