@@ -391,7 +391,7 @@ impl SupportMap for Triangle {
 /// The convex hull of a point cloud: the point with the largest `dir·p`, the first of the
 /// tied ones (so a zero direction returns the first point). An empty slice, or a NaN point
 /// anywhere in it, returns NaN, which every GJK query reports as "no contact". Cost: one pass
-/// over the points, without a branch per point ([`cloud_support_index`]).
+/// over the points, without a branch per point.
 impl SupportMap for [Vec3] {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
