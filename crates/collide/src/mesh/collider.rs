@@ -162,40 +162,34 @@ impl MeshCollider {
         // made it; a hit inside a triangle gets its point and
         // normal only once it is known to be the nearest.
         let mut best: Option<(f32, u32, Option<MeshRayHit>)> = None;
-        self.tree.ray(
-            ray.origin,
-            ray.dir,
-            max_t,
-            |items| self.corners_ahead(items),
-            |items, mut bound| {
-                let Some(leaf) = self.corners.get(items.start as usize..items.end as usize) else {
-                    return bound;
-                };
-                // The leaf's triangles filtered at once; those the filter may not miss are
-                // finished one by one in order, each with the bound its predecessors left.
-                let filter = RayLeafFilter::new(ray, leaf, bound);
-                let mut lanes = filter.candidates;
-                while lanes != 0 {
-                    let lane = lanes.trailing_zeros() as usize;
-                    lanes &= lanes - 1;
-                    let (i, c) = (items.start + lane as u32, &leaf[lane]);
-                    let hit = match filter.at(lane, bound) {
-                        RayFilter::Miss => None,
-                        RayFilter::Inside(t) => Some((t, None)),
-                        RayFilter::Exact => {
-                            ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h)))
-                        }
-                    };
-                    if let Some((t, made)) = hit {
-                        if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
-                            best = Some((t, i, made));
-                        }
+        self.walk_ray(ray, max_t, |items, mut bound| {
+            let Some(leaf) = self.corners.get(items.start as usize..items.end as usize) else {
+                return bound;
+            };
+            // The leaf's triangles filtered at once; those the filter may not miss are
+            // finished one by one in order, each with the bound its predecessors left.
+            let filter = RayLeafFilter::new(ray, leaf, bound);
+            let mut lanes = filter.candidates;
+            while lanes != 0 {
+                let lane = lanes.trailing_zeros() as usize;
+                lanes &= lanes - 1;
+                let (i, c) = (items.start + lane as u32, &leaf[lane]);
+                let hit = match filter.at(lane, bound) {
+                    RayFilter::Miss => None,
+                    RayFilter::Inside(t) => Some((t, None)),
+                    RayFilter::Exact => {
+                        ray_triangle_exact(ray, c, i, bound).map(|h| (h.t, Some(h)))
                     }
-                    bound = best.map_or(bound, |(t, ..)| t);
+                };
+                if let Some((t, made)) = hit {
+                    if best.is_none_or(|(bt, bi, _)| t < bt || (t == bt && i < bi)) {
+                        best = Some((t, i, made));
+                    }
                 }
-                bound
-            },
-        );
+                bound = best.map_or(bound, |(t, ..)| t);
+            }
+            bound
+        });
         match best? {
             (_, _, Some(hit)) => Some(hit),
             (t, i, None) => ray_triangle_finish(ray, &self.corners[i as usize], i, t)
@@ -206,34 +200,34 @@ impl MeshCollider {
         }
     }
 
-    /// Starts loading the corners of the triangles `items` (a leaf a ray walk will visit).
+    /// The tree's ray walk ([`StaticTree::ray`]): `hit(items, bound)` for each leaf the ray
+    /// enters within the bound, nearer first; in a large tree the corners of the leaves it
+    /// will visit start loading as they wait.
     #[inline(always)]
-    fn corners_ahead(&self, items: std::ops::Range<u32>) {
-        if let Some(c) = self.corners.get(items.start as usize..items.end as usize) {
-            crate::broadphase::prefetch_slice(c);
-        }
+    fn walk_ray(&self, ray: &Ray, max_t: f32, hit: impl FnMut(std::ops::Range<u32>, f32) -> f32) {
+        let corners_ahead = |items: std::ops::Range<u32>| {
+            if let Some(c) = self.corners.get(items.start as usize..items.end as usize) {
+                crate::broadphase::prefetch_slice(c);
+            }
+        };
+        self.tree
+            .ray(ray.origin, ray.dir, max_t, corners_ahead, hit);
     }
 
     /// [`MeshCollider::ray_cast`] finishing every hit as it is found.
     fn ray_cast_finishing_each(&self, ray: &Ray, max_t: f32) -> Option<MeshRayHit> {
         let mut best: Option<MeshRayHit> = None;
-        self.tree.ray(
-            ray.origin,
-            ray.dir,
-            max_t,
-            |items| self.corners_ahead(items),
-            |items, mut bound| {
-                for i in items {
-                    if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
-                        if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
-                            best = Some(h);
-                        }
+        self.walk_ray(ray, max_t, |items, mut bound| {
+            for i in items {
+                if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, bound) {
+                    if best.is_none_or(|b| h.t < b.t || (h.t == b.t && i < b.triangle)) {
+                        best = Some(h);
                     }
-                    bound = best.map_or(bound, |b| b.t);
                 }
-                bound
-            },
-        );
+                bound = best.map_or(bound, |b| b.t);
+            }
+            bound
+        });
         best
     }
 
@@ -245,20 +239,14 @@ impl MeshCollider {
             return;
         }
         let start = out.len();
-        self.tree.ray(
-            ray.origin,
-            ray.dir,
-            max_t,
-            |items| self.corners_ahead(items),
-            |items, bound| {
-                for i in items {
-                    if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, max_t) {
-                        out.push(h);
-                    }
+        self.walk_ray(ray, max_t, |items, bound| {
+            for i in items {
+                if let Some(h) = ray_triangle(ray, &self.corners[i as usize], i, max_t) {
+                    out.push(h);
                 }
-                bound
-            },
-        );
+            }
+            bound
+        });
         out[start..].sort_by(|a, b| a.t.total_cmp(&b.t).then(a.triangle.cmp(&b.triangle)));
     }
 
