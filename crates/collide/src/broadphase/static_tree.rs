@@ -98,6 +98,9 @@ pub(crate) struct Node {
     grand_from: [u8; WIDTH],
 }
 
+// A node is two cache lines: the links to the grandchildren fill the second one's spare bytes.
+const _: () = assert!(std::mem::size_of::<Node>() == 128);
+
 impl Node {
     const EMPTY: Node = Node {
         lo: [EMPTY_LANES; 3],
@@ -341,6 +344,7 @@ impl StaticTree {
     /// of the nearest hit it found (boxes entered beyond it are skipped), or the `max_t` it
     /// was given to keep searching. A returned NaN or negative bound ends the walk. A NaN or
     /// infinite ray visits nothing.
+    ///
     /// In a tree of more than [`PREFETCH_BYTES`], `leaf_ahead(items)` is told of each leaf
     /// that waits to be visited, so that the caller can start loading its items' data.
     pub fn ray(
