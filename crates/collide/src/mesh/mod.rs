@@ -52,7 +52,7 @@ pub use collider::MeshCollider;
 pub use contact::MeshContact;
 pub use heightfield::Heightfield;
 
-use crate::math::Vec3;
+use crate::math::{splat3, Vec3};
 use crate::shapes::{Aabb, Ray, Triangle};
 use glam::Vec4;
 
@@ -326,8 +326,7 @@ impl RayLeafFilter {
             ]
         };
         let dot = |x: [Vec4; 3], y: [Vec4; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
-        let splat = |v: Vec3| [Vec4::splat(v.x), Vec4::splat(v.y), Vec4::splat(v.z)];
-        let (dir, origin) = (splat(ray.dir), splat(ray.origin));
+        let (dir, origin) = (splat3(ray.dir), splat3(ray.origin));
         let (e1, e2) = (sub(b, a), sub(cc, a));
         let p = cross(dir, e2);
         let det = dot(e1, p);
