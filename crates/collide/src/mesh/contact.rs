@@ -219,9 +219,15 @@ fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option
     if distance.is_nan() || distance - b.radius > margin {
         return None;
     }
-    let normal = match unit_or_zero(d) {
-        n if n == Vec3::ZERO => face,
-        n => n,
+    // `d / |d|` by one reciprocal where `|d|` is far from underflow (its square a normal
+    // `f32`), else scaled first by `unit_or_zero`; a centre on the triangle takes the face.
+    let normal = if distance >= 1e-15 {
+        d * distance.recip()
+    } else {
+        match unit_or_zero(d) {
+            n if n == Vec3::ZERO => face,
+            n => n,
+        }
     };
     let depth = b.radius - distance;
     let found = Contact {
