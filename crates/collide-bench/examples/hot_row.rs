@@ -1,5 +1,6 @@
 //! Runs one `compare` row's passes in a loop for a profiler: `hot_row ROW SIDE SECONDS`, with
-//! SIDE `collide`, `parry` or `direct`, from `compare` or (rows named `mesh_…`) `compare_mesh`.
+//! SIDE `collide`, `parry` or `direct`, from `compare` or (rows named `mesh_…` and
+//! `heightfield_…`) `compare_mesh`.
 //! Prints the mean time per query.
 use collide_bench::{cases, mesh_cases};
 use std::time::Instant;
@@ -9,7 +10,9 @@ fn main() {
     let row = args.get(1).map_or("ray_sphere", String::as_str);
     let side = args.get(2).map_or("collide", String::as_str);
     let secs: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(3.0);
-    let mut all = if row.starts_with("mesh_") {
+    let mut all = if row.starts_with("mesh_") && !row.contains("terrain") {
+        mesh_cases::bunny_cases(512)
+    } else if row.starts_with("mesh_") || row.starts_with("heightfield") {
         mesh_cases::all(512)
     } else {
         cases::all(2048, 64)

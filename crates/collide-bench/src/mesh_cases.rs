@@ -260,6 +260,15 @@ fn probe(kind: usize, at: Vec3, s: f32, q: Quat, g: &mut Gen) -> Probe {
 
 /// Every level row: the bunny's, then the terrain's.
 pub fn all(n: usize) -> Vec<Case> {
+    let mut cases = bunny_cases(n);
+    if !cases.is_empty() {
+        terrain_cases(n, &mut cases);
+    }
+    cases
+}
+
+/// The bunny's rows of [`all`] (none when collide cannot build the bunny).
+pub fn bunny_cases(n: usize) -> Vec<Case> {
     let Some(bunny) = Bunny::new() else {
         return Vec::new();
     };
@@ -270,7 +279,6 @@ pub fn all(n: usize) -> Vec<Case> {
     for (kind, name) in [(0, "sphere"), (1, "capsule"), (2, "box"), (3, "hull")] {
         cases.push(bunny.cast_case(kind, name, n));
     }
-    terrain_cases(n, &mut cases);
     cases
 }
 
