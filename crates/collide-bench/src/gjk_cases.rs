@@ -211,3 +211,82 @@ pub fn gjk_cases(n: usize) -> Vec<Case> {
         ),
     ]
 }
+
+/// How far each library's GJK distance is from the exact one, on those of `n` pairs of the
+/// distance row's clouds that are apart: `(library, largest, median)` of `|d − exact| / exact`.
+///
+/// The exact distance is [`polytope_distance`] in `f64`. parry3d's support-map distance may
+/// stop once its bounds are within `√(10 ε)` ≈ 1.1e-3 of each other (relative), collide's once
+/// they are within [`gjk::TOLERANCE`] (1e-6); the errors show what each rule gives.
+pub fn cloud_distance_errors(n: usize) -> [(&'static str, f64, f64); 2] {
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    for q in cloud_pairs(n, 70, APART) {
+        let (Ok(ha), Ok(hb)) = (ConvexHull::try_new(&q.a), ConvexHull::try_new(&q.b)) else {
+            continue;
+        };
+        // Overlapping pairs (both libraries agree on which: the row's test) are left out: the
+        // features' distances measure only pairs apart.
+        let found = gjk::distance(&q.a, &q.b);
+        let exact = polytope_distance(&ha, &hb);
+        if found.intersecting || exact <= 1e-3 {
+            continue;
+        }
+        let ((pa, sa), (pb, sb)) = (&q.parry_a, &q.parry_b);
+        let parry = distance_support_map_support_map(&pa.inv_mul(pb), &**sa, &**sb);
+        let collide = found.distance;
+        ours.push((f64::from(collide) - exact).abs() / exact);
+        theirs.push((f64::from(parry) - exact).abs() / exact);
+    }
+    let summary = |mut e: Vec<f64>| {
+        e.sort_by(f64::total_cmp);
+        let median = e.get(e.len() / 2).copied().unwrap_or(f64::NAN);
+        (e.last().copied().unwrap_or(f64::NAN), median)
+    };
+    let ((om, omed), (tm, tmed)) = (summary(ours), summary(theirs));
+    [("collide", om, omed), ("parry3d", tm, tmed)]
+}
+
+/// The distance between two convex polytopes that are apart, in `f64`: the least over every
+/// vertex of one and face triangle of the other, and every pair of edges (the nearest points
+/// of two disjoint polytopes lie on such a pair of features).
+fn polytope_distance(a: &ConvexHull, b: &ConvexHull) -> f64 {
+    use collide_testkit::oracle::brute::{segment_segment_distance, triangle_closest};
+    let triangles = |h: &ConvexHull| -> Vec<[glam::DVec3; 3]> {
+        let v = h.vertices();
+        (0..h.faces().len())
+            .flat_map(|f| {
+                let idx = h.face_vertices(f);
+                (1..idx.len() - 1).map(move |k| [idx[0], idx[k], idx[k + 1]])
+            })
+            .map(|t| t.map(|i| v[i as usize].as_dvec3()))
+            .collect()
+    };
+    let edges = |h: &ConvexHull| -> Vec<[glam::DVec3; 2]> {
+        let v = h.vertices();
+        h.edges()
+            .iter()
+            .map(|e| e.vertices.map(|i| v[i as usize].as_dvec3()))
+            .collect()
+    };
+    let vertex_face = |from: &ConvexHull, to: &ConvexHull| {
+        let faces = triangles(to);
+        from.vertices()
+            .iter()
+            .flat_map(|p| {
+                let p = p.as_dvec3();
+                faces
+                    .iter()
+                    .map(move |&t| (triangle_closest(p, t) - p).length())
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (ea, eb) = (edges(a), edges(b));
+    let edge_edge = ea
+        .iter()
+        .flat_map(|x| {
+            eb.iter()
+                .map(move |y| segment_segment_distance(x[0], x[1], y[0], y[1]))
+        })
+        .fold(f64::INFINITY, f64::min);
+    vertex_face(a, b).min(vertex_face(b, a)).min(edge_edge)
+}

@@ -92,6 +92,16 @@ fn main() -> ExitCode {
             None => println!("- {}: {}", r.query, r.parry_call),
         }
     }
+    if rows.iter().any(|r| r.query == "gjk_distance_cloud") {
+        println!(
+            "\nGJK distance on 64 of the cloud row's pairs against the exact distance (f64, \
+             every vertex–face and edge–edge pair), |d − exact| / exact:\n"
+        );
+        println!("| library | largest | median |\n|---|---:|---:|");
+        for (lib, largest, median) in collide_bench::gjk_cases::cloud_distance_errors(64) {
+            println!("| {lib} | {largest:.1e} | {median:.1e} |");
+        }
+    }
     eprintln!("compare: {:.1} s", start.elapsed().as_secs_f64());
 
     let json = serde_json::json!({
