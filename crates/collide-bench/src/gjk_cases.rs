@@ -215,7 +215,7 @@ pub fn gjk_cases(n: usize) -> Vec<Case> {
 /// How far each library's GJK distance is from the exact one, on those of `n` pairs of the
 /// distance row's clouds that are apart: `(library, largest, median)` of `|d − exact| / exact`.
 ///
-/// The exact distance is [`polytope_distance`] in `f64`. parry3d's support-map distance may
+/// The exact distance is `polytope_distance` in `f64`. parry3d's support-map distance may
 /// stop once its bounds are within `√(10 ε)` ≈ 1.1e-3 of each other (relative), collide's once
 /// they are within [`gjk::TOLERANCE`] (1e-6); the errors show what each rule gives.
 pub fn cloud_distance_errors(n: usize) -> [(&'static str, f64, f64); 2] {
