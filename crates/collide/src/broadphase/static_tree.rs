@@ -437,28 +437,42 @@ impl StaticTree {
         // At most three siblings wait per level (32 inline entries, set up per query, hold a
         // tree ten levels deep; the heap takes the rest).
         let mut stack = WalkStack::<Child, 32>::default();
-        stack.push(Child::ROOT);
-        while let Some(child) = stack.pop() {
+        let mut child = Child::ROOT;
+        loop {
             if child.is_leaf() {
                 for item in child.items() {
                     if !visit(item) {
                         return;
                     }
                 }
-                continue;
-            }
-            let node = &self.nodes[child.first as usize];
-            let mut touching = node.touching(&q);
-            // Lowest lane last on the stack, so it is walked first; in a large tree child
-            // nodes start loading now, while their siblings are walked.
-            while touching != 0 {
-                let l = 31 - touching.leading_zeros() as usize;
-                touching &= !(1 << l);
-                let c = node.child(l);
-                if prefetching && !c.is_leaf() {
-                    prefetch(&self.nodes[c.first as usize]);
+            } else {
+                let node = &self.nodes[child.first as usize];
+                let touching = node.touching(&q);
+                if touching != 0 {
+                    // The lowest lane is walked next, without a trip through the stack; the
+                    // others wait there, the highest lane deepest (the order a stack of all of them
+                    // would pop). In a large tree child nodes start loading now, while their
+                    // siblings are walked.
+                    let mut rest = touching & (touching - 1);
+                    while rest != 0 {
+                        let l = 31 - rest.leading_zeros() as usize;
+                        rest &= !(1 << l);
+                        let c = node.child(l);
+                        if prefetching && !c.is_leaf() {
+                            prefetch(&self.nodes[c.first as usize]);
+                        }
+                        stack.push(c);
+                    }
+                    child = node.child(touching.trailing_zeros() as usize);
+                    if prefetching && !child.is_leaf() {
+                        prefetch(&self.nodes[child.first as usize]);
+                    }
+                    continue;
                 }
-                stack.push(c);
+            }
+            match stack.pop() {
+                Some(c) => child = c,
+                None => return,
             }
         }
     }

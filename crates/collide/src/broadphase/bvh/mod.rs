@@ -495,10 +495,14 @@ impl DynamicBvh {
     /// Calls `f(proxy)` for every proxy whose lane box touches `aabb`, until `f` returns
     /// false.
     fn query_fat(&self, aabb: &Aabb, f: &mut dyn FnMut(u32) -> bool) {
+        if self.root == NULL {
+            return;
+        }
         let q = Query::new(aabb);
         let prefetching = self.worth_prefetching();
-        let mut stack = Stack::new(self.root);
-        while let Some(n) = stack.pop() {
+        let mut stack = Stack::new(NULL);
+        let mut n = self.root;
+        loop {
             let node = &self.nodes[n as usize];
             let mut hits = node.touching(&q);
             // In a large tree every child touched starts loading now, while its siblings
@@ -513,11 +517,17 @@ impl DynamicBvh {
                     super::prefetch(&self.nodes[c as usize]);
                 }
             }
+            // The last child node touched is walked next, without a trip through the stack
+            // (the one a stack of all of them would pop first); the others wait there.
+            let mut next = NULL;
             while hits != 0 {
                 let c = node.child[hits.trailing_zeros() as usize];
                 hits &= hits - 1;
                 if !is_bucket(c) {
-                    stack.push(c);
+                    if next != NULL {
+                        stack.push(next);
+                    }
+                    next = c;
                     continue;
                 }
                 let b = &self.buckets[(c & !BUCKET) as usize];
@@ -530,6 +540,13 @@ impl DynamicBvh {
                     }
                 }
             }
+            n = match next {
+                NULL => match stack.pop() {
+                    Some(waiting) => waiting,
+                    None => return,
+                },
+                child => child,
+            };
         }
     }
 
