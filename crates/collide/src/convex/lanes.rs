@@ -13,7 +13,7 @@
 //! other cluster. Smaller sets keep their order and are scanned whole without a branch on
 //! the data, which costs less there than the skips' mispredicted branches.
 
-use glam::Vec4;
+use glam::{BVec4A, Vec4};
 
 use crate::math::{splat3, Vec3};
 use crate::shapes::Plane;
@@ -284,6 +284,22 @@ impl PointLanes {
             .all(|([x, y, z], d)| (*x * dx + *y * dy + *z * dz + *d).cmple(bound).all())
     }
 
+    /// [`PointLanes::all_within`] reading every group, the lane tests joined by `and` and
+    /// looked at once at the end: no branch per group, for callers whose usual answer is
+    /// `true` (which reads every group anyway).
+    #[inline]
+    fn all_within_every(&self, offsets: &[Vec4], dir: Vec3, bound: f32) -> bool {
+        let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        let bound = Vec4::splat(bound);
+        self.groups
+            .iter()
+            .zip(offsets)
+            .fold(BVec4A::splat(true), |ok, ([x, y, z], d)| {
+                ok & (*x * dx + *y * dy + *z * dz + *d).cmple(bound)
+            })
+            .all()
+    }
+
     /// [`PointLanes::argmax`] one point at a time, every group.
     #[cfg(test)]
     fn argmax_scalar(&self, dir: Vec3) -> usize {
@@ -518,6 +534,13 @@ impl PlaneLanes {
         self.normals.all_within(&self.offsets, p, bound)
     }
 
+    /// [`PlaneLanes::all_within`] without stopping at the first plane too far below: faster
+    /// when the answer is usually `true` (the build's containment checks).
+    #[inline]
+    pub(crate) fn all_within_every(&self, p: Vec3, bound: f32) -> bool {
+        self.normals.all_within_every(&self.offsets, p, bound)
+    }
+
     /// `true` when some plane has the three `points`, and the three moved by `shift`, all
     /// farther than `clearance` in front of it (signed distance `> clearance`), for the exact
     /// distances of the given values: each computed distance must pass `clearance` by a bound
@@ -697,8 +720,10 @@ mod tests {
                 let bound = g.range(-0.5, 0.5);
                 let want = planes.iter().all(|pl| pl.signed_distance(p) <= bound);
                 assert_eq!(lanes.all_within(p, bound), want, "{len} planes, {p}");
+                assert_eq!(lanes.all_within_every(p, bound), want, "{len} planes, {p}");
             }
             assert!(!lanes.all_within(Vec3::NAN, 1.0));
+            assert!(!lanes.all_within_every(Vec3::NAN, 1.0));
         }
     }
 
