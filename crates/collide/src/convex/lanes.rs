@@ -507,6 +507,9 @@ pub(crate) struct PlaneLanes {
 impl PlaneLanes {
     /// `planes` in lanes.
     pub(crate) fn new(planes: &[Plane]) -> PlaneLanes {
+        if planes.len() <= CLUSTERED_MIN {
+            return PlaneLanes::in_order(planes);
+        }
         let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
         let normals = PointLanes::new(&normals);
         let offsets = normals
@@ -518,6 +521,36 @@ impl PlaneLanes {
             })
             .collect();
         PlaneLanes { normals, offsets }
+    }
+
+    /// [`PlaneLanes::new`] of at most [`CLUSTERED_MIN`] planes, which stay in their order:
+    /// the same lanes, filled straight from the planes (no list of normals, no lane order
+    /// built first).
+    fn in_order(planes: &[Plane]) -> PlaneLanes {
+        let chunks = planes.len().div_ceil(4);
+        let mut groups = Vec::with_capacity(chunks);
+        let mut index = Vec::with_capacity(4 * chunks);
+        let mut offsets = Vec::with_capacity(chunks);
+        for (c, chunk) in planes.chunks(4).enumerate() {
+            // The last group filled up with copies of the last plane, as in `PointLanes::new`.
+            let lane = |k: usize| k.min(chunk.len() - 1);
+            let p = [0, 1, 2, 3].map(|k| chunk[lane(k)]);
+            groups.push([
+                Vec4::new(p[0].normal.x, p[1].normal.x, p[2].normal.x, p[3].normal.x),
+                Vec4::new(p[0].normal.y, p[1].normal.y, p[2].normal.y, p[3].normal.y),
+                Vec4::new(p[0].normal.z, p[1].normal.z, p[2].normal.z, p[3].normal.z),
+            ]);
+            offsets.push(Vec4::new(p[0].d, p[1].d, p[2].d, p[3].d));
+            index.extend([0, 1, 2, 3].map(|k| (4 * c + lane(k)) as u32));
+        }
+        PlaneLanes {
+            normals: PointLanes {
+                groups,
+                index,
+                balls: Vec::new(),
+            },
+            offsets,
+        }
     }
 
     /// Index of the plane whose normal has the largest dot product with `dir` (the first of
@@ -592,6 +625,36 @@ impl PlaneLanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn planes_in_order_fill_the_lanes_as_points_do() {
+        // The planes' own fill gives the lanes `PointLanes::new` gives their normals, and the
+        // offsets in the same lane order, the last group padded alike.
+        let mut g = collide_testkit::Gen::new(0x51);
+        for len in (0..=21).chain([CLUSTERED_MIN - 1, CLUSTERED_MIN]) {
+            let planes: Vec<Plane> = (0..len)
+                .map(|_| Plane {
+                    normal: g.unit(),
+                    d: g.range(-1.0, 1.0),
+                })
+                .collect();
+            let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
+            let want = PointLanes::new(&normals);
+            let offsets: Vec<Vec4> = want
+                .order()
+                .chunks_exact(4)
+                .map(|ids| {
+                    let d = |k: usize| planes[ids[k] as usize].d;
+                    Vec4::new(d(0), d(1), d(2), d(3))
+                })
+                .collect();
+            let got = PlaneLanes::in_order(&planes);
+            assert_eq!(got.normals.groups, want.groups, "{len}");
+            assert_eq!(got.normals.index, want.index, "{len}");
+            assert!(got.normals.balls.is_empty() && want.balls.is_empty());
+            assert_eq!(got.offsets, offsets, "{len}");
+        }
+    }
 
     /// The one-by-one loop: the first point with the largest `dir · p`.
     fn scalar(points: &[Vec3], dir: Vec3) -> usize {
