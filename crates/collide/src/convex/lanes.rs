@@ -13,7 +13,7 @@
 //! other cluster. Smaller sets keep their order and are scanned whole without a branch on
 //! the data, which costs less there than the skips' mispredicted branches.
 
-use glam::Vec4;
+use glam::{BVec4A, Vec4};
 
 use crate::math::{splat3, Vec3};
 use crate::shapes::Plane;
@@ -284,6 +284,22 @@ impl PointLanes {
             .all(|([x, y, z], d)| (*x * dx + *y * dy + *z * dz + *d).cmple(bound).all())
     }
 
+    /// [`PointLanes::all_within`] reading every group, the lane tests joined by `and` and
+    /// looked at once at the end: no branch per group, for callers whose usual answer is
+    /// `true` (which reads every group anyway).
+    #[inline]
+    fn all_within_every(&self, offsets: &[Vec4], dir: Vec3, bound: f32) -> bool {
+        let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        let bound = Vec4::splat(bound);
+        self.groups
+            .iter()
+            .zip(offsets)
+            .fold(BVec4A::splat(true), |ok, ([x, y, z], d)| {
+                ok & (*x * dx + *y * dy + *z * dz + *d).cmple(bound)
+            })
+            .all()
+    }
+
     /// [`PointLanes::argmax`] one point at a time, every group.
     #[cfg(test)]
     fn argmax_scalar(&self, dir: Vec3) -> usize {
@@ -491,6 +507,9 @@ pub(crate) struct PlaneLanes {
 impl PlaneLanes {
     /// `planes` in lanes.
     pub(crate) fn new(planes: &[Plane]) -> PlaneLanes {
+        if planes.len() <= CLUSTERED_MIN {
+            return PlaneLanes::in_order(planes);
+        }
         let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
         let normals = PointLanes::new(&normals);
         let offsets = normals
@@ -502,6 +521,36 @@ impl PlaneLanes {
             })
             .collect();
         PlaneLanes { normals, offsets }
+    }
+
+    /// [`PlaneLanes::new`] of at most [`CLUSTERED_MIN`] planes, which stay in their order:
+    /// the same lanes, filled straight from the planes (no list of normals, no lane order
+    /// built first).
+    fn in_order(planes: &[Plane]) -> PlaneLanes {
+        let chunks = planes.len().div_ceil(4);
+        let mut groups = Vec::with_capacity(chunks);
+        let mut index = Vec::with_capacity(4 * chunks);
+        let mut offsets = Vec::with_capacity(chunks);
+        for (c, chunk) in planes.chunks(4).enumerate() {
+            // The last group filled up with copies of the last plane, as in `PointLanes::new`.
+            let lane = |k: usize| k.min(chunk.len() - 1);
+            let p = [0, 1, 2, 3].map(|k| chunk[lane(k)]);
+            groups.push([
+                Vec4::new(p[0].normal.x, p[1].normal.x, p[2].normal.x, p[3].normal.x),
+                Vec4::new(p[0].normal.y, p[1].normal.y, p[2].normal.y, p[3].normal.y),
+                Vec4::new(p[0].normal.z, p[1].normal.z, p[2].normal.z, p[3].normal.z),
+            ]);
+            offsets.push(Vec4::new(p[0].d, p[1].d, p[2].d, p[3].d));
+            index.extend([0, 1, 2, 3].map(|k| (4 * c + lane(k)) as u32));
+        }
+        PlaneLanes {
+            normals: PointLanes {
+                groups,
+                index,
+                balls: Vec::new(),
+            },
+            offsets,
+        }
     }
 
     /// Index of the plane whose normal has the largest dot product with `dir` (the first of
@@ -516,6 +565,13 @@ impl PlaneLanes {
     #[inline]
     pub(crate) fn all_within(&self, p: Vec3, bound: f32) -> bool {
         self.normals.all_within(&self.offsets, p, bound)
+    }
+
+    /// [`PlaneLanes::all_within`] without stopping at the first plane too far below: faster
+    /// when the answer is usually `true` (the build's containment checks).
+    #[inline]
+    pub(crate) fn all_within_every(&self, p: Vec3, bound: f32) -> bool {
+        self.normals.all_within_every(&self.offsets, p, bound)
     }
 
     /// `true` when some plane has the three `points`, and the three moved by `shift`, all
@@ -569,6 +625,36 @@ impl PlaneLanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn planes_in_order_fill_the_lanes_as_points_do() {
+        // The planes' own fill gives the lanes `PointLanes::new` gives their normals, and the
+        // offsets in the same lane order, the last group padded alike.
+        let mut g = collide_testkit::Gen::new(0x51);
+        for len in (0..=21).chain([CLUSTERED_MIN - 1, CLUSTERED_MIN]) {
+            let planes: Vec<Plane> = (0..len)
+                .map(|_| Plane {
+                    normal: g.unit(),
+                    d: g.range(-1.0, 1.0),
+                })
+                .collect();
+            let normals: Vec<Vec3> = planes.iter().map(|p| p.normal).collect();
+            let want = PointLanes::new(&normals);
+            let offsets: Vec<Vec4> = want
+                .order()
+                .chunks_exact(4)
+                .map(|ids| {
+                    let d = |k: usize| planes[ids[k] as usize].d;
+                    Vec4::new(d(0), d(1), d(2), d(3))
+                })
+                .collect();
+            let got = PlaneLanes::in_order(&planes);
+            assert_eq!(got.normals.groups, want.groups, "{len}");
+            assert_eq!(got.normals.index, want.index, "{len}");
+            assert!(got.normals.balls.is_empty() && want.balls.is_empty());
+            assert_eq!(got.offsets, offsets, "{len}");
+        }
+    }
 
     /// The one-by-one loop: the first point with the largest `dir · p`.
     fn scalar(points: &[Vec3], dir: Vec3) -> usize {
@@ -697,8 +783,10 @@ mod tests {
                 let bound = g.range(-0.5, 0.5);
                 let want = planes.iter().all(|pl| pl.signed_distance(p) <= bound);
                 assert_eq!(lanes.all_within(p, bound), want, "{len} planes, {p}");
+                assert_eq!(lanes.all_within_every(p, bound), want, "{len} planes, {p}");
             }
             assert!(!lanes.all_within(Vec3::NAN, 1.0));
+            assert!(!lanes.all_within_every(Vec3::NAN, 1.0));
         }
     }
 

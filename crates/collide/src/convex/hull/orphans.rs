@@ -51,6 +51,7 @@ impl Quickhull<'_> {
     /// when it is more than `eps` inside all of them. With `keep`, a point more than `eps`
     /// inside goes to the near set instead of being dropped. Records the face as the point's
     /// `home` either way.
+    #[inline(always)]
     pub(super) fn assign(&mut self, first: usize, i: usize, keep: bool) {
         let p = self.pts.at(i);
         // Selects rather than branches: which face is farthest is a coin toss per face.

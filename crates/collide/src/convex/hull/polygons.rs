@@ -70,6 +70,8 @@ pub(super) struct Lists {
     next: Vec<usize>,
     keys: Vec<usize>,
     lp: Vec<usize>,
+    /// For each triangle, whether it takes a neighbour as a seed (see [`mark_merges`]).
+    takes: Vec<bool>,
     polygons: Polygons,
     kept: Polygons,
     degree: Vec<u32>,
@@ -99,6 +101,10 @@ pub(super) fn build_polygons(
     eps: f64,
     lists: &mut Lists,
 ) -> Assembled {
+    sort_by_area(pts, tris, lists);
+    if !mark_merges(pts, tris, eps, lists) {
+        return lone_triangles(pts, tris, eps, lists);
+    }
     merge_coplanar(pts, tris, eps, lists);
     let face_of_tri = std::mem::take(&mut lists.region);
     let dropped = drop_mid_edge(pts.len(), lists);
@@ -123,14 +129,9 @@ fn slot(lists: &mut Lists, dropped: bool) -> &mut Polygons {
     }
 }
 
-/// Grows a polygon from each alive triangle in order of decreasing area (so big flat regions
-/// take their slivers): a neighbour joins when all its vertices are within `eps` of the seed's
-/// plane. Returns the polygons and each triangle's polygon.
-///
-/// One piece, read top to bottom per seed: grow the region, trace its boundary loop, fall back
-/// to the region's triangles when the loop is not a disk; the three steps share the region's
-/// scratch arrays (`members`, the successor map `next` and its `keys`).
-fn merge_coplanar(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) {
+/// The alive triangles in `lists.order`, by decreasing area (ties by index): the order in
+/// which the merge takes them as seeds, and so the order of the faces.
+fn sort_by_area(pts: Points<'_>, tris: &[Tri], lists: &mut Lists) {
     // Twice the area, squared (the square orders as the area does, without a root).
     let area = |f: usize| {
         let [a, b, c] = tris[f].verts();
@@ -141,6 +142,50 @@ fn merge_coplanar(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) {
     // Sorted by (decreasing area, index) as one integer each, `!bits` above the index: a
     // squared area is a finite non-negative f64 (input coordinates are f32, so it stays below
     // 1e155), whose bits order as it does, so `!bits` orders by decreasing area.
+    let order = &mut lists.order;
+    order.clear();
+    order.extend(
+        (0..tris.len())
+            .filter(|&f| tris[f].alive)
+            .map(|f| (u128::from(!area(f).to_bits()) << 64) | f as u128),
+    );
+    order.sort_unstable();
+}
+
+/// For each triangle, whether it would take a neighbour into its polygon as a seed (in
+/// `lists.takes`): the neighbour faces the same way (`n · n' > 0`, or NaN) and its vertices
+/// are all within `eps` of the triangle's plane, the test [`merge_coplanar`] grows a region
+/// by. Returns whether any would: when none would, every region is its seed alone, whatever
+/// the order. In index order, where a triangle's neighbours in its cone are next to it.
+fn mark_merges(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) -> bool {
+    let takes = &mut lists.takes;
+    takes.clear();
+    takes.resize(tris.len(), false);
+    let mut any = false;
+    for (f, t) in tris.iter().enumerate() {
+        if !t.alive {
+            continue;
+        }
+        let on = |v: usize| (t.n.dot(pts.at(v)) - t.d).abs() <= eps;
+        let takes_one = t.nbs().into_iter().any(|g| {
+            let u = &tris[g];
+            let facing = u.n.dot(t.n);
+            (facing > 0.0 || facing.is_nan()) && u.verts().into_iter().all(on)
+        });
+        takes[f] = takes_one;
+        any |= takes_one;
+    }
+    any
+}
+
+/// Grows a polygon from each alive triangle in order of decreasing area (so big flat regions
+/// take their slivers): a neighbour joins when all its vertices are within `eps` of the seed's
+/// plane. Returns the polygons and each triangle's polygon.
+///
+/// One piece, read top to bottom per seed: grow the region, trace its boundary loop, fall back
+/// to the region's triangles when the loop is not a disk; the three steps share the region's
+/// scratch arrays (`members`, the successor map `next` and its `keys`).
+fn merge_coplanar(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) {
     let Lists {
         order,
         region,
@@ -149,15 +194,9 @@ fn merge_coplanar(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) {
         keys,
         lp,
         polygons,
+        takes,
         ..
     } = lists;
-    order.clear();
-    order.extend(
-        (0..tris.len())
-            .filter(|&f| tris[f].alive)
-            .map(|f| (u128::from(!area(f).to_bits()) << 64) | f as u128),
-    );
-    order.sort_unstable();
     region.clear();
     region.resize(tris.len(), NONE);
     polygons.clear();
@@ -171,6 +210,13 @@ fn merge_coplanar(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) {
             continue;
         }
         let r = polygons.len();
+        // A seed that takes no neighbour is a lone triangle (its region grows only through
+        // its neighbours).
+        if !takes[seed] {
+            region[seed] = r;
+            polygons.push(&tris[seed].verts(), seed);
+            continue;
+        }
         let (n, d) = (tris[seed].n, tris[seed].d);
         members.clear();
         members.push(seed);
@@ -392,6 +438,19 @@ fn assemble(
         Some((edges, corners)) => (edges, true, corners),
         None => unique_edges(vertices.len(), &faces, &face_indices, lists),
     };
+    let hull = finish(vertices, faces, face_indices, edges, eps);
+    (hull, manifold, corners)
+}
+
+/// The hull from its vertices, faces and unique edges: vertex adjacency, the balls and the
+/// largest norm added.
+fn finish(
+    vertices: Vec<Vec3>,
+    faces: Vec<HullFace>,
+    face_indices: Vec<u32>,
+    edges: Vec<HullEdge>,
+    eps: f64,
+) -> ConvexHull {
     // Vertex adjacency (compressed rows) from the unique edges, for hill-climbing support.
     let (neighbour_start, neighbours) =
         adjacency_rows(vertices.len(), &edges, |e| Some(e.vertices));
@@ -416,7 +475,7 @@ fn assemble(
         .iter()
         .fold(0.0_f32, |m, v| m.max(v.length_squared()))
         .sqrt();
-    let hull = ConvexHull {
+    ConvexHull {
         id: next_hull_id(),
         largest_norm,
         vertex_lanes: OnceLock::new(),
@@ -433,8 +492,77 @@ fn assemble(
         centroid: centroid.as_vec3(),
         inner_radius: (inner - 16.0 * eps).max(0.0) as f32,
         outer_radius: (outer * (1.0 + 1e-6)) as f32,
-    };
-    (hull, manifold, corners)
+    }
+}
+
+/// [`build_polygons`] when no triangle merges with a neighbour ([`mark_merges`] is false): each
+/// alive triangle is a face, in `lists.order`, built in one pass as [`merge_coplanar`] and
+/// [`assemble`] would build it (no mid-edge vertex can be dropped: every face is a triangle).
+fn lone_triangles(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) -> Assembled {
+    let Lists {
+        order,
+        region,
+        polygons,
+        remap,
+        ..
+    } = lists;
+    region.clear();
+    region.resize(tris.len(), NONE);
+    polygons.clear();
+    remap.clear();
+    remap.resize(pts.len(), u32::MAX);
+    let nf = order.len();
+    // A closed surface of triangles has `V = F / 2 + 2` vertices (Euler).
+    let mut vertices: Vec<Vec3> = Vec::with_capacity(nf / 2 + 2);
+    let mut faces = Vec::with_capacity(nf);
+    let mut face_indices = Vec::with_capacity(3 * nf);
+    for (r, &key) in order.iter().enumerate() {
+        let t = key as u64 as usize;
+        region[t] = r;
+        polygons.source.push(t);
+        let tri = &tris[t];
+        // Quickhull's normal, rounded to f32 (see `assemble`), offset through the farthest
+        // vertex.
+        let n = tri.n.as_vec3();
+        let nd = n.as_dvec3();
+        let vs = tri.verts();
+        let d = vs
+            .iter()
+            .map(|&v| nd.dot(pts.at(v)))
+            .fold(f64::NEG_INFINITY, f64::max);
+        let first = face_indices.len() as u32;
+        for v in vs {
+            if remap[v] == u32::MAX {
+                remap[v] = vertices.len() as u32;
+                vertices.push(pts.0[v]);
+            }
+            face_indices.push(remap[v]);
+        }
+        faces.push(HullFace {
+            plane: Plane {
+                normal: n,
+                d: -(d as f32),
+            },
+            first,
+            count: 3,
+        });
+    }
+    let face_of_tri = std::mem::take(region);
+    let source = std::mem::take(&mut polygons.source);
+    let (edges, manifold, corners) =
+        match triangle_edges(tris, &source, &face_of_tri, &faces, &face_indices, lists) {
+            Some((edges, corners)) => (edges, true, corners),
+            None => unique_edges(vertices.len(), &faces, &face_indices, lists),
+        };
+    lists.polygons.source = source;
+    let hull = finish(vertices, faces, face_indices, edges, eps);
+    Assembled {
+        hull,
+        face_of_tri,
+        manifold,
+        corners,
+        vertex_of_point: std::mem::take(&mut lists.remap),
+    }
 }
 
 /// The adjacency of an undirected graph on `n` nodes in compressed rows: row `r` is

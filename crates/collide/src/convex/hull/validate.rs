@@ -283,10 +283,11 @@ impl ConvexHull {
     /// [`Plane::signed_distance`]: crate::shapes::Plane::signed_distance
     /// [`PlaneLanes`]: crate::convex::lanes::PlaneLanes
     fn all_below_faces(&self, points: &[Vec3], limit: impl Fn(usize) -> f32) -> bool {
+        let lanes = self.plane_lanes();
         points
             .iter()
             .enumerate()
-            .all(|(i, &p)| self.plane_lanes().all_within(p, limit(i)))
+            .all(|(i, &p)| lanes.all_within_every(p, limit(i)))
     }
 
     /// The flatness and convexity bound of [`ConvexHull::validate`]:
