@@ -387,7 +387,12 @@ fn along_plane<S: SupportMap + ?Sized>(
     triangle: u32,
     margin: f32,
 ) -> Option<MeshContact> {
-    let deepest = shape.support(-m);
+    // A ball's deepest point along `−m` is its centre less the radius along `m` (unit here:
+    // a face normal or a unit cone bound), without the general support's renormalising.
+    let deepest = match shape.as_sphere() {
+        Some(b) => b.center - m * b.radius,
+        None => shape.support(-m),
+    };
     let depth = m.dot(q - deepest);
     (depth >= -margin && depth.is_finite()).then(|| MeshContact {
         triangle,
