@@ -406,26 +406,13 @@ fn assemble(
                 newell.normalize_or_zero().as_vec3()
             }
         };
-        let d = p
-            .iter()
-            .map(|&v| n.as_dvec3().dot(pts.at(v)))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let first = face_indices.len() as u32;
-        for &v in p {
-            if remap[v] == u32::MAX {
-                remap[v] = vertices.len() as u32;
-                vertices.push(pts.0[v]);
-            }
-            face_indices.push(remap[v]);
-        }
-        faces.push(HullFace {
-            plane: Plane {
-                normal: n,
-                d: -(d as f32),
-            },
-            first,
-            count: p.len() as u32,
-        });
+        push_face(
+            n,
+            p,
+            pts,
+            remap,
+            (&mut vertices, &mut face_indices, &mut faces),
+        );
     }
     let (edges, manifold, corners) = match triangle_edges(
         tris,
@@ -495,6 +482,40 @@ fn finish(
     }
 }
 
+/// Appends the face of unit normal `n` over the points `verts` (in order) to the hull's
+/// `(vertices, face_indices, faces)`: each point's vertex, added at its first use (`remap`
+/// takes a point to it), and the plane through the vertex farthest along `n`, so every
+/// vertex of the face is on or below it.
+fn push_face(
+    n: Vec3,
+    verts: &[usize],
+    pts: Points<'_>,
+    remap: &mut [u32],
+    (vertices, face_indices, faces): (&mut Vec<Vec3>, &mut Vec<u32>, &mut Vec<HullFace>),
+) {
+    let nd = n.as_dvec3();
+    let d = verts
+        .iter()
+        .map(|&v| nd.dot(pts.at(v)))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let first = face_indices.len() as u32;
+    for &v in verts {
+        if remap[v] == u32::MAX {
+            remap[v] = vertices.len() as u32;
+            vertices.push(pts.0[v]);
+        }
+        face_indices.push(remap[v]);
+    }
+    faces.push(HullFace {
+        plane: Plane {
+            normal: n,
+            d: -(d as f32),
+        },
+        first,
+        count: verts.len() as u32,
+    });
+}
+
 /// [`build_polygons`] when no triangle merges with a neighbour ([`mark_merges`] is false): each
 /// alive triangle is a face, in `lists.order`, built in one pass as [`merge_coplanar`] and
 /// [`assemble`] would build it (no mid-edge vertex can be dropped: every face is a triangle).
@@ -524,28 +545,13 @@ fn lone_triangles(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) ->
         // Quickhull's normal, rounded to f32 (see `assemble`), offset through the farthest
         // vertex.
         let n = tri.n.as_vec3();
-        let nd = n.as_dvec3();
-        let vs = tri.verts();
-        let d = vs
-            .iter()
-            .map(|&v| nd.dot(pts.at(v)))
-            .fold(f64::NEG_INFINITY, f64::max);
-        let first = face_indices.len() as u32;
-        for v in vs {
-            if remap[v] == u32::MAX {
-                remap[v] = vertices.len() as u32;
-                vertices.push(pts.0[v]);
-            }
-            face_indices.push(remap[v]);
-        }
-        faces.push(HullFace {
-            plane: Plane {
-                normal: n,
-                d: -(d as f32),
-            },
-            first,
-            count: 3,
-        });
+        push_face(
+            n,
+            &tri.verts(),
+            pts,
+            remap,
+            (&mut vertices, &mut face_indices, &mut faces),
+        );
     }
     let face_of_tri = std::mem::take(region);
     let source = std::mem::take(&mut polygons.source);
