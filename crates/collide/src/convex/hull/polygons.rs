@@ -166,16 +166,25 @@ fn mark_merges(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) -> bo
         if !t.alive {
             continue;
         }
-        let on = |v: usize| (t.n.dot(pts.at(v)) - t.d).abs() <= eps;
-        let takes_one = t.nbs().into_iter().any(|g| {
-            let u = &tris[g];
-            let facing = u.n.dot(t.n);
-            (facing > 0.0 || facing.is_nan()) && u.verts().into_iter().all(on)
-        });
+        let takes_one = t
+            .nbs()
+            .into_iter()
+            .any(|g| joins(&tris[g], t.n, t.d, pts, eps));
         takes[f] = takes_one;
         any |= takes_one;
     }
     any
+}
+
+/// Whether triangle `u` joins the polygon of a seed with plane `n · x = d`: it faces the same
+/// way (`u.n · n > 0`, or NaN) and its vertices are all within `eps` of the plane.
+#[inline]
+fn joins(u: &Tri, n: DVec3, d: f64, pts: Points<'_>, eps: f64) -> bool {
+    let facing = u.n.dot(n);
+    (facing > 0.0 || facing.is_nan())
+        && u.verts()
+            .iter()
+            .all(|&v| (n.dot(pts.at(v)) - d).abs() <= eps)
 }
 
 /// Grows a polygon from each alive triangle in order of decreasing area (so big flat regions
@@ -226,14 +235,7 @@ fn merge_coplanar(pts: Points<'_>, tris: &[Tri], eps: f64, lists: &mut Lists) {
             let f = members[k];
             k += 1;
             for g in tris[f].nbs() {
-                if region[g] != NONE || tris[g].n.dot(n) <= 0.0 {
-                    continue;
-                }
-                if tris[g]
-                    .verts()
-                    .iter()
-                    .all(|&v| (n.dot(pts.at(v)) - d).abs() <= eps)
-                {
+                if region[g] == NONE && joins(&tris[g], n, d, pts, eps) {
                     region[g] = r;
                     members.push(g);
                 }
