@@ -1077,18 +1077,21 @@ fn median_split(items: &mut [u32], boxes: &[Bounds], node: &Pending) -> [Side; 2
 /// relative order; returns how many went left. The right side waits in `scratch` (reused
 /// across the build).
 fn partition(items: &mut [u32], scratch: &mut Vec<u32>, left: impl Fn(usize) -> bool) -> usize {
+    // Branch-free: each item is written to both sides' next slots and only its own side's
+    // count moves on (which side is a coin toss per item, so a branch would mispredict half
+    // the time). The left side is written in place: its slot is never ahead of the item read.
     scratch.clear();
-    let mut mid = 0;
+    scratch.resize(items.len(), 0);
+    let (mut mid, mut right) = (0, 0);
     for k in 0..items.len() {
         let i = items[k];
-        if left(k) {
-            items[mid] = i;
-            mid += 1;
-        } else {
-            scratch.push(i);
-        }
+        let goes_left = left(k);
+        items[mid] = i;
+        scratch[right] = i;
+        mid += usize::from(goes_left);
+        right += usize::from(!goes_left);
     }
-    items[mid..].copy_from_slice(scratch);
+    items[mid..].copy_from_slice(&scratch[..right]);
     mid
 }
 

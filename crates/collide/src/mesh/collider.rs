@@ -428,24 +428,24 @@ impl TriangleSet for MeshCollider {
 }
 
 /// Which triangles to keep so that no two have the same corners (in any order and winding):
-/// the first of each. Corners index `vertex_count` vertices and are distinct.
+/// the first (smallest index) of each. Corners index `vertex_count` vertices. The triangles
+/// are sorted by their corners in ascending order ([`order_by_vertices`]): a run of equal
+/// corners keeps its first.
 fn first_of_each(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<bool> {
-    // Each triangle under its smallest corner, keyed by the other two (ascending).
-    let (start, mut keyed) = bucket_by_vertex(vertex_count, || {
-        triangles.iter().enumerate().map(|(i, t)| {
-            let mut k = *t;
-            k.sort_unstable();
-            (k[0], ((u64::from(k[1]) << 32) | u64::from(k[2]), i as u32))
+    let corners: Vec<[u32; 3]> = triangles
+        .iter()
+        .map(|&[a, b, c]| {
+            // Ascending without branches: the middle one is what the extremes leave of the
+            // three (`x ^ x = 0`).
+            let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
+            [lo, a ^ b ^ c ^ lo ^ hi, hi]
         })
-    });
+        .collect();
+    let order = order_by_vertices(&corners, vertex_count);
     let mut keep = vec![true; triangles.len()];
-    for w in start.windows(2) {
-        let bucket = &mut keyed[w[0]..w[1]];
-        bucket.sort_unstable();
-        for pair in bucket.windows(2) {
-            if pair[0].0 == pair[1].0 {
-                keep[pair[1].1 as usize] = false;
-            }
+    for pair in order.windows(2) {
+        if corners[pair[0] as usize] == corners[pair[1] as usize] {
+            keep[pair[1] as usize] = false;
         }
     }
     keep
@@ -459,57 +459,58 @@ fn retain_marked<T>(items: &mut Vec<T>, keep: &[bool]) {
 
 /// For each triangle edge `k` (corner `k` to `k + 1`), the off-edge corner of the one other
 /// triangle sharing that edge; [`NONE`] for a border edge or one shared by three or more
-/// triangles (non-manifold). Found by bucketing the edges by their smaller vertex, then
-/// sorting each bucket by the larger.
+/// triangles (non-manifold). The edge sides, `3 · triangle + k`, are sorted by their ends
+/// (smaller first, [`order_by_vertices`]): the sides of one edge are then a run.
 fn neighbour_apexes(triangles: &[[u32; 3]], vertex_count: usize) -> Vec<[u32; 3]> {
-    // Each edge side `3 · triangle + k` under its smaller vertex, keyed by its larger.
-    let (start, mut sides) = bucket_by_vertex(vertex_count, || {
-        triangles.iter().enumerate().flat_map(|(i, t)| {
+    let ends: Vec<[u32; 2]> = triangles
+        .iter()
+        .flat_map(|t| {
             (0..3).map(move |k| {
                 let (a, b) = (t[k], t[(k + 1) % 3]);
-                (a.min(b), (a.max(b), 3 * i as u32 + k as u32))
+                [a.min(b), a.max(b)]
             })
         })
-    });
+        .collect();
+    let order = order_by_vertices(&ends, vertex_count);
     let mut apex = vec![[NONE; 3]; triangles.len()];
-    for w in start.windows(2) {
-        let bucket = &mut sides[w[0]..w[1]];
-        // Only the larger vertex is compared: the order within an edge does not matter (a
-        // pair of sides points each at the other).
-        bucket.sort_unstable_by_key(|&(b, _)| b);
-        for edge in bucket.chunk_by(|x, y| x.0 == y.0) {
-            if let [(_, s0), (_, s1)] = *edge {
-                let (t0, k0, t1, k1) = (s0 / 3, s0 % 3, s1 / 3, s1 % 3);
-                let off = |t: u32, k: u32| triangles[t as usize][(k as usize + 2) % 3];
-                apex[t0 as usize][k0 as usize] = off(t1, k1);
-                apex[t1 as usize][k1 as usize] = off(t0, k0);
-            }
+    for edge in order.chunk_by(|&x, &y| ends[x as usize] == ends[y as usize]) {
+        // The order within an edge does not matter: a pair of sides points each at the other.
+        if let [s0, s1] = *edge {
+            let (t0, k0, t1, k1) = (s0 / 3, s0 % 3, s1 / 3, s1 % 3);
+            let off = |t: u32, k: u32| triangles[t as usize][(k as usize + 2) % 3];
+            apex[t0 as usize][k0 as usize] = off(t1, k1);
+            apex[t1 as usize][k1 as usize] = off(t0, k0);
         }
     }
     apex
 }
 
-/// A counting sort of `items()` (vertex, value) by vertex (every vertex below
-/// `vertex_count`): the values, and where each vertex's run starts (`start[v]..start[v + 1]`,
-/// in item order). `items` is called twice, to count and to place.
-fn bucket_by_vertex<T: Copy + Default, I: Iterator<Item = (u32, T)>>(
-    vertex_count: usize,
-    items: impl Fn() -> I,
-) -> (Vec<usize>, Vec<T>) {
-    let mut start = vec![0usize; vertex_count + 1];
-    for (v, _) in items() {
-        start[v as usize + 1] += 1;
+/// The indices of `keys` ordered by their keys, compared entry by entry (every entry below
+/// `vertex_count`), equal keys in index order: a least-significant-digit radix sort whose
+/// digits are the `K` entries, each a stable counting pass of `vertex_count` buckets.
+/// Linear, and without the data-dependent branches of comparison sorts (which mispredict
+/// on every mesh built once).
+fn order_by_vertices<const K: usize>(keys: &[[u32; K]], vertex_count: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+    let mut sorted = vec![0u32; keys.len()];
+    let mut next = vec![0usize; vertex_count + 1];
+    for digit in (0..K).rev() {
+        // `next[v]`: where the next item of entry `v` goes (counts, then their prefix sums).
+        next.fill(0);
+        for key in keys {
+            next[key[digit] as usize + 1] += 1;
+        }
+        for v in 0..vertex_count {
+            next[v + 1] += next[v];
+        }
+        for &i in &order {
+            let slot = &mut next[keys[i as usize][digit] as usize];
+            sorted[*slot] = i;
+            *slot += 1;
+        }
+        std::mem::swap(&mut order, &mut sorted);
     }
-    for v in 0..vertex_count {
-        start[v + 1] += start[v];
-    }
-    let mut next = start.clone();
-    let mut values = vec![T::default(); start[vertex_count]];
-    for (v, value) in items() {
-        values[next[v as usize]] = value;
-        next[v as usize] += 1;
-    }
-    (start, values)
+    order
 }
 
 #[cfg(test)]

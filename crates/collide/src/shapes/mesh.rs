@@ -1,5 +1,5 @@
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use std::fmt;
 
@@ -9,8 +9,9 @@ use crate::shapes::{Aabb, Triangle};
 /// The end of a weld cell's list of kept vertices.
 const NO_VERTEX: u32 = u32::MAX;
 
-/// The weld grid's hasher: each written word is mixed in by a multiply and a rotate
-/// (the Fx hash's scheme), enough to spread cell coordinates, far cheaper than SipHash.
+/// The weld grid's hash of a cell: each written word is mixed in by a multiply and a rotate
+/// (the Fx hash's scheme), enough to spread cell coordinates over the product's top bits,
+/// far cheaper than SipHash.
 #[derive(Default)]
 struct CellHasher(u64);
 
@@ -41,9 +42,6 @@ impl Hasher for CellHasher {
         self.write_u64(x as u64);
     }
 }
-
-/// Builds [`CellHasher`]s.
-type CellHash = BuildHasherDefault<CellHasher>;
 
 /// An indexed triangle mesh: shared vertex positions and triangles of three vertex indices.
 ///
@@ -317,10 +315,18 @@ impl TriMesh {
             // `floor` are monotone, so the cells of `v ± reach` bound the cells of every point
             // within reach of `v`.
             let cell = |v: Vec3| (v * inv).to_array().map(floor_i64);
-            // Each cell's kept vertices as a list: the cell holds the latest, `earlier[j]` the
-            // one kept before `j` in the same cell (`NO_VERTEX` ends it).
-            let mut latest: HashMap<[i64; 3], u32, CellHash> =
-                HashMap::with_capacity_and_hasher(n, CellHash::default());
+            // Each cell's kept vertices as a list: the cell's slot of `latest` (its hash, the
+            // top bits of `CellHasher`'s product) holds the latest, `earlier[j]` the one kept
+            // before `j` in the same slot (`NO_VERTEX` ends it). Cells that share a slot share
+            // its list, which only adds candidates the exact distance test refuses; with at
+            // least twice as many slots as vertices they are few.
+            let slot_bits = (2 * n).max(8).next_power_of_two().trailing_zeros();
+            let slot = |c: [i64; 3]| {
+                let mut h = CellHasher(0);
+                c.iter().for_each(|&x| h.write_i64(x));
+                (h.finish() >> (64 - slot_bits)) as usize
+            };
+            let mut latest = vec![NO_VERTEX; 1 << slot_bits];
             let mut earlier: Vec<u32> = Vec::with_capacity(n);
             let tol2 = tolerance * tolerance;
             for &v in &self.vertices {
@@ -343,8 +349,7 @@ impl TriMesh {
                         for z in lo[2]..=hi[2] {
                             for y in lo[1]..=hi[1] {
                                 for x in lo[0]..=hi[0] {
-                                    let mut j =
-                                        latest.get(&[x, y, z]).copied().unwrap_or(NO_VERTEX);
+                                    let mut j = latest[slot([x, y, z])];
                                     while j != NO_VERTEX {
                                         visit(j);
                                         j = earlier[j as usize];
@@ -354,8 +359,8 @@ impl TriMesh {
                         }
                     }
                     if id == next {
-                        let before = latest.insert(cell(v), next).unwrap_or(NO_VERTEX);
-                        earlier.push(before);
+                        let head = &mut latest[slot(cell(v))];
+                        earlier.push(std::mem::replace(head, next));
                     }
                 }
                 if id == next {
