@@ -517,6 +517,78 @@ fn order_by_vertices<const K: usize>(keys: &[[u32; K]], vertex_count: usize) -> 
 pub(super) mod tests {
     use super::*;
 
+    /// Random triangles with three distinct corners among `vertex_count` vertices (few, so
+    /// that corners, edges and whole triangles repeat).
+    fn soup(g: &mut collide_testkit::Gen, count: usize, vertex_count: u32) -> Vec<[u32; 3]> {
+        let mut index = || (g.range(0.0, vertex_count as f32) as u32).min(vertex_count - 1);
+        (0..count)
+            .filter_map(|_| {
+                let t = [index(), index(), index()];
+                (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]).then_some(t)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_radix_order_is_the_comparison_order() {
+        let mut g = collide_testkit::Gen::new(3);
+        for case in 0..200u32 {
+            let vertex_count = 3 + case % 20;
+            let triangles = soup(&mut g, (case % 50) as usize, vertex_count);
+            let mut expected: Vec<u32> = (0..triangles.len() as u32).collect();
+            expected.sort_by_key(|&i| (triangles[i as usize], i));
+            let order = order_by_vertices(&triangles, vertex_count as usize);
+            assert_eq!(order, expected, "case {case}");
+        }
+    }
+
+    /// The duplicate and neighbour passes against their definitions by brute force: a
+    /// triangle is kept when no earlier one has its corners; an edge side's apex is the other
+    /// side's off-edge corner when exactly two sides share the edge.
+    #[test]
+    fn duplicates_and_neighbours_match_brute_force() {
+        let mut g = collide_testkit::Gen::new(4);
+        let sorted = |t: [u32; 3]| {
+            let mut t = t;
+            t.sort_unstable();
+            t
+        };
+        let ends = |t: [u32; 3], k: usize| {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            (a.min(b), a.max(b))
+        };
+        for case in 0..200u32 {
+            let vertex_count = 4 + case % 12;
+            let triangles = soup(&mut g, 1 + (case % 40) as usize, vertex_count);
+            let keep = first_of_each(&triangles, vertex_count as usize);
+            for (i, &t) in triangles.iter().enumerate() {
+                let first = !triangles[..i].iter().any(|&u| sorted(u) == sorted(t));
+                assert_eq!(keep[i], first, "case {case}, triangle {i}");
+            }
+            let apex = neighbour_apexes(&triangles, vertex_count as usize);
+            for (i, &t) in triangles.iter().enumerate() {
+                for (k, &found) in apex[i].iter().enumerate() {
+                    let sides: Vec<(usize, usize)> = (0..triangles.len())
+                        .flat_map(|j| (0..3).map(move |l| (j, l)))
+                        .filter(|&(j, l)| ends(triangles[j], l) == ends(t, k))
+                        .collect();
+                    let expected = match sides[..] {
+                        [(j0, l0), (j1, l1)] => {
+                            let (j, l) = if (j0, l0) == (i, k) {
+                                (j1, l1)
+                            } else {
+                                (j0, l0)
+                            };
+                            triangles[j][(l + 2) % 3]
+                        }
+                        _ => NONE,
+                    };
+                    assert_eq!(found, expected, "case {case}, triangle {i}, edge {k}");
+                }
+            }
+        }
+    }
+
     /// A flat square of `n x n` unit cells in y = 0 from the origin; cell `(r, c)` is split
     /// along the diagonal from `(r, c + 1)` to `(r + 1, c)` when `flip(r, c)`, else along the
     /// one from `(r, c)` to `(r + 1, c + 1)`. Triangles face `+y`.

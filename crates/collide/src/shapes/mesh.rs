@@ -512,6 +512,54 @@ mod tests {
         assert_eq!(b.vertices, vec![Vec3::ZERO, Vec3::X]);
     }
 
+    /// Tolerant welding against its definition by brute force: each vertex in order joins the
+    /// first kept vertex within the tolerance, else is kept. Clouds with near copies inside
+    /// and just past the tolerance, on a coarse grid (many vertices per weld cell) and
+    /// spread out.
+    #[test]
+    fn tolerant_weld_matches_brute_force() {
+        let mut g = collide_testkit::Gen::new(35);
+        for case in 0..400 {
+            let n = 1 + case % 60;
+            let tolerance = 1e-3;
+            let mut v: Vec<Vec3> = (0..n)
+                .map(|_| {
+                    let p = g.vec(1.0);
+                    if case % 2 == 0 {
+                        (p * 64.0).round() / 64.0
+                    } else {
+                        p
+                    }
+                })
+                .collect();
+            let copies: Vec<Vec3> = (0..n)
+                .map(|i| v[(i * 7) % n] + g.vec(tolerance * (case % 3) as f32))
+                .collect();
+            v.extend(copies);
+            let triangles: Vec<[u32; 3]> = (0..v.len() as u32 / 3)
+                .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+                .collect();
+            let (mut kept, mut remap) = (Vec::<Vec3>::new(), Vec::new());
+            for &p in &v {
+                let joined = kept
+                    .iter()
+                    .position(|&k| (k - p).length_squared() <= tolerance * tolerance);
+                remap.push(joined.unwrap_or_else(|| {
+                    kept.push(p);
+                    kept.len() - 1
+                }) as u32);
+            }
+            let mut m = TriMesh::new(v.clone(), triangles.clone());
+            assert_eq!(m.weld(tolerance), v.len() - kept.len(), "case {case}");
+            assert_eq!(m.vertices, kept, "case {case}");
+            let expected: Vec<[u32; 3]> = triangles
+                .iter()
+                .map(|t| t.map(|i| remap[i as usize]))
+                .collect();
+            assert_eq!(m.triangles, expected, "case {case}");
+        }
+    }
+
     #[test]
     fn floor_i64_is_the_saturating_floor() {
         for x in [
