@@ -275,19 +275,15 @@ impl ConvexHull {
     /// Whether every one of `points` is at most `limit(i)` above every face plane (brute force,
     /// `O(points · faces)`).
     ///
-    /// Each point is tested against the planes four at a time ([`PlaneLanes`]), stopping at
-    /// the first group with a face too far below it. The height is
+    /// The points are tested against the planes four at a time, or eight with AVX
+    /// ([`PlaneLanes`]), each group of planes loaded once for all the points. The height is
     /// `n.x·p.x + n.y·p.y + n.z·p.z + d`, evaluated in the order of [`Plane::signed_distance`]
     /// so it rounds the same, and a NaN height counts as above, as there.
     ///
     /// [`Plane::signed_distance`]: crate::shapes::Plane::signed_distance
     /// [`PlaneLanes`]: crate::convex::lanes::PlaneLanes
     fn all_below_faces(&self, points: &[Vec3], limit: impl Fn(usize) -> f32) -> bool {
-        let lanes = self.plane_lanes();
-        points
-            .iter()
-            .enumerate()
-            .all(|(i, &p)| lanes.all_within_every(p, limit(i)))
+        self.plane_lanes().all_points_within(points, limit)
     }
 
     /// The flatness and convexity bound of [`ConvexHull::validate`]:
