@@ -355,8 +355,8 @@ mod avx {
     /// `2k + 1` (normals `groups`, offsets `offsets`) in the low and high lanes, loaded once
     /// and tested against every point; each distance is `n · p + d` summed as the four-lane
     /// test sums it (`values`, then `+ d`: the same bits), compared by `<=` (false for NaN,
-    /// as `Vec4::cmple`). An odd last group is its own upper half. Stops after the first pair
-    /// of groups some point fails.
+    /// as `Vec4::cmple`). An odd last group is its own upper half. The points go in runs of
+    /// 64, each run's bounds read once; stops after the first pair of groups a point fails.
     ///
     /// # Safety
     /// The CPU must have AVX.
@@ -367,25 +367,31 @@ mod avx {
         points: &[Vec3],
         bound: impl Fn(usize) -> f32,
     ) -> bool {
-        for (k, (g0, d0)) in groups.iter().zip(offsets).enumerate().step_by(2) {
-            let (g1, d1) = match (groups.get(k + 1), offsets.get(k + 1)) {
-                (Some(g1), Some(d1)) => (g1, d1),
-                _ => (g0, d0),
-            };
-            let d = _mm256_set_m128(__m128::from(*d1), __m128::from(*d0));
-            let mut ok = _mm256_set1_ps(0.0);
-            ok = _mm256_cmp_ps::<_CMP_EQ_OQ>(ok, ok);
-            for (i, p) in points.iter().enumerate() {
-                let dir = [
-                    _mm256_set1_ps(p.x),
-                    _mm256_set1_ps(p.y),
-                    _mm256_set1_ps(p.z),
-                ];
-                let h = _mm256_add_ps(values(dir, g0, g1), d);
-                ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(h, _mm256_set1_ps(bound(i))));
+        // The points in runs of `RUN`, each run's bounds gathered once.
+        const RUN: usize = 64;
+        let mut bounds = [0.0f32; RUN];
+        for (r, run) in points.chunks(RUN).enumerate() {
+            for (k, b) in bounds.iter_mut().enumerate().take(run.len()) {
+                *b = bound(RUN * r + k);
             }
-            if _mm256_movemask_ps(ok) != 0xff {
-                return false;
+            for (pair, ds) in groups.chunks(2).zip(offsets.chunks(2)) {
+                let (g0, d0) = (&pair[0], ds[0]);
+                let (g1, d1) = (pair.get(1).unwrap_or(g0), *ds.get(1).unwrap_or(&d0));
+                let d = _mm256_set_m128(__m128::from(d1), __m128::from(d0));
+                let mut ok = _mm256_set1_ps(0.0);
+                ok = _mm256_cmp_ps::<_CMP_EQ_OQ>(ok, ok);
+                for (p, &b) in run.iter().zip(&bounds) {
+                    let dir = [
+                        _mm256_set1_ps(p.x),
+                        _mm256_set1_ps(p.y),
+                        _mm256_set1_ps(p.z),
+                    ];
+                    let h = _mm256_add_ps(values(dir, g0, g1), d);
+                    ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(h, _mm256_set1_ps(b)));
+                }
+                if _mm256_movemask_ps(ok) != 0xff {
+                    return false;
+                }
             }
         }
         true
