@@ -493,6 +493,13 @@ pub(super) fn check_built(
         }
         let idx = h.face_vertices(f);
         let mut newell = DVec3::ZERO;
+        // Each vertex is widened once, carried from one edge to the next (`pa` is vertex
+        // `k`, `pb` the one after it); the terms are summed from the first edge on.
+        let Some(first) = idx.first().and_then(|&v| h.vertices.get(v as usize)) else {
+            return false;
+        };
+        let first = first.as_dvec3();
+        let mut pa = first;
         for (k, &v) in idx.iter().enumerate() {
             let Some(s) = seen.get_mut(v as usize) else {
                 return false;
@@ -502,12 +509,13 @@ pub(super) fn check_built(
             }
             *s = f as u32;
             face_of_vertex[v as usize] = f as u32;
-            let (pa, pb) = (
-                h.vertices[v as usize],
-                h.vertices[idx[cyclic_next(k, idx.len())] as usize],
-            );
-            newell += pa.as_dvec3().cross(pb.as_dvec3());
-            if face.plane.signed_distance(pa).abs() > tol {
+            let pb = match idx.get(k + 1) {
+                Some(&w) => h.vertices[w as usize].as_dvec3(),
+                None => first,
+            };
+            newell += pa.cross(pb);
+            pa = pb;
+            if face.plane.signed_distance(h.vertices[v as usize]).abs() > tol {
                 return false;
             }
         }
