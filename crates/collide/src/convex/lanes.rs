@@ -324,9 +324,9 @@ impl PointLanes {
 #[cfg(target_arch = "x86_64")]
 mod avx {
     use std::arch::x86_64::{
-        __m128, __m256, _mm256_add_ps, _mm256_castps256_ps128, _mm256_cmp_ps,
+        __m128, __m256, _mm256_add_ps, _mm256_and_ps, _mm256_castps256_ps128, _mm256_cmp_ps,
         _mm256_extractf128_ps, _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_set1_ps,
-        _mm256_set_m128, _CMP_EQ_OQ,
+        _mm256_set_m128, _CMP_EQ_OQ, _CMP_LE_OQ,
     };
 
     use std::mem::MaybeUninit;
@@ -349,6 +349,52 @@ mod avx {
         let z = _mm256_set_m128(__m128::from(g1[2]), __m128::from(g0[2]));
         let xy = _mm256_add_ps(_mm256_mul_ps(d[0], x), _mm256_mul_ps(d[1], y));
         _mm256_add_ps(xy, _mm256_mul_ps(d[2], z))
+    }
+
+    /// [`super::PlaneLanes::all_points_within`] eight planes at a time: plane groups `2k` and
+    /// `2k + 1` (normals `groups`, offsets `offsets`) in the low and high lanes, loaded once
+    /// and tested against every point; each distance is `n · p + d` summed as the four-lane
+    /// test sums it (`values`, then `+ d`: the same bits), compared by `<=` (false for NaN,
+    /// as `Vec4::cmple`). An odd last group is its own upper half. The points go in runs of
+    /// 64, each run's bounds read once; stops after the first pair of groups a point fails.
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn all_points_within(
+        groups: &[[Vec4; 3]],
+        offsets: &[Vec4],
+        points: &[Vec3],
+        bound: impl Fn(usize) -> f32,
+    ) -> bool {
+        // The points in runs of `RUN`, each run's bounds gathered once.
+        const RUN: usize = 64;
+        let mut bounds = [0.0f32; RUN];
+        for (r, run) in points.chunks(RUN).enumerate() {
+            for (k, b) in bounds.iter_mut().enumerate().take(run.len()) {
+                *b = bound(RUN * r + k);
+            }
+            for (pair, ds) in groups.chunks(2).zip(offsets.chunks(2)) {
+                let (g0, d0) = (&pair[0], ds[0]);
+                let (g1, d1) = (pair.get(1).unwrap_or(g0), *ds.get(1).unwrap_or(&d0));
+                let d = _mm256_set_m128(__m128::from(d1), __m128::from(d0));
+                let mut ok = _mm256_set1_ps(0.0);
+                ok = _mm256_cmp_ps::<_CMP_EQ_OQ>(ok, ok);
+                for (p, &b) in run.iter().zip(&bounds) {
+                    let dir = [
+                        _mm256_set1_ps(p.x),
+                        _mm256_set1_ps(p.y),
+                        _mm256_set1_ps(p.z),
+                    ];
+                    let h = _mm256_add_ps(values(dir, g0, g1), d);
+                    ok = _mm256_and_ps(ok, _mm256_cmp_ps::<_CMP_LE_OQ>(h, _mm256_set1_ps(b)));
+                }
+                if _mm256_movemask_ps(ok) != 0xff {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// Most pairs of groups an unclustered set has.
@@ -574,6 +620,27 @@ impl PlaneLanes {
         self.normals.all_within_every(&self.offsets, p, bound)
     }
 
+    /// `true` when every point `points[i]` is at signed distance `<= bound(i)` from every
+    /// plane ([`PlaneLanes::all_within_every`] of each point, the same distances bit for bit);
+    /// `false` for a NaN distance. With AVX, eight planes at a time, each pair of plane groups
+    /// loaded once for all the points (the answer is one `and` over every point and plane, so
+    /// the order does not matter).
+    #[inline]
+    pub(crate) fn all_points_within(&self, points: &[Vec3], bound: impl Fn(usize) -> f32) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: `avx::all_points_within` only needs the CPU to have AVX, checked just
+            // above (the check is a cached flag after the first call).
+            return unsafe {
+                avx::all_points_within(&self.normals.groups, &self.offsets, points, bound)
+            };
+        }
+        points
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| self.all_within_every(p, bound(i)))
+    }
+
     /// `true` when some plane has the three `points`, and the three moved by `shift`, all
     /// farther than `clearance` in front of it (signed distance `> clearance`), for the exact
     /// distances of the given values: each computed distance must pass `clearance` by a bound
@@ -625,6 +692,55 @@ impl PlaneLanes {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_points_within_is_every_plane_distance_of_every_point() {
+        // Against `Plane::signed_distance` one by one: odd and even group counts (the AVX
+        // path pairs groups), clustered sets, each point's own bound, points just inside and
+        // just outside one plane, and NaN distances (never within).
+        let mut g = collide_testkit::Gen::new(0x52);
+        for len in [1, 3, 4, 5, 8, 9, 13, 40, 600] {
+            let planes: Vec<Plane> = (0..len)
+                .map(|_| Plane {
+                    normal: g.unit(),
+                    d: g.range(-2.0, -0.5),
+                })
+                .collect();
+            let lanes = PlaneLanes::new(&planes);
+            for trial in 0..40 {
+                let mut points: Vec<Vec3> = (0..1 + trial % 7)
+                    .map(|_| g.unit() * g.range(0.0, 0.6))
+                    .collect();
+                let bounds: Vec<f32> = (0..points.len()).map(|_| g.range(0.0, 0.1)).collect();
+                match trial % 4 {
+                    // A point pushed to just past (or onto) one plane's bound.
+                    1 | 2 => {
+                        let (k, f) = (trial % points.len(), trial % len);
+                        let p = planes[f];
+                        let step = if trial % 4 == 1 { 1e-3 } else { -1e-3 };
+                        let h = p.signed_distance(points[k]);
+                        points[k] += p.normal * (bounds[k] - h + step);
+                    }
+                    3 => {
+                        let k = trial % points.len();
+                        points[k].y = f32::NAN;
+                    }
+                    _ => {}
+                }
+                let want = points
+                    .iter()
+                    .zip(&bounds)
+                    .all(|(&q, &b)| planes.iter().all(|p| p.signed_distance(q) <= b));
+                let got = lanes.all_points_within(&points, |i| bounds[i]);
+                assert_eq!(got, want, "{len} planes, trial {trial}");
+                let four = points
+                    .iter()
+                    .zip(&bounds)
+                    .all(|(&q, &b)| lanes.all_within_every(q, b));
+                assert_eq!(four, want, "{len} planes, trial {trial}");
+            }
+        }
+    }
 
     #[test]
     fn planes_in_order_fill_the_lanes_as_points_do() {

@@ -11,23 +11,34 @@ impl Quickhull<'_> {
     /// those points being inside the new hull (Barber et al.'s argument assumes the exact
     /// visible set): they are kept as near points, rechecked at the end.
     pub(super) fn redistribute(&mut self, base: usize, eye: usize, repaired: bool) {
-        let mut orphans = std::mem::take(&mut self.orphans);
-        orphans.clear();
-        for &f in &self.visible {
+        // Each removed face's outside points, then its near points, assigned as they are read
+        // (the next point is read before `assign` relinks this one).
+        let visible = std::mem::take(&mut self.visible);
+        for &f in &visible {
             let tri = &mut self.tris[f];
             tri.alive = false;
             tri.succ = base as u32;
-            orphans.extend(tri.outside.iter(&self.link));
-            orphans.extend(tri.near.iter(&self.link));
+            let lists = [tri.outside, tri.near];
             (tri.outside, tri.near) = (PointList::EMPTY, PointList::EMPTY);
+            for list in lists {
+                let mut next = list.first();
+                while let Some(i) = next {
+                    next = next_in_list(&self.link, i);
+                    if i != eye {
+                        self.assign(base, i, repaired);
+                    }
+                }
+            }
         }
+        self.visible = visible;
+        let mut orphans = std::mem::take(&mut self.orphans);
+        orphans.clear();
         // The convexity repair may remove a face the eye is barely below, so the removed
         // region can swallow a vertex whose every face was removed although it lies outside
         // the new hull. In exact arithmetic the vertices inside the visible region are inside
         // the new hull; here they are reassigned like any orphan and come back if they are
         // above a new face. Each once (marked like the horizon vertices), in index order so
         // the result does not depend on the order the faces were found in.
-        let swallowed = orphans.len();
         let iter = self.iter;
         for &f in &self.visible {
             for v in self.tris[f].verts() {
@@ -37,7 +48,7 @@ impl Quickhull<'_> {
                 }
             }
         }
-        orphans[swallowed..].sort_unstable();
+        orphans.sort_unstable();
         for &i in &orphans {
             if i != eye {
                 self.assign(base, i, repaired);

@@ -488,6 +488,7 @@ fn finish(
 /// `(vertices, face_indices, faces)`: each point's vertex, added at its first use (`remap`
 /// takes a point to it), and the plane through the vertex farthest along `n`, so every
 /// vertex of the face is on or below it.
+#[inline(always)]
 fn push_face(
     n: Vec3,
     verts: &[usize],
@@ -581,22 +582,27 @@ pub(super) fn adjacency_rows(
     edges: &[HullEdge],
     ends: impl Fn(&HullEdge) -> Option<[u32; 2]>,
 ) -> (Vec<u32>, Vec<u32>) {
-    let mut start = vec![0u32; n + 1];
+    // Row lengths at `start[r + 2]`, summed so that `start[r + 1]` is where row `r` begins;
+    // filling a row advances its `start[r + 1]` to its end, which is where row `r + 1` begins
+    // (one list serves as the fill cursors and ends as the row starts).
+    let mut start = vec![0u32; n + 2];
     for [a, b] in edges.iter().filter_map(&ends) {
-        start[a as usize + 1] += 1;
-        start[b as usize + 1] += 1;
+        start[a as usize + 2] += 1;
+        start[b as usize + 2] += 1;
     }
-    for k in 1..start.len() {
+    for k in 2..start.len() {
         start[k] += start[k - 1];
     }
-    let mut fill = start.clone();
-    let mut values = vec![0u32; start[n] as usize];
+    let mut values = vec![0u32; start[n + 1] as usize];
     for [a, b] in edges.iter().filter_map(&ends) {
-        values[fill[a as usize] as usize] = b;
-        fill[a as usize] += 1;
-        values[fill[b as usize] as usize] = a;
-        fill[b as usize] += 1;
+        let fill = &mut start[a as usize + 1];
+        values[*fill as usize] = b;
+        *fill += 1;
+        let fill = &mut start[b as usize + 1];
+        values[*fill as usize] = a;
+        *fill += 1;
     }
+    start.pop();
     (start, values)
 }
 

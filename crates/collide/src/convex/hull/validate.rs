@@ -275,19 +275,15 @@ impl ConvexHull {
     /// Whether every one of `points` is at most `limit(i)` above every face plane (brute force,
     /// `O(points · faces)`).
     ///
-    /// Each point is tested against the planes four at a time ([`PlaneLanes`]), stopping at
-    /// the first group with a face too far below it. The height is
+    /// The points are tested against the planes four at a time, or eight with AVX
+    /// ([`PlaneLanes`]), each group of planes loaded once for all the points. The height is
     /// `n.x·p.x + n.y·p.y + n.z·p.z + d`, evaluated in the order of [`Plane::signed_distance`]
     /// so it rounds the same, and a NaN height counts as above, as there.
     ///
     /// [`Plane::signed_distance`]: crate::shapes::Plane::signed_distance
     /// [`PlaneLanes`]: crate::convex::lanes::PlaneLanes
     fn all_below_faces(&self, points: &[Vec3], limit: impl Fn(usize) -> f32) -> bool {
-        let lanes = self.plane_lanes();
-        points
-            .iter()
-            .enumerate()
-            .all(|(i, &p)| lanes.all_within_every(p, limit(i)))
+        self.plane_lanes().all_points_within(points, limit)
     }
 
     /// The flatness and convexity bound of [`ConvexHull::validate`]:
@@ -497,6 +493,13 @@ pub(super) fn check_built(
         }
         let idx = h.face_vertices(f);
         let mut newell = DVec3::ZERO;
+        // Each vertex is widened once, carried from one edge to the next (`pa` is vertex
+        // `k`, `pb` the one after it); the terms are summed from the first edge on.
+        let Some(first) = idx.first().and_then(|&v| h.vertices.get(v as usize)) else {
+            return false;
+        };
+        let first = first.as_dvec3();
+        let mut pa = first;
         for (k, &v) in idx.iter().enumerate() {
             let Some(s) = seen.get_mut(v as usize) else {
                 return false;
@@ -506,12 +509,13 @@ pub(super) fn check_built(
             }
             *s = f as u32;
             face_of_vertex[v as usize] = f as u32;
-            let (pa, pb) = (
-                h.vertices[v as usize],
-                h.vertices[idx[cyclic_next(k, idx.len())] as usize],
-            );
-            newell += pa.as_dvec3().cross(pb.as_dvec3());
-            if face.plane.signed_distance(pa).abs() > tol {
+            let pb = match idx.get(k + 1) {
+                Some(&w) => h.vertices[w as usize].as_dvec3(),
+                None => first,
+            };
+            newell += pa.cross(pb);
+            pa = pb;
+            if face.plane.signed_distance(h.vertices[v as usize]).abs() > tol {
                 return false;
             }
         }
