@@ -119,8 +119,9 @@ impl Part {
 }
 
 /// Whether two parts touch or overlap (touching counts): the analytic tests for spheres,
-/// capsules and boxes, GJK on the support functions for the rest. The boolean the scene
-/// queries ask, with no manifold built.
+/// capsules and boxes, GJK on the support functions for the rest, stopping at the first
+/// separating axis ([`gjk::intersects`]; it agrees with the distance's verdict except within
+/// GJK's touching band). The boolean the scene queries ask, with no manifold built.
 pub(crate) fn intersects(a: &Part, b: &Part) -> bool {
     match (a, b) {
         (Part::Sphere(sa), Part::Sphere(sb)) => crate::overlap::sphere_sphere(sa, sb),
@@ -132,7 +133,7 @@ pub(crate) fn intersects(a: &Part, b: &Part) -> bool {
             crate::overlap::sphere_obb(s, o)
         }
         (Part::Cuboid(oa, _), Part::Cuboid(ob, _)) => crate::overlap::obb_obb(oa, ob),
-        _ => gjk::distance(a, b).intersecting,
+        _ => gjk::intersects(a, b),
     }
 }
 
