@@ -207,6 +207,7 @@ fn for_each_facet(
     // depends on the data), then the kept edges' pairs in the same order.
     let hull_edges = hull.edges();
     let mut kept = [(0u32, 0u32); CROSSING_BLOCK];
+    let mut met = [(0u32, 0u32); 3 * CROSSING_BLOCK];
     for (block, chunk) in hull_edges.chunks(CROSSING_BLOCK).enumerate() {
         let mut count = 0;
         for (j, e) in chunk.iter().enumerate() {
@@ -219,39 +220,54 @@ fn for_each_facet(
             kept[count] = ((block * CROSSING_BLOCK + j) as u32, crossing);
             count += usize::from(crossing != 0);
         }
+        // The kept edges' pairs whose crossing lies on the triangle's negated half circle,
+        // found the same way; their facets visited after.
+        let mut pairs = 0;
         for &(i, crossing) in &kept[..count] {
-            let e = &hull_edges[i as usize];
-            let [fa, fb] = e.faces.map(|f| f as usize);
+            let [fa, fb] = hull_edges[i as usize].faces.map(|f| f as usize);
             let (ag, bg) = (across[fa], across[fb]);
-            for k in (0..3).filter(|k| crossing & (1 << k) != 0) {
-                // Between `a` and `b`: positive weights on both.
-                let (a, b) = (
-                    faces[fa].plane.normal.as_dvec3(),
-                    faces[fb].plane.normal.as_dvec3(),
-                );
-                let x = (b * ag[k] - a * bg[k]) * ag[k].signum();
-                let side = x.dot(outward[k]);
-                if side.is_nan() || side >= 0.0 {
-                    continue;
-                }
-                let v = vertices[e.vertices[0] as usize].as_dvec3();
-                let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
-                let g = edges[k];
-                let l = along.cross(g);
-                let ll = l.length_squared();
-                if ll.is_nan()
-                    || ll <= DEGENERATE_AXIS * along.length_squared() * g.length_squared()
-                {
-                    continue;
-                }
-                let l = if l.dot(x) < 0.0 { -l } else { l } / ll.sqrt();
-                if !visit(l, l.dot(v - p[k])) {
-                    return false;
-                }
+            let (a, b) = (
+                faces[fa].plane.normal.as_dvec3(),
+                faces[fb].plane.normal.as_dvec3(),
+            );
+            for k in 0..3 {
+                let side = crossing_point(a, b, ag[k], bg[k]).dot(outward[k]);
+                met[pairs] = (i, k as u32);
+                pairs += usize::from(crossing & (1 << k) != 0 && side < 0.0);
+            }
+        }
+        for &(i, k) in &met[..pairs] {
+            let (e, k) = (&hull_edges[i as usize], k as usize);
+            let [fa, fb] = e.faces.map(|f| f as usize);
+            let (a, b) = (
+                faces[fa].plane.normal.as_dvec3(),
+                faces[fb].plane.normal.as_dvec3(),
+            );
+            let x = crossing_point(a, b, across[fa][k], across[fb][k]);
+            let v = vertices[e.vertices[0] as usize].as_dvec3();
+            let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
+            let g = edges[k];
+            let l = along.cross(g);
+            let ll = l.length_squared();
+            if ll.is_nan() || ll <= DEGENERATE_AXIS * along.length_squared() * g.length_squared() {
+                continue;
+            }
+            let l = if l.dot(x) < 0.0 { -l } else { l } / ll.sqrt();
+            if !visit(l, l.dot(v - p[k])) {
+                return false;
             }
         }
     }
     true
+}
+
+/// Where the Gauss-map arc from face normal `a` to `b` crosses the great circle normal to a
+/// triangle edge `g`, up to a positive factor, given `ag = a·g` and `bg = b·g` of opposite
+/// signs: `(a·g) b − (b·g) a` is normal to `g`, and turned by the sign of `a·g` it has
+/// positive weights on both ends. Not a crossing (any vector) when the signs agree.
+#[inline]
+fn crossing_point(a: DVec3, b: DVec3, ag: f64, bg: f64) -> DVec3 {
+    (b * ag - a * bg) * ag.signum()
 }
 
 /// A posed hull moving by a motion, taken into the hull's frame once for all the triangles
