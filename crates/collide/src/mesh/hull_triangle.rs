@@ -56,6 +56,10 @@ const DEGENERATE_AXIS: f64 = 1e-10;
 /// own tolerance, the sweep widens every offset by this much, so it is never late.
 const ROUNDING: f64 = 1e-12;
 
+/// Hull edges whose arcs the edge phase of [`for_each_facet`] tests before it visits the
+/// crossing ones (a stack array).
+const CROSSING_BLOCK: usize = 64;
+
 /// Relative heights below which a hull's vertices tie as its feature deepest along a normal.
 const FEATURE_EPS: f32 = 1e-4;
 
@@ -198,27 +202,48 @@ fn for_each_facet(
     let vertices = hull.vertices();
     let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
     let outward = edges.map(|g| g.cross(n));
-    for e in hull.edges() {
-        let [fa, fb] = e.faces.map(|f| f as usize);
-        let (Some(&ag), Some(&bg)) = (across.get(fa), across.get(fb)) else {
-            continue;
-        };
-        // Lane `k`: the arc crosses the great circle normal to triangle edge `k`.
-        let crossing = (ag * bg).cmplt(DVec3::ZERO).bitmask();
-        if crossing == 0 {
-            continue;
+    // In blocks of `CROSSING_BLOCK` edges: first each edge's lanes whose arcs cross, kept
+    // when any does (a store every time and a count that moves only then, no branch that
+    // depends on the data), then the kept edges' pairs in the same order.
+    let hull_edges = hull.edges();
+    let mut kept = [(0u32, 0u32); CROSSING_BLOCK];
+    let mut met = [(0u32, 0u32); 3 * CROSSING_BLOCK];
+    for (block, chunk) in hull_edges.chunks(CROSSING_BLOCK).enumerate() {
+        let mut count = 0;
+        for (j, e) in chunk.iter().enumerate() {
+            let [fa, fb] = e.faces.map(|f| f as usize);
+            let (Some(&ag), Some(&bg)) = (across.get(fa), across.get(fb)) else {
+                continue;
+            };
+            // Lane `k`: the arc crosses the great circle normal to triangle edge `k`.
+            let crossing = (ag * bg).cmplt(DVec3::ZERO).bitmask();
+            kept[count] = ((block * CROSSING_BLOCK + j) as u32, crossing);
+            count += usize::from(crossing != 0);
         }
-        for k in (0..3).filter(|k| crossing & (1 << k) != 0) {
-            // Between `a` and `b`: positive weights on both.
+        // The kept edges' pairs whose crossing lies on the triangle's negated half circle,
+        // found the same way; their facets visited after.
+        let mut pairs = 0;
+        for &(i, crossing) in &kept[..count] {
+            let [fa, fb] = hull_edges[i as usize].faces.map(|f| f as usize);
+            let (ag, bg) = (across[fa], across[fb]);
             let (a, b) = (
                 faces[fa].plane.normal.as_dvec3(),
                 faces[fb].plane.normal.as_dvec3(),
             );
-            let x = (b * ag[k] - a * bg[k]) * ag[k].signum();
-            let side = x.dot(outward[k]);
-            if side.is_nan() || side >= 0.0 {
-                continue;
+            for k in 0..3 {
+                let side = crossing_point(a, b, ag[k], bg[k]).dot(outward[k]);
+                met[pairs] = (i, k as u32);
+                pairs += usize::from(crossing & (1 << k) != 0 && side < 0.0);
             }
+        }
+        for &(i, k) in &met[..pairs] {
+            let (e, k) = (&hull_edges[i as usize], k as usize);
+            let [fa, fb] = e.faces.map(|f| f as usize);
+            let (a, b) = (
+                faces[fa].plane.normal.as_dvec3(),
+                faces[fb].plane.normal.as_dvec3(),
+            );
+            let x = crossing_point(a, b, across[fa][k], across[fb][k]);
             let v = vertices[e.vertices[0] as usize].as_dvec3();
             let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
             let g = edges[k];
@@ -234,6 +259,15 @@ fn for_each_facet(
         }
     }
     true
+}
+
+/// Where the Gauss-map arc from face normal `a` to `b` crosses the great circle normal to a
+/// triangle edge `g`, up to a positive factor, given `ag = a·g` and `bg = b·g` of opposite
+/// signs: `(a·g) b − (b·g) a` is normal to `g`, and turned by the sign of `a·g` it has
+/// positive weights on both ends. Not a crossing (any vector) when the signs agree.
+#[inline]
+fn crossing_point(a: DVec3, b: DVec3, ag: f64, bg: f64) -> DVec3 {
+    (b * ag - a * bg) * ag.signum()
 }
 
 /// A posed hull moving by a motion, taken into the hull's frame once for all the triangles
