@@ -1,5 +1,4 @@
 use std::collections::HashMap;
-use std::hash::Hasher;
 
 use std::fmt;
 
@@ -9,38 +8,14 @@ use crate::shapes::{Aabb, Triangle};
 /// The end of a weld cell's list of kept vertices.
 const NO_VERTEX: u32 = u32::MAX;
 
-/// The weld grid's hash of a cell: each written word is mixed in by a multiply and a rotate
+/// The weld grid's hash of a cell: each coordinate is mixed in by a rotate and a multiply
 /// (the Fx hash's scheme), enough to spread cell coordinates over the product's top bits,
 /// far cheaper than SipHash.
-#[derive(Default)]
-struct CellHasher(u64);
-
-impl Hasher for CellHasher {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        // Words of eight bytes (a slice of integers arrives as its bytes in one call).
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_i64(&mut self, x: i64) {
-        self.write_u64(x as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
+#[inline]
+fn cell_hash(cell: [i64; 3]) -> u64 {
+    cell.iter().fold(0u64, |h, &x| {
+        (h.rotate_left(5) ^ x as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+    })
 }
 
 /// An indexed triangle mesh: shared vertex positions and triangles of three vertex indices.
@@ -316,16 +291,12 @@ impl TriMesh {
             // within reach of `v`.
             let cell = |v: Vec3| (v * inv).to_array().map(floor_i64);
             // Each cell's kept vertices as a list: the cell's slot of `latest` (its hash, the
-            // top bits of `CellHasher`'s product) holds the latest, `earlier[j]` the one kept
+            // top bits of [`cell_hash`]) holds the latest, `earlier[j]` the one kept
             // before `j` in the same slot (`NO_VERTEX` ends it). Cells that share a slot share
             // its list, which only adds candidates the exact distance test refuses; with at
             // least twice as many slots as vertices they are few.
             let slot_bits = (2 * n).max(8).next_power_of_two().trailing_zeros();
-            let slot = |c: [i64; 3]| {
-                let mut h = CellHasher(0);
-                c.iter().for_each(|&x| h.write_i64(x));
-                (h.finish() >> (64 - slot_bits)) as usize
-            };
+            let slot = |c: [i64; 3]| (cell_hash(c) >> (64 - slot_bits)) as usize;
             let mut latest = vec![NO_VERTEX; 1 << slot_bits];
             let mut earlier: Vec<u32> = Vec::with_capacity(n);
             let tol2 = tolerance * tolerance;
