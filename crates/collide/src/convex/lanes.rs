@@ -599,6 +599,14 @@ impl PlaneLanes {
         }
     }
 
+    /// The planes in their own order, four lanes to a group (the normals per axis, and the
+    /// offsets), the last group filled up with copies of the last plane; `None` for a
+    /// clustered set (more than [`CLUSTERED_MIN`] planes), whose lanes are in another order.
+    pub(crate) fn groups_in_order(&self) -> Option<(&[[Vec4; 3]], &[Vec4])> {
+        let clustered = !self.normals.balls.is_empty();
+        (!clustered).then_some((&self.normals.groups, &self.offsets))
+    }
+
     /// Index of the plane whose normal has the largest dot product with `dir` (the first of
     /// ties; 0 for a NaN `dir` or no planes).
     #[inline]

@@ -19,7 +19,7 @@
 use std::cell::RefCell;
 
 use super::box_triangle::feature_witnesses;
-use crate::convex::{Contact, ConvexHull, Posed, SupportMap};
+use crate::convex::{Contact, ConvexHull, HullFace, Posed, SupportMap};
 use crate::math::Vec3;
 use crate::scratch;
 use crate::shapes::Triangle;
@@ -141,7 +141,7 @@ pub(super) fn hull_contact(h: &Posed<&ConvexHull>, c: &[Vec3; 3], margin: f32) -
 thread_local! {
     /// Each thread's products of a hull's face normals with a triangle's edges
     /// ([`crate::scratch`]).
-    static ACROSS: RefCell<Vec<DVec3>> = const { RefCell::new(Vec::new()) };
+    static ACROSS: RefCell<Vec<[f64; 4]>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The least penetration of `hull` and triangle `p` (in the hull's frame, unit normal `n`)
@@ -152,7 +152,7 @@ fn least_penetration(
     p: &[DVec3; 3],
     n: DVec3,
     margin: f64,
-    across: &mut Vec<DVec3>,
+    across: &mut Vec<[f64; 4]>,
 ) -> Option<Least> {
     let mut least = Least {
         depth: f64::INFINITY,
@@ -174,32 +174,80 @@ fn for_each_facet(
     hull: &ConvexHull,
     p: &[DVec3; 3],
     n: DVec3,
-    across: &mut Vec<DVec3>,
+    across: &mut Vec<[f64; 4]>,
     mut visit: impl FnMut(DVec3, f64) -> bool,
 ) -> bool {
-    // The triangle's normal: the hull spans `[lo, hi]` along it, the plane is at `o`.
+    normal_facets(hull, p, n, &mut visit)
+        && face_facets(hull, p, across, &mut visit)
+        && edge_facets(hull, p, n, across, visit)
+}
+
+/// The first facets of [`for_each_facet`]: the triangle's normal `n`, both ways.
+fn normal_facets(
+    hull: &ConvexHull,
+    p: &[DVec3; 3],
+    n: DVec3,
+    visit: &mut impl FnMut(DVec3, f64) -> bool,
+) -> bool {
+    // The hull spans `[lo, hi]` along the normal, the triangle's plane is at `o`.
     let o = n.dot(p[0]);
     let along = |d: DVec3| n.dot(hull.support(d.as_vec3()).as_dvec3());
     let (lo, hi) = (along(-n), along(n));
-    if !(visit(n, hi - o) && visit(-n, o - lo)) {
-        return false;
-    }
-    // The hull's faces: offset less the triangle's lowest corner. The differences of the
-    // corners' heights over each face are the face normal's products with the triangle's
-    // edges, which the edge pairs' arcs need: kept per face.
+    visit(n, hi - o) && visit(-n, o - lo)
+}
+
+/// The hull's faces as facets of [`for_each_facet`]: offset less the triangle's lowest corner.
+/// The differences of the corners' heights over each face are the face normal's products with
+/// the triangle's edges, which the edge pairs' arcs need: kept in `across` ([`across_of`]).
+fn face_facets(
+    hull: &ConvexHull,
+    p: &[DVec3; 3],
+    across: &mut Vec<[f64; 4]>,
+    visit: &mut impl FnMut(DVec3, f64) -> bool,
+) -> bool {
     let faces = hull.faces();
-    across.clear();
-    for f in faces {
-        let nf = f.plane.normal.as_dvec3();
+    make_room(across, faces.len());
+    for (f, face) in faces.iter().enumerate() {
+        let nf = face.plane.normal.as_dvec3();
         let h = DVec3::from(p.map(|q| nf.dot(q)));
-        if !visit(nf, -f64::from(f.plane.d) - h.min_element()) {
+        if !visit(nf, -f64::from(face.plane.d) - h.min_element()) {
             return false;
         }
-        across.push(DVec3::new(h.y, h.z, h.x) - h);
+        let a = DVec3::new(h.y, h.z, h.x) - h;
+        if let Some(slot) = across.get_mut(f) {
+            *slot = [a.x, a.y, a.z, 0.0];
+        }
     }
-    // Edge pairs whose arcs cross: the face through the hull edge's point `v` less the
-    // triangle edge's point, normal `l` (unit, toward the crossing `x`).
-    let vertices = hull.vertices();
+    true
+}
+
+/// `across` long enough for `faces` faces, in groups of four: per face its products with
+/// the triangle's three edges (and a fourth value, unused).
+fn make_room(across: &mut Vec<[f64; 4]>, faces: usize) {
+    let len = 4 * faces.div_ceil(4);
+    if across.len() < len {
+        across.resize(len, [0.0; 4]);
+    }
+}
+
+/// Face `f`'s products with the triangle's edges, from `across` as [`face_facets`] leaves it;
+/// `None` past its end.
+#[inline(always)]
+fn across_of(across: &[[f64; 4]], f: usize) -> Option<DVec3> {
+    across.get(f).map(|a| DVec3::new(a[0], a[1], a[2]))
+}
+
+/// The last facets of [`for_each_facet`]: the edge pairs whose arcs cross, the face through
+/// the hull edge's point `v` less the triangle edge's point, normal `l` (unit, toward the
+/// crossing `x`). `across` as [`face_facets`] leaves it.
+fn edge_facets(
+    hull: &ConvexHull,
+    p: &[DVec3; 3],
+    n: DVec3,
+    across: &[[f64; 4]],
+    mut visit: impl FnMut(DVec3, f64) -> bool,
+) -> bool {
+    let (faces, vertices) = (hull.faces(), hull.vertices());
     let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
     let outward = edges.map(|g| g.cross(n));
     // In blocks of `CROSSING_BLOCK` edges: first each edge's lanes whose arcs cross, kept
@@ -212,7 +260,7 @@ fn for_each_facet(
         let mut count = 0;
         for (j, e) in chunk.iter().enumerate() {
             let [fa, fb] = e.faces.map(|f| f as usize);
-            let (Some(&ag), Some(&bg)) = (across.get(fa), across.get(fb)) else {
+            let (Some(ag), Some(bg)) = (across_of(across, fa), across_of(across, fb)) else {
                 continue;
             };
             // Lane `k`: the arc crosses the great circle normal to triangle edge `k`.
@@ -225,7 +273,9 @@ fn for_each_facet(
         let mut pairs = 0;
         for &(i, crossing) in &kept[..count] {
             let [fa, fb] = hull_edges[i as usize].faces.map(|f| f as usize);
-            let (ag, bg) = (across[fa], across[fb]);
+            let (Some(ag), Some(bg)) = (across_of(across, fa), across_of(across, fb)) else {
+                continue;
+            };
             let (a, b) = (
                 faces[fa].plane.normal.as_dvec3(),
                 faces[fb].plane.normal.as_dvec3(),
@@ -239,11 +289,14 @@ fn for_each_facet(
         for &(i, k) in &met[..pairs] {
             let (e, k) = (&hull_edges[i as usize], k as usize);
             let [fa, fb] = e.faces.map(|f| f as usize);
+            let (Some(ag), Some(bg)) = (across_of(across, fa), across_of(across, fb)) else {
+                continue;
+            };
             let (a, b) = (
                 faces[fa].plane.normal.as_dvec3(),
                 faces[fb].plane.normal.as_dvec3(),
             );
-            let x = crossing_point(a, b, across[fa][k], across[fb][k]);
+            let x = crossing_point(a, b, ag[k], bg[k]);
             let v = vertices[e.vertices[0] as usize].as_dvec3();
             let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
             let g = edges[k];
@@ -321,12 +374,14 @@ impl<'a> HullSweep<'a> {
         self.sweep(c, limit, true)
     }
 
-    /// [`HullSweep::triangle`], with the faces' `f32` test first when `clear_first`.
+    /// [`HullSweep::triangle`]; `fast` takes the faces' `f32` test first and, with AVX, the
+    /// faces four at a time ([`Interval::faces`]): without, the same answer by the one-by-one
+    /// walk alone.
     fn sweep(
         &self,
         c: &[Vec3; 3],
         limit: f32,
-        clear_first: bool,
+        fast: bool,
     ) -> Result<Option<(f32, Vec3, Vec3)>, ()> {
         let (h, m) = (&self.posed, self.motion);
         if !m.is_finite() {
@@ -342,37 +397,33 @@ impl<'a> HullSweep<'a> {
         // with the hull moved by `limit · m` (the triangle moved back by as much), is such a
         // facet.
         let (corners, shift) = (p.map(DVec3::as_vec3), (-m * limit).as_vec3());
-        if clear_first && h.shape.a_face_clears(&corners, shift, slack as f32) {
+        if fast && h.shape.a_face_clears(&corners, shift, slack as f32) {
             return Ok(None);
         }
-        // The interval of contact so far, the facet that entered last, and the least
-        // penetration (for a contact at the start).
-        let (mut from, mut to) = (f64::NEG_INFINITY, f64::INFINITY);
-        let mut entered = n;
-        let mut least = Least {
-            depth: f64::INFINITY,
-            normal: n,
+        let mut interval = Interval {
+            motion: m,
+            slack,
+            limit,
+            from: f64::NEG_INFINITY,
+            to: f64::INFINITY,
+            entered: n,
+            least: Least {
+                depth: f64::INFINITY,
+                normal: n,
+            },
         };
         let met = scratch::with(&ACROSS, |across| {
-            for_each_facet(h.shape, &p, n, across, |l, d| {
-                least.take(d, -l, f64::INFINITY);
-                let (d, w) = (d + slack, l.dot(m));
-                if w > 0.0 {
-                    let start = -d / w;
-                    if start > from {
-                        (from, entered) = (start, l);
-                    }
-                } else if w < 0.0 {
-                    to = to.min(-d / w);
-                } else if d < 0.0 || d.is_nan() {
-                    return false;
-                }
-                from <= to && from <= limit && to >= 0.0
-            })
+            interval.walk(h.shape, &p, n, across, fast)
         });
         if !met {
             return Ok(None);
         }
+        let Interval {
+            from,
+            entered,
+            least,
+            ..
+        } = interval;
         let mf = m.as_vec3();
         if from > 0.0 {
             let toi = from as f32;
@@ -395,6 +446,148 @@ impl<'a> HullSweep<'a> {
         let point = h.to_world((on_triangle + on_hull) * 0.5);
         Ok(Some((0.0, point, h.rotation * normal)))
     }
+}
+
+/// The times at which a hull moving by `motion` meets a triangle ([`HullSweep::triangle`]):
+/// each facet `(l, d)` of their difference, its offset widened by `slack`, holds the origin
+/// for the `u` with `d + slack + u (l · motion) >= 0`, an interval; their intersection so far
+/// is `[from, to]`, `entered` the normal of the facet that set `from` (the first of ties), and
+/// `least` the least penetration (for a contact at the start).
+struct Interval {
+    motion: DVec3,
+    slack: f64,
+    limit: f64,
+    from: f64,
+    to: f64,
+    entered: DVec3,
+    least: Least,
+}
+
+impl Interval {
+    /// Whether the intersection still meets `[0, limit]`.
+    #[inline]
+    fn meets(&self) -> bool {
+        self.from <= self.to && self.from <= self.limit && self.to >= 0.0
+    }
+
+    /// Takes the facet of unit normal `l` at offset `d`; `false` once the intersection
+    /// misses `[0, limit]` (or a facet parallel to the motion keeps them apart).
+    #[inline]
+    fn facet(&mut self, l: DVec3, d: f64) -> bool {
+        self.least.take(d, -l, f64::INFINITY);
+        let (d, w) = (d + self.slack, l.dot(self.motion));
+        if w > 0.0 {
+            let start = -d / w;
+            if start > self.from {
+                (self.from, self.entered) = (start, l);
+            }
+        } else if w < 0.0 {
+            self.to = self.to.min(-d / w);
+        } else if d < 0.0 || d.is_nan() {
+            return false;
+        }
+        self.meets()
+    }
+
+    /// Takes every facet of hull − triangle `p` (normal `n`) in [`for_each_facet`]'s order;
+    /// `false` when the intersection misses `[0, limit]`. With `lanes` (and AVX), the
+    /// hull's faces four at a time ([`avx::interval_faces`]), with the same values and the
+    /// same choice among ties. `across` is scratch space.
+    fn walk(
+        &mut self,
+        hull: &ConvexHull,
+        p: &[DVec3; 3],
+        n: DVec3,
+        across: &mut Vec<[f64; 4]>,
+        lanes: bool,
+    ) -> bool {
+        normal_facets(hull, p, n, &mut |l, d| self.facet(l, d))
+            && self.faces(hull, p, across, lanes)
+            && edge_facets(hull, p, n, across, |l, d| self.facet(l, d))
+    }
+
+    /// The hull's faces of [`Interval::walk`].
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn faces(
+        &mut self,
+        hull: &ConvexHull,
+        p: &[DVec3; 3],
+        across: &mut Vec<[f64; 4]>,
+        lanes: bool,
+    ) -> bool {
+        let faces = hull.faces();
+        #[cfg(target_arch = "x86_64")]
+        if lanes && std::arch::is_x86_feature_detected!("avx") {
+            if let Some((groups, offsets)) = hull.plane_lanes().groups_in_order() {
+                if groups.len() == faces.len().div_ceil(4) {
+                    make_room(across, faces.len());
+                    // SAFETY: `avx::interval_faces` only needs the CPU to have AVX, checked
+                    // just above.
+                    let found = unsafe { avx::interval_faces(groups, offsets, p, self, across) };
+                    return found.is_some_and(|found| self.take_faces(&found, faces));
+                }
+            }
+        }
+        face_facets(hull, p, across, &mut |l, d| self.facet(l, d))
+    }
+
+    /// Takes what [`avx::interval_faces`] found over the hull's `faces`, as taking them one
+    /// at a time would have: the least offset and the latest start, each at its first face;
+    /// a NaN offset makes the least penetration NaN for good, as [`Least::take`] does.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    fn take_faces(&mut self, found: &FacesFound, faces: &[HullFace]) -> bool {
+        let normal = |f: usize| {
+            faces
+                .get(f.min(faces.len().saturating_sub(1)))
+                .map_or(DVec3::ZERO, |face| face.plane.normal.as_dvec3())
+        };
+        if found.nan {
+            self.least.take(f64::NAN, self.least.normal, f64::INFINITY);
+        } else if let Some((d, f)) = first_of(found.least, found.least_group, |a, b| a < b) {
+            self.least.take(d, -normal(f), f64::INFINITY);
+        }
+        if let Some((start, f)) = first_of(found.start, found.start_group, |a, b| a > b) {
+            if start > self.from {
+                (self.from, self.entered) = (start, normal(f));
+            }
+        }
+        self.to = found.to;
+        true
+    }
+}
+
+/// What [`avx::interval_faces`] found over the hull's faces, per lane `k` (the faces `4g + k`):
+/// the least offset and the latest start, each with the group where it first appeared (−1
+/// for none), and over all lanes the earliest end (with the interval's before) and whether
+/// an offset was NaN.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+struct FacesFound {
+    least: [f64; 4],
+    least_group: [f64; 4],
+    start: [f64; 4],
+    start_group: [f64; 4],
+    to: f64,
+    nan: bool,
+}
+
+/// The best of the lanes' values by `better` and its face `4 group + lane`, the smallest face
+/// among ties; `None` when no lane has a group.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+fn first_of(
+    value: [f64; 4],
+    group: [f64; 4],
+    better: impl Fn(f64, f64) -> bool,
+) -> Option<(f64, usize)> {
+    (0..4)
+        .filter(|&k| group[k] >= 0.0)
+        .map(|k| (value[k], 4 * group[k] as usize + k))
+        .reduce(|a, b| {
+            if better(b.0, a.0) || (b.0 == a.0 && b.1 < a.1) {
+                b
+            } else {
+                a
+            }
+        })
 }
 
 /// The witnesses of hull and triangle `p` (in the hull's frame) overlapping by `depth` along
@@ -432,6 +625,173 @@ fn witnesses(hull: &ConvexHull, p: &[Vec3; 3], n: Vec3, depth: f32) -> (Vec3, Ve
 /// Corners of a hull face used as a contact feature (a face with more keeps its first ones:
 /// the clipped edge is then a little short, never outside the face).
 const MAX_FACE: usize = 32;
+
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use std::arch::x86_64::{
+        __m128, __m256d, _mm256_add_pd, _mm256_andnot_pd, _mm256_blendv_pd, _mm256_castpd256_pd128,
+        _mm256_cmp_pd, _mm256_cvtps_pd, _mm256_div_pd, _mm256_extractf128_pd, _mm256_min_pd,
+        _mm256_movemask_pd, _mm256_mul_pd, _mm256_or_pd, _mm256_permute2f128_pd, _mm256_set1_pd,
+        _mm256_setzero_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd,
+        _mm256_xor_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_min_pd, _mm_unpackhi_pd, _CMP_GT_OQ,
+        _CMP_LT_OQ, _CMP_NGE_UQ, _CMP_UNORD_Q,
+    };
+
+    use glam::{DVec3, Vec4};
+
+    use super::{FacesFound, Interval};
+
+    /// `l · q` in four lanes, summed `x + y + z` as `DVec3::dot` sums it (one rounded product
+    /// and sum per lane, no fused multiply-add: the one-by-one walk's values, bit for bit).
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    unsafe fn dot(l: &[__m256d; 3], q: &[__m256d; 3]) -> __m256d {
+        let xy = _mm256_add_pd(_mm256_mul_pd(l[0], q[0]), _mm256_mul_pd(l[1], q[1]));
+        _mm256_add_pd(xy, _mm256_mul_pd(l[2], q[2]))
+    }
+
+    /// `v` in every lane.
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    unsafe fn splat(v: DVec3) -> [__m256d; 3] {
+        [
+            _mm256_set1_pd(v.x),
+            _mm256_set1_pd(v.y),
+            _mm256_set1_pd(v.z),
+        ]
+    }
+
+    /// The largest and the smallest lane of `big` and `small` (neither holds a NaN).
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    unsafe fn largest_smallest(big: __m256d, small: __m256d) -> (f64, f64) {
+        let big = _mm_max_pd(_mm256_castpd256_pd128(big), _mm256_extractf128_pd::<1>(big));
+        let small = _mm_min_pd(
+            _mm256_castpd256_pd128(small),
+            _mm256_extractf128_pd::<1>(small),
+        );
+        (
+            _mm_cvtsd_f64(_mm_max_pd(big, _mm_unpackhi_pd(big, big))),
+            _mm_cvtsd_f64(_mm_min_pd(small, _mm_unpackhi_pd(small, small))),
+        )
+    }
+
+    /// The hull's faces (plane lanes `groups` and `offsets` in face order, the last group
+    /// padded with copies of the last face) as facets of [`Interval::facet`] against the
+    /// triangle `p`, four at a time: each lane computes what the one-by-one walk computes for
+    /// its face, with the same operations in the same order (the offset `−d − min(h)`, the
+    /// products `across`, the entry or exit time `−(offset + slack) / w`). `None` once the
+    /// intersection, checked after each group, misses `[0, limit]` or a face parallel to the
+    /// motion keeps them apart (the walk would have stopped within the group). `across`
+    /// holds a row per face, four per group.
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn interval_faces(
+        groups: &[[Vec4; 3]],
+        offsets: &[Vec4],
+        p: &[DVec3; 3],
+        interval: &Interval,
+        across: &mut [[f64; 4]],
+    ) -> Option<FacesFound> {
+        let corners = [splat(p[0]), splat(p[1]), splat(p[2])];
+        let motion = splat(interval.motion);
+        let (slack, zero) = (_mm256_set1_pd(interval.slack), _mm256_setzero_pd());
+        let sign = _mm256_set1_pd(-0.0);
+        let (none, forever) = (
+            _mm256_set1_pd(f64::NEG_INFINITY),
+            _mm256_set1_pd(f64::INFINITY),
+        );
+        let (mut least, mut least_group) = (forever, _mm256_set1_pd(-1.0));
+        let (mut start, mut start_group) = (none, _mm256_set1_pd(-1.0));
+        let mut to = _mm256_set1_pd(interval.to);
+        let (mut stuck, mut nan) = (zero, zero);
+        let blocks = groups.iter().zip(offsets).zip(across.chunks_exact_mut(4));
+        for (g, ((normals, &d), kept)) in blocks.enumerate() {
+            let l = normals.map(|v| _mm256_cvtps_pd(__m128::from(v)));
+            let h = [
+                dot(&l, &corners[0]),
+                dot(&l, &corners[1]),
+                dot(&l, &corners[2]),
+            ];
+            // `DVec3::min_element`: `x.min(y.min(z))` with `a < b ? a : b`, as `_mm256_min_pd`.
+            let lowest = _mm256_min_pd(h[0], _mm256_min_pd(h[1], h[2]));
+            let offset = _mm256_sub_pd(
+                _mm256_xor_pd(_mm256_cvtps_pd(__m128::from(d)), sign),
+                lowest,
+            );
+            // The products with the edges, lanes turned into one row per face.
+            let (x, y, z) = (
+                _mm256_sub_pd(h[1], h[0]),
+                _mm256_sub_pd(h[2], h[1]),
+                _mm256_sub_pd(h[0], h[2]),
+            );
+            let (xy_even, xy_odd) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
+            let (z_even, z_odd) = (_mm256_unpacklo_pd(z, zero), _mm256_unpackhi_pd(z, zero));
+            let rows = [
+                _mm256_permute2f128_pd::<0x20>(xy_even, z_even),
+                _mm256_permute2f128_pd::<0x20>(xy_odd, z_odd),
+                _mm256_permute2f128_pd::<0x31>(xy_even, z_even),
+                _mm256_permute2f128_pd::<0x31>(xy_odd, z_odd),
+            ];
+            for (slot, row) in kept.iter_mut().zip(rows) {
+                _mm256_storeu_pd(slot.as_mut_ptr(), row);
+            }
+            let group = _mm256_set1_pd(g as f64);
+            // The least offset, a strictly smaller one replacing it (a NaN never does).
+            let lower = _mm256_cmp_pd::<_CMP_LT_OQ>(offset, least);
+            least = _mm256_blendv_pd(least, offset, lower);
+            least_group = _mm256_blendv_pd(least_group, group, lower);
+            nan = _mm256_or_pd(nan, _mm256_cmp_pd::<_CMP_UNORD_Q>(offset, offset));
+            // Entry for `w > 0`, exit for `w < 0`; neither, a face the origin is short of.
+            let widened = _mm256_add_pd(offset, slack);
+            let w = dot(&l, &motion);
+            let at = _mm256_div_pd(_mm256_xor_pd(widened, sign), w);
+            let (ahead, behind) = (
+                _mm256_cmp_pd::<_CMP_GT_OQ>(w, zero),
+                _mm256_cmp_pd::<_CMP_LT_OQ>(w, zero),
+            );
+            let short = _mm256_cmp_pd::<_CMP_NGE_UQ>(widened, zero);
+            stuck = _mm256_or_pd(stuck, _mm256_andnot_pd(_mm256_or_pd(ahead, behind), short));
+            let entry = _mm256_blendv_pd(none, at, ahead);
+            let later = _mm256_cmp_pd::<_CMP_GT_OQ>(entry, start);
+            start = _mm256_blendv_pd(start, entry, later);
+            start_group = _mm256_blendv_pd(start_group, group, later);
+            // `f64::min` passes a NaN over; `_mm256_min_pd` gives its second operand then.
+            to = _mm256_min_pd(_mm256_blendv_pd(forever, at, behind), to);
+            let (latest, earliest) = largest_smallest(start, to);
+            let from = interval.from.max(latest);
+            let meets = from <= earliest && from <= interval.limit && earliest >= 0.0;
+            if !meets || _mm256_movemask_pd(stuck) != 0 {
+                return None;
+            }
+        }
+        let lanes = |v: __m256d| {
+            let mut out = [0.0; 4];
+            _mm256_storeu_pd(out.as_mut_ptr(), v);
+            out
+        };
+        let (_, to) = largest_smallest(start, to);
+        Some(FacesFound {
+            least: lanes(least),
+            least_group: lanes(least_group),
+            start: lanes(start),
+            start_group: lanes(start_group),
+            to,
+            nan: _mm256_movemask_pd(nan) != 0,
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -508,8 +868,8 @@ mod tests {
         assert!(compared > 300, "only {compared} overlaps compared");
     }
 
-    /// [`HullSweep::triangle`] on `tri` by `limit`, asserted the same as without the faces'
-    /// `f32` test first.
+    /// [`HullSweep::triangle`] on `tri` by `limit`, asserted the same as the one-by-one walk
+    /// alone (no faces' `f32` test first, no faces four at a time).
     fn agree(
         sweep: &HullSweep,
         tri: &[Vec3; 3],
@@ -542,8 +902,8 @@ mod tests {
 
     #[test]
     fn the_faces_f32_test_never_changes_an_answer() {
-        // Each triangle swept with and without the faces' f32 test first: the same time,
-        // point and normal, bit for bit. Random triangles, and triangles over the middle of a
+        // Each triangle swept with and without the fast paths (the faces' f32 test first, the
+        // faces four at a time): the same time, point and normal, bit for bit. Random triangles, and triangles over the middle of a
         // hull face that the hull, moving toward them, reaches within the sweep's slack at
         // `limit` give or take a few dozen f32 roundings: there the test's bound on its own
         // rounding decides between a hit at about `limit` and none.
@@ -597,6 +957,42 @@ mod tests {
             "only {cleared_near} near triangles cleared in f32"
         );
         assert!(hits_near > 500, "only {hits_near} near triangles hit");
+    }
+
+    #[test]
+    fn faces_four_at_a_time_keep_the_first_of_ties() {
+        // A box at the origin, square in x and y, moving along a diagonal of that square at a
+        // triangle symmetric about the diagonal, its nearest corner on it: faces x and y
+        // enter at exactly the same time (and overlapping, penetrate exactly as deep). The
+        // fast walk picks the same face (the first) as the one-by-one walk, bit for bit.
+        let mut points = Vec::new();
+        for k in 0..8 {
+            let s = |bit: i32, h: f32| if k & bit == 0 { -h } else { h };
+            points.push(Vec3::new(s(1, 0.5), s(2, 0.5), s(4, 0.25)));
+        }
+        let hull = ConvexHull::try_new(&points).unwrap();
+        let h = Posed::new(&hull, Quat::IDENTITY, Vec3::ZERO);
+        let mut g = Gen::new(23);
+        let (mut hits, mut at_start) = (0, 0);
+        for _ in 0..400 {
+            let (sx, sy) = [(1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)]
+                [(g.range(0.0, 4.0) as usize).min(3)];
+            let sweep = HullSweep::new(&h, Vec3::new(sx, sy, 0.0) * g.range(0.5, 3.0));
+            let (c, z) = (0.5 + g.range(-0.3, 1.5), g.range(-0.2, 0.2));
+            let (near, rise) = (g.range(0.5, 2.0), g.range(-1.0, 1.0));
+            let tri = [
+                Vec3::new(sx * c, sy * c, z),
+                Vec3::new(sx * (c + near), sy * (c + 2.0 * near), z + rise),
+                Vec3::new(sx * (c + 2.0 * near), sy * (c + near), z + rise),
+            ];
+            match agree(&sweep, &tri, 1.0) {
+                Ok(Some((0.0, _, _))) => at_start += 1,
+                Ok(Some(_)) => hits += 1,
+                _ => {}
+            }
+        }
+        assert!(hits > 100, "only {hits} hits");
+        assert!(at_start > 10, "only {at_start} starting contacts");
     }
 
     #[test]

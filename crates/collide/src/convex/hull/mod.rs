@@ -367,7 +367,7 @@ impl ConvexHull {
 
     /// The face planes in lanes, built on first use.
     #[inline]
-    pub(super) fn plane_lanes(&self) -> &PlaneLanes {
+    pub(crate) fn plane_lanes(&self) -> &PlaneLanes {
         self.plane_lanes.get_or_init(|| {
             let planes: Vec<Plane> = self.faces.iter().map(|f| f.plane).collect();
             PlaneLanes::new(&planes)
