@@ -94,7 +94,7 @@ where
             (None, None, Some(h)) => {
                 let found = h.triangle(&c, limit).map_or_else(
                     |()| convex_sweep(shape, motion, &c, limit),
-                    |found| found.map(|(toi, point, normal)| (toi, Face::Found(point, normal))),
+                    |found| found.map(|hit| (hit.toi(), Face::Hull(hit))),
                 );
                 keep(&mut first, i, found);
             }
@@ -127,6 +127,10 @@ where
     let (toi, i, face) = first?;
     let (point, normal) = match face {
         Face::Found(point, normal) => (point, normal),
+        Face::Hull(hit) => {
+            let (_, point, normal) = hull.as_ref()?.contact_of(&set.corners(i)?, hit)?;
+            (point, normal)
+        }
         Face::Box(normal) => {
             let c = set.corners(i)?;
             let moved = boxed.map(|b| Obb {
@@ -147,11 +151,12 @@ where
 }
 
 /// What a per-triangle test found besides the time: a point and unit normal, or (the box
-/// sweep) only the unit normal, the point being found once for the winning triangle.
+/// and hull sweeps) what the point is found from, once, for the winning triangle.
 #[derive(Clone, Copy, Debug)]
 enum Face {
     Found(Vec3, Vec3),
     Box(Vec3),
+    Hull(hull_triangle::HullHit),
 }
 
 /// How far past the best time the search goes on: a tie on a smaller index, or a hit that a
