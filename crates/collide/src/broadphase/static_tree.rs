@@ -16,14 +16,14 @@
 //! node and opens its largest-area inner child until it has four children or only leaves,
 //! so one node holds two levels of the binary tree and a walk makes half the steps.
 //!
-//! Layout: a node is 64 bytes (one cache line): its own box minimum and a power-of-two grid
-//! step per axis, its four children's boxes as bytes on that grid (rounded outward, so that
-//! each contains its child's exact box; decoded into lanes of
-//! [`lanes`](crate::broadphase::lanes) for the tests), and per child either the index of its
-//! node or the range of items of its leaf. Leaves hold at most [`MAX_LEAF`] items of the item
-//! order.
+//! Layout: a node is 128 bytes (two cache lines): its four children's boxes as lanes
+//! ([`lanes`](crate::broadphase::lanes)), and per child either the index of its node or the
+//! range of items of its leaf. Leaves hold at most [`MAX_LEAF`] items of the item order.
 
-use crate::broadphase::lanes::{entered_by_distance, first_lanes, lanes_by_key, Query, RayLanes};
+use crate::broadphase::lanes::{
+    entered_by_distance, first_lanes, lane3, lanes_by_key, load3, set_lane3, Lanes, Query,
+    RayLanes, EMPTY_LANES,
+};
 use crate::broadphase::walk_stack::WalkStack;
 use crate::broadphase::{prefetch, PREFETCH_BYTES};
 use crate::math::{splat3, Vec3, Vec3A};
@@ -75,190 +75,48 @@ impl Child {
     }
 }
 
-/// A node: up to four children in lanes `0..lanes`, with their boxes on the node's own grid.
-///
-/// The grid starts at the node's box minimum (`origin`, the least corner of its children's
-/// boxes) and has 255 steps per axis, each a power of two. A child's box is kept as whole
-/// steps, its minimum rounded down and its maximum up, so that `origin + q · step` (one
-/// product, one sum, rounded as `f32` arithmetic rounds them in the walks) never lies inside
-/// the true box: the decoded box always contains the child's exact box, and a walk visits
-/// everything an exact box would make it visit (and sometimes a little more). The product is
-/// exact (`q` has 8 bits and the step is a power of two), so the sum's rounding is the only
-/// one, and the build checks every bound by that same sum ([`on_grid`]).
-///
-/// Unused lanes hold zeros and are masked out of every test by `lanes`.
+/// A node: up to four children in lanes `0..lanes`, with their boxes. Unused lanes hold NaN
+/// boxes (no compare with them holds) and are masked out of slab tests.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[repr(C, align(64))]
 pub(crate) struct Node {
-    /// The grid's origin: the node's box minimum.
-    origin: [f32; 3],
-    /// Per axis, the grid's step as the biased exponent of an `f32` ([`step_of`]); 0 for a
-    /// step of 0 (every child flat at `origin` on that axis).
-    step_exp: [u8; 3],
-    /// Lanes in use; 1 to 4.
-    lanes: u8,
-    /// Per axis, the children's box minima in steps from `origin` (one byte per lane).
-    q_lo: [[u8; WIDTH]; 3],
-    /// Per axis, the children's box maxima in steps from `origin`.
-    q_hi: [[u8; WIDTH]; 3],
+    /// Per axis, the children's box minima (one lane per child).
+    lo: [Lanes; 3],
+    /// Per axis, the children's box maxima.
+    hi: [Lanes; 3],
     /// Per lane: a child node's index, or a leaf's first item.
     first: [u32; WIDTH],
-    /// Per lane: a leaf's item count in the low [`COUNT_BITS`] bits (0 for a child node and an
-    /// unused lane), and above them the offset of that child's children from `grand` (when
-    /// it is a node).
-    meta: [u8; WIDTH],
+    /// Per lane: a leaf's item count; 0 for a child node (and an unused lane).
+    count: [u8; WIDTH],
+    /// Lanes in use; 1 to 4.
+    lanes: u32,
     /// Where the child nodes' own children start: nodes are laid out level by level, so the
     /// children of this node's child nodes lie together, those of the child in lane `l` from
-    /// `grand` plus its offset on. A walk can start loading them before it has the child.
+    /// `grand + grand_from[l]` on. A walk can start loading them before it has the child.
     grand: u32,
+    /// Per lane: the offset from `grand` of that child's children (when it is a node).
+    grand_from: [u8; WIDTH],
 }
 
-// A node is one cache line.
-const _: () = assert!(std::mem::size_of::<Node>() == 64);
-
-/// Bits of a lane's `meta` that hold a leaf's item count (at most [`MAX_LEAF`]).
-const COUNT_BITS: u32 = 3;
-const _: () = assert!(MAX_LEAF < 1 << COUNT_BITS);
-// The grandchildren offset (at most three earlier siblings of four children each) fits above.
-const _: () = assert!((3 * WIDTH) << COUNT_BITS <= u8::MAX as usize);
-
-/// Steps of a node's grid per axis.
-const GRID: u8 = u8::MAX;
-/// Least and greatest biased exponents of a grid's step: `2⁻¹²⁶` and `2¹²⁷`, the normal
-/// powers of two (a product `q · step` is then exact or overflows to infinity, which only a
-/// maximum can reach and still contains its bound).
-const STEP_EXP: std::ops::RangeInclusive<u8> = 1..=254;
-
-/// The step of biased exponent `e`: the `f32` of bits `e << 23`, `2^(e − 127)`; 0 for `e = 0`.
-#[inline(always)]
-fn step_of(e: u8) -> f32 {
-    f32::from_bits(u32::from(e) << 23)
-}
-
-/// Step `q` of the grid from `origin` by `step`, rounded as the walks round it: one exact
-/// product and one rounded sum (the packed decode in [`Node::boxes`] does the same two
-/// operations per lane).
-#[inline(always)]
-fn on_grid(origin: f32, step: f32, q: u8) -> f32 {
-    origin + f32::from(q) * step
-}
-
-/// Four bytes as the four lanes of a `Vec4` (compiles to two unpacks and one conversion).
-#[inline(always)]
-fn widen(q: [u8; WIDTH]) -> Vec4 {
-    Vec4::from_array(q.map(f32::from))
-}
-
-/// The biased exponent of the least power-of-two step whose last grid point from `lo`
-/// reaches `hi` (rounded as the walks round it); 0 (a step of 0) when `hi <= lo`.
-fn grid_exp(lo: f32, hi: f32) -> u8 {
-    if hi <= lo {
-        return 0;
-    }
-    let reaches = |e: u8| on_grid(lo, step_of(e), GRID) >= hi;
-    // A first guess: the exponent of the extent over 255 (infinite when the extent
-    // overflows), one more when its mantissa is not zero; then the rounding decides, and the
-    // greatest step (2¹²⁷ · 255 overflows to infinity) always reaches.
-    let need = ((hi - lo) / f32::from(GRID)).to_bits();
-    let up = u32::from(need & 0x007F_FFFF != 0);
-    let guess = ((need >> 23) + up).clamp(1, 254) as u8;
-    let mut e = guess;
-    while e < *STEP_EXP.end() && !reaches(e) {
-        e += 1;
-    }
-    while e > *STEP_EXP.start() && reaches(e - 1) {
-        e -= 1;
-    }
-    e
-}
-
-/// The greatest `q` with `on_grid(origin, step, q) <= v` (`origin <= v`, so `q = 0` always
-/// qualifies).
-fn grid_below(origin: f32, step: f32, v: f32) -> u8 {
-    if step == 0.0 {
-        return 0;
-    }
-    // A guess from the steps between them (the inverse of a power of two is exact; the cast
-    // truncates and saturates), then the rounding decides.
-    let mut q = ((v - origin) * step.recip()) as u8;
-    while q < GRID && on_grid(origin, step, q + 1) <= v {
-        q += 1;
-    }
-    while q > 0 && on_grid(origin, step, q) > v {
-        q -= 1;
-    }
-    q
-}
-
-/// The least `q` with `on_grid(origin, step, q) >= v` (the grid's last point reaches `v`,
-/// or the step is 0 and `v` is `origin`).
-fn grid_above(origin: f32, step: f32, v: f32) -> u8 {
-    if step == 0.0 {
-        return 0;
-    }
-    let mut q = ((v - origin) * step.recip()) as u8;
-    while q > 0 && on_grid(origin, step, q - 1) >= v {
-        q -= 1;
-    }
-    while q < GRID && on_grid(origin, step, q) < v {
-        q += 1;
-    }
-    q
-}
+// A node is two cache lines: the links to the grandchildren fill the second one's spare bytes.
+const _: () = assert!(std::mem::size_of::<Node>() == 128);
 
 impl Node {
     const EMPTY: Node = Node {
-        origin: [0.0; 3],
-        step_exp: [0; 3],
-        lanes: 0,
-        q_lo: [[0; WIDTH]; 3],
-        q_hi: [[0; WIDTH]; 3],
+        lo: [EMPTY_LANES; 3],
+        hi: [EMPTY_LANES; 3],
         first: [0; WIDTH],
-        meta: [0; WIDTH],
+        count: [0; WIDTH],
+        lanes: 0,
         grand: 0,
+        grand_from: [0; WIDTH],
     };
-
-    /// The node of these children (one to four) and their exact boxes (finite), each box
-    /// rounded outward onto the node's grid.
-    fn new(children: &[(Child, Aabb)]) -> Node {
-        let mut node = Node::EMPTY;
-        let bounds = children.iter().fold(Aabb::EMPTY, |u, (_, b)| u.union(b));
-        let (min, max) = (bounds.min.to_array(), bounds.max.to_array());
-        for k in 0..3 {
-            node.origin[k] = min[k];
-            node.step_exp[k] = grid_exp(min[k], max[k]);
-        }
-        for (l, (child, b)) in children.iter().enumerate() {
-            let (lo, hi) = (b.min.to_array(), b.max.to_array());
-            for k in 0..3 {
-                let step = step_of(node.step_exp[k]);
-                node.q_lo[k][l] = grid_below(min[k], step, lo[k]);
-                node.q_hi[k][l] = grid_above(min[k], step, hi[k]);
-            }
-            node.first[l] = child.first;
-            // Leaves hold at most MAX_LEAF (4) items: the count fits its bits.
-            node.meta[l] = child.count as u8;
-        }
-        node.lanes = children.len() as u8;
-        node
-    }
-
-    /// The offset from `grand` of the children of child `l` (a node).
-    #[inline(always)]
-    fn grand_from(&self, l: usize) -> usize {
-        usize::from(self.meta[l] >> COUNT_BITS)
-    }
-
-    /// Sets the offset from `grand` of the children of child `l`.
-    fn set_grand_from(&mut self, l: usize, from: u8) {
-        self.meta[l] = (self.meta[l] & ((1 << COUNT_BITS) - 1)) | from << COUNT_BITS;
-    }
 
     /// Starts loading the children of child `l` (a node) of this node in `nodes`, the tree's
     /// nodes: up to four nodes from where they start.
     #[inline(always)]
     fn grandchildren_ahead(&self, nodes: &[Node], l: usize) {
-        let from = self.grand as usize + self.grand_from(l);
+        let from = self.grand as usize + usize::from(self.grand_from[l]);
         if let Some(block) = nodes.get(from..(from + WIDTH).min(nodes.len())) {
             for n in block {
                 prefetch(n);
@@ -271,68 +129,55 @@ impl Node {
     fn child(&self, l: usize) -> Child {
         Child {
             first: self.first[l],
-            count: u32::from(self.meta[l] & ((1 << COUNT_BITS) - 1)),
+            count: u32::from(self.count[l]),
         }
     }
 
-    /// The lanes in use, as bits.
-    #[inline(always)]
-    fn used(&self) -> u32 {
-        first_lanes(u32::from(self.lanes))
-    }
-
-    /// The (decoded) box of child `l`: it contains the child's exact box.
+    /// The box of child `l`.
     #[inline(always)]
     fn child_box(&self, l: usize) -> Aabb {
-        let corner = |q: &[[u8; WIDTH]; 3]| {
-            Vec3::from_array(std::array::from_fn(|k| {
-                on_grid(self.origin[k], step_of(self.step_exp[k]), q[k][l])
-            }))
-        };
         Aabb {
-            min: corner(&self.q_lo),
-            max: corner(&self.q_hi),
+            min: lane3(&self.lo, l),
+            max: lane3(&self.hi, l),
         }
     }
 
-    /// The children's decoded boxes as lanes (minima, maxima per axis): per axis one splat of
-    /// the origin and the step, and per bound a widening of four bytes, a product and a sum.
-    #[inline(always)]
-    fn boxes(&self) -> ([Vec4; 3], [Vec4; 3]) {
-        let mut lo = [Vec4::ZERO; 3];
-        let mut hi = [Vec4::ZERO; 3];
-        for k in 0..3 {
-            let origin = Vec4::splat(self.origin[k]);
-            let step = Vec4::splat(step_of(self.step_exp[k]));
-            lo[k] = origin + widen(self.q_lo[k]) * step;
-            hi[k] = origin + widen(self.q_hi[k]) * step;
-        }
-        (lo, hi)
+    /// Appends a child with its box.
+    fn push(&mut self, child: Child, b: &Aabb) {
+        let l = self.lanes as usize;
+        set_lane3(&mut self.lo, l, b.min);
+        set_lane3(&mut self.hi, l, b.max);
+        self.first[l] = child.first;
+        // Leaves hold at most MAX_LEAF (4) items: the count fits a byte.
+        self.count[l] = child.count as u8;
+        self.lanes += 1;
     }
 
     /// Entry times of a ray into the children's boxes within `[0, max_t]` (`INFINITY`:
     /// missed).
     #[inline(always)]
     fn ray_entries(&self, ray: &RayLanes, max_t: f32) -> [f32; WIDTH] {
-        let (lo, hi) = self.boxes();
-        ray.entries(lo, hi, max_t, self.used())
+        ray.entries(
+            load3(&self.lo),
+            load3(&self.hi),
+            max_t,
+            first_lanes(self.lanes),
+        )
     }
 
     /// Lane bits of the children whose boxes touch the query (unused lanes never do).
     #[inline(always)]
     fn touching(&self, q: &Query) -> u32 {
-        let (lo, hi) = self.boxes();
-        q.touching(lo, hi) & self.used()
+        q.touching(load3(&self.lo), load3(&self.hi))
     }
 
-    /// Squared distances from `p` (splatted) to the children's boxes (unused lanes too: the
-    /// caller skips them).
+    /// Squared distances from `p` (splatted) to the children's boxes; NaN in unused lanes.
     #[inline(always)]
     fn distances2(&self, p: &[Vec4; 3]) -> [f32; WIDTH] {
-        let (lo, hi) = self.boxes();
+        let (lo, hi) = (load3(&self.lo), load3(&self.hi));
         let mut d2 = Vec4::ZERO;
         for k in 0..3 {
-            // The clamp of p into the box is its closest point.
+            // The clamp of p into the box is its closest point; NaN lanes stay NaN.
             let d = p[k] - p[k].max(lo[k]).min(hi[k]);
             d2 += d * d;
         }
@@ -485,7 +330,7 @@ impl StaticTree {
     /// `true` when the nodes take more than [`PREFETCH_BYTES`]: walks then prefetch the
     /// child nodes they will visit.
     fn worth_prefetching(&self) -> bool {
-        self.nodes.len() * 128 > PREFETCH_BYTES
+        std::mem::size_of_val(&self.nodes[..]) > PREFETCH_BYTES
     }
 
     /// The root box; [`Aabb::EMPTY`] for an empty tree.
@@ -709,13 +554,11 @@ impl StaticTree {
         }
     }
 
-    /// Checks the invariants against the item boxes in leaf order: every item box inside the
-    /// tree's box and inside the decoded box of every child on its path from the root (so
-    /// that no walk can miss it), every item in exactly one leaf of at most [`MAX_LEAF`]
-    /// items, every node's grid steps normal powers of two (or 0) from a finite origin, each
-    /// decoded box ordered and free of NaN, unused lanes empty, child indices in range and
-    /// visited once, each child node's origin inside its box, each child node's children
-    /// where its parent's `grand` says, depth within [`MAX_DEPTH`].
+    /// Checks the invariants against the item boxes in leaf order: every child box inside
+    /// its parent's (the root's children inside the tree's box), every item box inside its
+    /// leaf's, every item in exactly one leaf of at most [`MAX_LEAF`] items, unused lanes
+    /// empty, child indices in range and visited once, each child node's children where its
+    /// parent's `grand` says, depth within [`MAX_DEPTH`].
     pub fn validate(&self, boxes_in_order: &[Aabb]) -> Result<(), TreeDefect> {
         let n = boxes_in_order.len();
         if self.nodes.is_empty() {
@@ -730,10 +573,8 @@ impl StaticTree {
         }
         let mut seen_item = vec![false; n];
         let mut seen_node = vec![false; self.nodes.len()];
-        // (node, the intersection of the tree's box and the boxes on its path, depth): a box
-        // contains an item's box when every box on the path does.
         let mut pending = vec![(0usize, self.bounds, 0usize)];
-        while let Some((index, allowed, depth)) = pending.pop() {
+        while let Some((index, parent_box, depth)) = pending.pop() {
             let fail = |what| Err(TreeDefect { node: index, what });
             if std::mem::replace(&mut seen_node[index], true) {
                 return fail("node reached twice");
@@ -742,51 +583,40 @@ impl StaticTree {
                 return fail("deeper than the build can make");
             }
             let node = &self.nodes[index];
-            let lanes = usize::from(node.lanes);
+            let lanes = node.lanes as usize;
             if !(1..=WIDTH).contains(&lanes) {
                 return fail("no children or too many");
             }
-            let steps_ok = node
-                .step_exp
-                .iter()
-                .all(|&e| e == 0 || STEP_EXP.contains(&e));
-            if !(Vec3::from_array(node.origin).is_finite() && steps_ok) {
-                return fail("grid origin not finite or step not a normal power of two");
-            }
             for l in lanes..WIDTH {
-                let bytes = (0..3).any(|k| node.q_lo[k][l] != 0 || node.q_hi[k][l] != 0);
-                if bytes || node.first[l] != 0 || node.meta[l] != 0 {
+                let b = node.child_box(l);
+                if !(b.min.is_nan() && b.max.is_nan()) || node.child(l) != Child::default() {
                     return fail("unused lane not empty");
                 }
             }
             for l in 0..lanes {
                 let (child, b) = (node.child(l), node.child_box(l));
-                if b.min.is_nan() || b.max.is_nan() || !b.min.cmple(b.max).all() {
-                    return fail("box NaN or inverted");
+                if !(b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all()) {
+                    return fail("box not finite or inverted");
                 }
-                let inside = Aabb {
-                    min: allowed.min.max(b.min),
-                    max: allowed.max.min(b.max),
-                };
+                if !parent_box.contains(&b) {
+                    return fail("child box outside its parent");
+                }
                 if !child.is_leaf() {
                     let first = child.first as usize;
                     if first >= self.nodes.len() || first <= index {
                         return fail("child index out of range");
                     }
-                    let c = &self.nodes[first];
-                    if !b.contains_point(Vec3::from_array(c.origin)) {
-                        return fail("child node's origin outside its box");
-                    }
                     // The child's own child nodes, in lane order, from where this node says.
-                    let from = node.grand as usize + node.grand_from(l);
-                    let inner = (0..usize::from(c.lanes)).filter(|&k| !c.child(k).is_leaf());
+                    let from = node.grand as usize + usize::from(node.grand_from[l]);
+                    let c = &self.nodes[first];
+                    let inner = (0..c.lanes as usize).filter(|&k| !c.child(k).is_leaf());
                     if inner
                         .enumerate()
                         .any(|(j, k)| c.first[k] as usize != from + j)
                     {
                         return fail("grandchildren not where the node says");
                     }
-                    pending.push((first, inside, depth + 1));
+                    pending.push((first, b, depth + 1));
                     continue;
                 }
                 if child.count > MAX_LEAF || child.first as usize + child.count as usize > n {
@@ -796,8 +626,8 @@ impl StaticTree {
                     if std::mem::replace(&mut seen_item[item as usize], true) {
                         return fail("item in two leaves");
                     }
-                    if !inside.contains(&boxes_in_order[item as usize]) {
-                        return fail("item box outside a box on its path");
+                    if !b.contains(&boxes_in_order[item as usize]) {
+                        return fail("item box outside its leaf");
                     }
                 }
             }
@@ -1065,7 +895,7 @@ fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
                 p.grand = here;
             }
             // At most three earlier siblings of four children each come first.
-            p.set_grand_from(lane, (here - p.grand) as u8);
+            p.grand_from[lane] = (here - p.grand) as u8;
         }
         let mut gathered = [top; WIDTH];
         let mut n = 1;
@@ -1087,7 +917,6 @@ fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
             gathered[k + 1] = first + 1;
             n += 1;
         }
-        let mut children = [(Child::ROOT, Aabb::EMPTY); WIDTH];
         for (lane, &b) in gathered[..n].iter().enumerate() {
             let node = &binary[b as usize];
             let child = if node.count > 0 {
@@ -1104,9 +933,8 @@ fn collapse(binary: &[BinaryNode]) -> Vec<Node> {
                     count: 0,
                 }
             };
-            children[lane] = (child, node.bounds);
+            nodes[wide].push(child, &node.bounds);
         }
-        nodes[wide] = Node::new(&children[..n]);
     }
     nodes
 }
@@ -1389,165 +1217,15 @@ mod tests {
         assert_eq!(best.1, want);
     }
 
-    /// A xorshift stream of floats in `[0, 1)`.
-    fn uniform(seed: u64) -> impl FnMut() -> f32 {
-        let mut state = seed;
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
-
-    /// Boxes of one kind of input: `kind` picks the scale and the degeneracy.
-    fn awkward_boxes(kind: usize, n: usize, next: &mut impl FnMut() -> f32) -> Vec<Aabb> {
-        let signed = |x: f32| 2.0 * x - 1.0;
-        (0..n)
-            .map(|i| {
-                let (c, h) = match kind {
-                    // Unit scale, half of the boxes flat on one axis, some of zero size.
-                    0 => {
-                        let c = Vec3::new(signed(next()), signed(next()), signed(next())) * 10.0;
-                        let mut h = Vec3::new(next(), next(), next());
-                        h[i % 3] = 0.0;
-                        (c, if i % 5 == 0 { Vec3::ZERO } else { h })
-                    }
-                    // Far from the origin, tiny boxes (below the coordinates' ulp).
-                    1 => {
-                        let c = Vec3::new(1.0e7 + next() * 64.0, -3.0e6, 5.0e5 + next());
-                        (c, Vec3::splat(next() * 1.0e-3))
-                    }
-                    // Tiny everything, down to subnormals.
-                    2 => {
-                        let c = Vec3::new(signed(next()), signed(next()), next()) * 1.0e-36;
-                        (c, Vec3::new(next(), 0.0, next()) * 1.0e-38)
-                    }
-                    // Huge: 1e30 extents, and centres at 1e35.
-                    3 => {
-                        let c = Vec3::new(signed(next()), signed(next()), signed(next())) * 1.0e35;
-                        (c, Vec3::new(next(), next(), next()) * 1.0e30)
-                    }
-                    // Every box the same point or plane: flat nodes (grid steps of 0).
-                    4 => (
-                        Vec3::new(3.0, -0.0, 0.0),
-                        Vec3::new(0.0, 0.0, (i % 2) as f32),
-                    ),
-                    // Mixed magnitudes in one tree.
-                    _ => {
-                        let scale = 10f32.powi((i % 9) as i32 * 4 - 16);
-                        let c = Vec3::new(signed(next()), signed(next()), signed(next())) * scale;
-                        (c, Vec3::new(next(), next(), next()) * scale)
-                    }
-                };
-                Aabb::new(c - h, c + h)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn quantised_boxes_contain_every_item_on_awkward_inputs() {
-        let mut next = uniform(0x2545_F491_4F6C_DD1D);
-        for kind in 0..6 {
-            for n in [1, 3, 4, 5, 17, 300, 2000] {
-                let boxes = awkward_boxes(kind, n, &mut next);
-                let (tree, in_order) = built(&boxes);
-                assert_eq!(tree.validate(&in_order), Ok(()), "kind {kind}, n = {n}");
-                // Every item is found by a box query of its own box.
-                for (i, b) in in_order.iter().enumerate() {
-                    let mut found = false;
-                    tree.query_aabb(b, |item| {
-                        found |= item as usize == i;
-                        !found
-                    });
-                    assert!(found, "kind {kind}, n = {n}, item {i}");
-                }
-            }
-        }
-        // The whole finite range: extents that overflow f32 (the grid's top overflows to
-        // infinity and still contains the maximum).
-        let wide = [
-            Aabb::new(Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX)),
-            Aabb::new(Vec3::splat(f32::MAX), Vec3::splat(f32::MAX)),
-            Aabb::new(Vec3::splat(-f32::MAX), Vec3::splat(-f32::MAX)),
-            Aabb::new(Vec3::ZERO, Vec3::splat(f32::MIN_POSITIVE)),
-            Aabb::new(Vec3::splat(-1.0e-45), Vec3::splat(1.0e-45)),
-        ];
-        for n in 1..=wide.len() {
-            let (tree, in_order) = built(&wide[..n]);
-            assert_eq!(tree.validate(&in_order), Ok(()), "n = {n}");
-        }
-    }
-
-    #[test]
-    fn node_grids_contain_their_children_and_decode_in_lanes_as_one_by_one() {
-        let mut next = uniform(0x9E37_79B9_7F4A_7C15);
-        for round in 0..20_000 {
-            let kind = round % 6;
-            let n = 1 + round % WIDTH;
-            let boxes = awkward_boxes(kind, n, &mut next);
-            let children: Vec<(Child, Aabb)> = boxes
-                .iter()
-                .enumerate()
-                .map(|(i, b)| {
-                    (
-                        Child {
-                            first: i as u32,
-                            count: 1,
-                        },
-                        *b,
-                    )
-                })
-                .collect();
-            let node = Node::new(&children);
-            let (lo, hi) = node.boxes();
-            for (l, (_, exact)) in children.iter().enumerate() {
-                let b = node.child_box(l);
-                assert!(b.contains(exact), "round {round}: {b:?} misses {exact:?}");
-                for k in 0..3 {
-                    assert_eq!(lo[k][l].to_bits(), b.min[k].to_bits(), "round {round}");
-                    assert_eq!(hi[k][l].to_bits(), b.max[k].to_bits(), "round {round}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn grids_are_the_least_steps_that_reach() {
-        for (lo, hi) in [
-            (0.0f32, 1.0f32),
-            (1.0e7, 1.0e7 + 1.0),
-            (-5.0, 250.0),
-            (0.0, 255.0),
-        ] {
-            let e = grid_exp(lo, hi);
-            assert!(on_grid(lo, step_of(e), GRID) >= hi, "{lo} {hi}");
-            assert!(on_grid(lo, step_of(e - 1), GRID) < hi, "{lo} {hi}");
-        }
-        // 255 steps of 1 reach 255 exactly; a flat axis takes a step of 0.
-        assert_eq!(step_of(grid_exp(0.0, 255.0)), 1.0);
-        assert_eq!(grid_exp(2.0, 2.0), 0);
-        assert_eq!(step_of(0), 0.0);
-        // The greatest step reaches across the whole range (overflowing to infinity).
-        let e = grid_exp(-f32::MAX, f32::MAX);
-        assert_eq!(on_grid(-f32::MAX, step_of(e), GRID), f32::INFINITY);
-    }
-
     #[test]
     fn validate_reports_a_box_outside_its_parent() {
         let boxes = unit_boxes(50);
         let (mut tree, in_order) = built(&boxes);
         assert_eq!(tree.validate(&in_order), Ok(()));
-        // A leaf's box shrunk to its lowest grid point on x: its items (one unit wide) fall
-        // outside.
-        let (node, lane) = (0..tree.nodes.len())
-            .flat_map(|i| (0..WIDTH).map(move |l| (i, l)))
-            .find(|&(i, l)| tree.nodes[i].child(l).is_leaf())
-            .unwrap();
-        tree.nodes[node].q_hi[0][lane] = tree.nodes[node].q_lo[0][lane];
+        tree.nodes[0].hi[0][1] += 1000.0;
         assert_eq!(
             tree.validate(&in_order).map_err(|d| d.what),
-            Err("item box outside a box on its path")
+            Err("child box outside its parent")
         );
     }
 }
