@@ -19,7 +19,7 @@
 use std::cell::RefCell;
 
 use super::box_triangle::feature_witnesses;
-use crate::convex::{Contact, ConvexHull, HullFace, Posed, SupportMap};
+use crate::convex::{Contact, ConvexHull, Posed, SupportMap};
 use crate::math::Vec3;
 use crate::scratch;
 use crate::shapes::Triangle;
@@ -181,7 +181,9 @@ fn for_each_facet(
 ) -> bool {
     normal_facets(hull, p, n, &mut visit)
         && face_facets(hull, p, across, &mut visit)
-        && edge_facets(hull, p, n, across, lanes, visit)
+        && edge_facets(hull, p, n, across, lanes, |edges, met| {
+            pair_facets(hull, p, edges, across, met, &mut visit)
+        })
 }
 
 /// Whether the AVX paths can run on this CPU (a run-time check, cached by the standard
@@ -251,9 +253,11 @@ fn across_of(across: &[[f64; 4]], f: usize) -> Option<DVec3> {
 
 /// The last facets of [`for_each_facet`]: the edge pairs whose arcs cross, the face through
 /// the hull edge's point `v` less the triangle edge's point, normal `l` (unit, toward the
-/// crossing `x`). `across` as [`face_facets`] leaves it. With `lanes` (and AVX) the crossing
-/// edges and the pairs on the half circle are found three lanes at a time
-/// ([`avx::crossing_edges`], [`avx::half_circle_pairs`]): the same values, the same pairs.
+/// crossing `x`). `across` as [`face_facets`] leaves it. The pairs go to `on_pairs` (with the
+/// triangle's edges) a block at a time, in order; it visits their facets ([`pair_facets`]) and
+/// returns `false` to stop. With `lanes` (and AVX) the crossing edges and the pairs on the
+/// half circle are found three lanes at a time ([`avx::crossing_edges`],
+/// [`avx::half_circle_pairs`]): the same values, the same pairs.
 #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 fn edge_facets(
     hull: &ConvexHull,
@@ -261,7 +265,7 @@ fn edge_facets(
     n: DVec3,
     across: &[[f64; 4]],
     lanes: bool,
-    mut visit: impl FnMut(DVec3, f64) -> bool,
+    mut on_pairs: impl FnMut(&[DVec3; 3], &[(u32, u32)]) -> bool,
 ) -> bool {
     let faces = hull.faces();
     let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
@@ -282,7 +286,7 @@ fn edge_facets(
             let count = unsafe { avx::crossing_edges(chunk, first, across, &mut kept) };
             let pairs =
                 unsafe { avx::half_circle_pairs(&kept[..count], hull, across, &outward, &mut met) };
-            if !pair_facets(hull, p, &edges, across, &met[..pairs], &mut visit) {
+            if !on_pairs(&edges, &met[..pairs]) {
                 return false;
             }
             continue;
@@ -316,15 +320,15 @@ fn edge_facets(
                 pairs += usize::from(crossing & (1 << k) != 0 && side < 0.0);
             }
         }
-        if !pair_facets(hull, p, &edges, across, &met[..pairs], &mut visit) {
+        if !on_pairs(&edges, &met[..pairs]) {
             return false;
         }
     }
     true
 }
 
-/// The facets of the edge pairs `met` (hull edge, triangle edge `k` of `edges`) of
-/// [`edge_facets`], visited in order; `false` when `visit` stopped.
+/// The facets of the edge pairs `met` of [`edge_facets`] ([`pair_facet`]), visited in order;
+/// `false` when `visit` stopped.
 fn pair_facets(
     hull: &ConvexHull,
     p: &[DVec3; 3],
@@ -333,32 +337,40 @@ fn pair_facets(
     met: &[(u32, u32)],
     visit: &mut impl FnMut(DVec3, f64) -> bool,
 ) -> bool {
-    let (faces, vertices, hull_edges) = (hull.faces(), hull.vertices(), hull.edges());
-    for &(i, k) in met {
-        let (e, k) = (&hull_edges[i as usize], k as usize);
-        let [fa, fb] = e.faces.map(|f| f as usize);
-        let (Some(ag), Some(bg)) = (across_of(across, fa), across_of(across, fb)) else {
-            continue;
-        };
-        let (a, b) = (
-            faces[fa].plane.normal.as_dvec3(),
-            faces[fb].plane.normal.as_dvec3(),
-        );
-        let x = crossing_point(a, b, ag[k], bg[k]);
-        let v = vertices[e.vertices[0] as usize].as_dvec3();
-        let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
-        let g = edges[k];
-        let l = along.cross(g);
-        let ll = l.length_squared();
-        if ll.is_nan() || ll <= DEGENERATE_AXIS * along.length_squared() * g.length_squared() {
-            continue;
-        }
-        let l = if l.dot(x) < 0.0 { -l } else { l } / ll.sqrt();
-        if !visit(l, l.dot(v - p[k])) {
-            return false;
-        }
+    met.iter()
+        .all(|&pair| pair_facet(hull, p, edges, across, pair).is_none_or(|(l, d)| visit(l, d)))
+}
+
+/// The facet of the edge pair `(i, k)` (hull edge `i`, triangle edge `k` of `edges`, whose
+/// arcs cross): its unit normal `l` (toward the crossing) and offset `d`; `None` when the
+/// edges are parallel (or a product is NaN), which separates nothing.
+#[inline]
+fn pair_facet(
+    hull: &ConvexHull,
+    p: &[DVec3; 3],
+    edges: &[DVec3; 3],
+    across: &[[f64; 4]],
+    (i, k): (u32, u32),
+) -> Option<(DVec3, f64)> {
+    let (faces, vertices) = (hull.faces(), hull.vertices());
+    let (e, k) = (hull.edges().get(i as usize)?, k as usize);
+    let [fa, fb] = e.faces.map(|f| f as usize);
+    let (ag, bg) = (across_of(across, fa)?, across_of(across, fb)?);
+    let (a, b) = (
+        faces[fa].plane.normal.as_dvec3(),
+        faces[fb].plane.normal.as_dvec3(),
+    );
+    let x = crossing_point(a, b, ag[k], bg[k]);
+    let v = vertices[e.vertices[0] as usize].as_dvec3();
+    let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
+    let g = edges[k];
+    let l = along.cross(g);
+    let ll = l.length_squared();
+    if ll.is_nan() || ll <= DEGENERATE_AXIS * along.length_squared() * g.length_squared() {
+        return None;
     }
-    true
+    let l = if l.dot(x) < 0.0 { -l } else { l } / ll.sqrt();
+    Some((l, l.dot(v - p[k])))
 }
 
 /// Where the Gauss-map arc from face normal `a` to `b` crosses the great circle normal to a
@@ -579,7 +591,36 @@ impl Interval {
     ) -> bool {
         normal_facets(hull, p, n, &mut |l, d| self.facet(l, d))
             && self.faces(hull, p, across, lanes)
-            && edge_facets(hull, p, n, across, lanes, |l, d| self.facet(l, d))
+            && edge_facets(hull, p, n, across, lanes, |edges, met| {
+                self.pairs(hull, p, edges, across, met, lanes)
+            })
+    }
+
+    /// The edge pairs' facets of [`Interval::walk`]: with `lanes` (and AVX) four at a time
+    /// ([`avx::interval_pairs`]), the same values and the same choice among ties.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn pairs(
+        &mut self,
+        hull: &ConvexHull,
+        p: &[DVec3; 3],
+        edges: &[DVec3; 3],
+        across: &[[f64; 4]],
+        met: &[(u32, u32)],
+        lanes: bool,
+    ) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if lanes && avx() && !met.is_empty() {
+            // SAFETY: `avx::interval_pairs` only needs the CPU to have AVX, checked just above.
+            let found = unsafe { avx::interval_pairs(hull, p, edges, across, met, self) };
+            return found.is_some_and(|found| {
+                let normal = |f: usize| {
+                    let pair = met[f.min(met.len() - 1)];
+                    pair_facet(hull, p, edges, across, pair).map_or(DVec3::ZERO, |(l, _)| l)
+                };
+                self.take_found(&found, normal)
+            });
+        }
+        pair_facets(hull, p, edges, across, met, &mut |l, d| self.facet(l, d))
     }
 
     /// The hull's faces of [`Interval::walk`].
@@ -600,23 +641,25 @@ impl Interval {
                     // SAFETY: `avx::interval_faces` only needs the CPU to have AVX, checked
                     // just above.
                     let found = unsafe { avx::interval_faces(groups, offsets, p, self, across) };
-                    return found.is_some_and(|found| self.take_faces(&found, faces));
+                    return found.is_some_and(|found| {
+                        let normal = |f: usize| {
+                            let face = faces.get(f.min(faces.len().saturating_sub(1)));
+                            face.map_or(DVec3::ZERO, |face| face.plane.normal.as_dvec3())
+                        };
+                        self.take_found(&found, normal)
+                    });
                 }
             }
         }
         face_facets(hull, p, across, &mut |l, d| self.facet(l, d))
     }
 
-    /// Takes what [`avx::interval_faces`] found over the hull's `faces`, as taking them one
-    /// at a time would have: the least offset and the latest start, each at its first face;
-    /// a NaN offset makes the least penetration NaN for good, as [`Least::take`] does.
+    /// Takes what [`avx::interval_faces`] or [`avx::interval_pairs`] found over a run of
+    /// facets (`normal(f)` the unit normal of the run's facet `f`), as taking them one at a
+    /// time would have: the least offset and the latest start, each at its first facet; a
+    /// NaN offset makes the least penetration NaN for good, as [`Least::take`] does.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn take_faces(&mut self, found: &FacesFound, faces: &[HullFace]) -> bool {
-        let normal = |f: usize| {
-            faces
-                .get(f.min(faces.len().saturating_sub(1)))
-                .map_or(DVec3::ZERO, |face| face.plane.normal.as_dvec3())
-        };
+    fn take_found(&mut self, found: &FacesFound, normal: impl Fn(usize) -> DVec3) -> bool {
         if found.nan {
             self.least.take(f64::NAN, self.least.normal, f64::INFINITY);
         } else if let Some((d, f)) = first_of(found.least, found.least_group, |a, b| a < b) {
@@ -709,9 +752,9 @@ mod avx {
         _mm256_castpd256_pd128, _mm256_cmp_pd, _mm256_cvtps_pd, _mm256_div_pd,
         _mm256_extractf128_pd, _mm256_loadu_pd, _mm256_min_pd, _mm256_movemask_pd, _mm256_mul_pd,
         _mm256_or_pd, _mm256_permute2f128_pd, _mm256_set1_pd, _mm256_set_pd, _mm256_setzero_pd,
-        _mm256_storeu_pd, _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd, _mm256_xor_pd,
-        _mm_cvtsd_f64, _mm_max_pd, _mm_min_pd, _mm_unpackhi_pd, _CMP_GT_OQ, _CMP_LT_OQ,
-        _CMP_NGE_UQ, _CMP_UNORD_Q,
+        _mm256_sqrt_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm256_unpackhi_pd, _mm256_unpacklo_pd,
+        _mm256_xor_pd, _mm_cvtsd_f64, _mm_max_pd, _mm_min_pd, _mm_unpackhi_pd, _CMP_EQ_OQ,
+        _CMP_GT_OQ, _CMP_LT_OQ, _CMP_NGE_UQ, _CMP_NLE_UQ, _CMP_ORD_Q, _CMP_UNORD_Q,
     };
 
     use glam::{DVec3, Vec4};
@@ -863,14 +906,125 @@ mod avx {
         pairs
     }
 
+    /// The facets of [`Interval::facet`] four lanes at a time: per lane the least offset
+    /// and the latest entry with the group where each first appeared, the earliest exit,
+    /// whether a facet parallel to the motion keeps them apart, and whether an offset was NaN.
+    struct IntervalLanes {
+        least: __m256d,
+        least_group: __m256d,
+        start: __m256d,
+        start_group: __m256d,
+        to: __m256d,
+        stuck: __m256d,
+        nan: __m256d,
+    }
+
+    impl IntervalLanes {
+        /// No facet yet; the exit so far `interval.to`.
+        ///
+        /// # Safety
+        /// The CPU must have AVX.
+        #[inline]
+        #[target_feature(enable = "avx")]
+        unsafe fn new(interval: &Interval) -> IntervalLanes {
+            IntervalLanes {
+                least: _mm256_set1_pd(f64::INFINITY),
+                least_group: _mm256_set1_pd(-1.0),
+                start: _mm256_set1_pd(f64::NEG_INFINITY),
+                start_group: _mm256_set1_pd(-1.0),
+                to: _mm256_set1_pd(interval.to),
+                stuck: _mm256_setzero_pd(),
+                nan: _mm256_setzero_pd(),
+            }
+        }
+
+        /// Takes group `g`'s facets of unit normals `l` (per axis) and offsets `offset`, in
+        /// the lanes set in `valid` (the others are passed over), each as [`Interval::facet`]
+        /// computes it: the same sums and quotients, lane by lane. `false` once the
+        /// intersection with the interval's `from` misses `[0, limit]`, or a facet parallel to
+        /// the motion keeps them apart (one by one, the walk would have stopped within the
+        /// group).
+        ///
+        /// # Safety
+        /// The CPU must have AVX.
+        #[inline]
+        #[target_feature(enable = "avx")]
+        unsafe fn take(
+            &mut self,
+            g: usize,
+            l: &[__m256d; 3],
+            offset: __m256d,
+            valid: __m256d,
+            interval: &Interval,
+        ) -> bool {
+            let (zero, sign) = (_mm256_setzero_pd(), _mm256_set1_pd(-0.0));
+            let group = _mm256_set1_pd(g as f64);
+            // The least offset, a strictly smaller one replacing it (a NaN never does).
+            let lower = _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(offset, self.least), valid);
+            self.least = _mm256_blendv_pd(self.least, offset, lower);
+            self.least_group = _mm256_blendv_pd(self.least_group, group, lower);
+            let nan = _mm256_and_pd(_mm256_cmp_pd::<_CMP_UNORD_Q>(offset, offset), valid);
+            self.nan = _mm256_or_pd(self.nan, nan);
+            // Entry for `w > 0`, exit for `w < 0`; neither, a facet the origin is short of.
+            let widened = _mm256_add_pd(offset, _mm256_set1_pd(interval.slack));
+            let w = dot(l, &splat(interval.motion));
+            let at = _mm256_div_pd(_mm256_xor_pd(widened, sign), w);
+            let ahead = _mm256_and_pd(_mm256_cmp_pd::<_CMP_GT_OQ>(w, zero), valid);
+            let behind = _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(w, zero), valid);
+            let short = _mm256_and_pd(_mm256_cmp_pd::<_CMP_NGE_UQ>(widened, zero), valid);
+            let parallel = _mm256_andnot_pd(
+                _mm256_or_pd(
+                    _mm256_cmp_pd::<_CMP_GT_OQ>(w, zero),
+                    _mm256_cmp_pd::<_CMP_LT_OQ>(w, zero),
+                ),
+                short,
+            );
+            self.stuck = _mm256_or_pd(self.stuck, parallel);
+            let entry = _mm256_blendv_pd(_mm256_set1_pd(f64::NEG_INFINITY), at, ahead);
+            let later = _mm256_cmp_pd::<_CMP_GT_OQ>(entry, self.start);
+            self.start = _mm256_blendv_pd(self.start, entry, later);
+            self.start_group = _mm256_blendv_pd(self.start_group, group, later);
+            // `f64::min` passes a NaN over; `_mm256_min_pd` gives its second operand then.
+            let exit = _mm256_blendv_pd(_mm256_set1_pd(f64::INFINITY), at, behind);
+            self.to = _mm256_min_pd(exit, self.to);
+            let (latest, earliest) = largest_smallest(self.start, self.to);
+            let from = interval.from.max(latest);
+            let meets = from <= earliest && from <= interval.limit && earliest >= 0.0;
+            meets && _mm256_movemask_pd(self.stuck) == 0
+        }
+
+        /// What the lanes found.
+        ///
+        /// # Safety
+        /// The CPU must have AVX.
+        #[inline]
+        #[target_feature(enable = "avx")]
+        unsafe fn found(&self) -> FacesFound {
+            let (_, to) = largest_smallest(self.start, self.to);
+            let mut lanes = [[0.0; 4]; 4];
+            let values = [self.least, self.least_group, self.start, self.start_group];
+            for (out, v) in lanes.iter_mut().zip(values) {
+                _mm256_storeu_pd(out.as_mut_ptr(), v);
+            }
+            let [least, least_group, start, start_group] = lanes;
+            FacesFound {
+                least,
+                least_group,
+                start,
+                start_group,
+                to,
+                nan: _mm256_movemask_pd(self.nan) != 0,
+            }
+        }
+    }
+
     /// The hull's faces (plane lanes `groups` and `offsets` in face order, the last group
     /// padded with copies of the last face) as facets of [`Interval::facet`] against the
-    /// triangle `p`, four at a time: each lane computes what the one-by-one walk computes for
-    /// its face, with the same operations in the same order (the offset `−d − min(h)`, the
-    /// products `across`, the entry or exit time `−(offset + slack) / w`). `None` once the
+    /// triangle `p`, four at a time ([`IntervalLanes`]): each lane computes what the
+    /// one-by-one walk computes for its face, with the same operations in the same order (the
+    /// offset `−d − min(h)`, the products `across`, the entry or exit time). `None` once the
     /// intersection, checked after each group, misses `[0, limit]` or a face parallel to the
-    /// motion keeps them apart (the walk would have stopped within the group). `across`
-    /// holds a row per face, four per group.
+    /// motion keeps them apart. `across` holds a row per face, four per group.
     ///
     /// # Safety
     /// The CPU must have AVX.
@@ -883,17 +1037,9 @@ mod avx {
         across: &mut [[f64; 4]],
     ) -> Option<FacesFound> {
         let corners = [splat(p[0]), splat(p[1]), splat(p[2])];
-        let motion = splat(interval.motion);
-        let (slack, zero) = (_mm256_set1_pd(interval.slack), _mm256_setzero_pd());
-        let sign = _mm256_set1_pd(-0.0);
-        let (none, forever) = (
-            _mm256_set1_pd(f64::NEG_INFINITY),
-            _mm256_set1_pd(f64::INFINITY),
-        );
-        let (mut least, mut least_group) = (forever, _mm256_set1_pd(-1.0));
-        let (mut start, mut start_group) = (none, _mm256_set1_pd(-1.0));
-        let mut to = _mm256_set1_pd(interval.to);
-        let (mut stuck, mut nan) = (zero, zero);
+        let (zero, sign) = (_mm256_setzero_pd(), _mm256_set1_pd(-0.0));
+        let every = _mm256_cmp_pd::<_CMP_EQ_OQ>(zero, zero);
+        let mut lanes = IntervalLanes::new(interval);
         let blocks = groups.iter().zip(offsets).zip(across.chunks_exact_mut(4));
         for (g, ((normals, &d), kept)) in blocks.enumerate() {
             let l = normals.map(|v| _mm256_cvtps_pd(__m128::from(v)));
@@ -925,52 +1071,187 @@ mod avx {
             for (slot, row) in kept.iter_mut().zip(rows) {
                 _mm256_storeu_pd(slot.as_mut_ptr(), row);
             }
-            let group = _mm256_set1_pd(g as f64);
-            // The least offset, a strictly smaller one replacing it (a NaN never does).
-            let lower = _mm256_cmp_pd::<_CMP_LT_OQ>(offset, least);
-            least = _mm256_blendv_pd(least, offset, lower);
-            least_group = _mm256_blendv_pd(least_group, group, lower);
-            nan = _mm256_or_pd(nan, _mm256_cmp_pd::<_CMP_UNORD_Q>(offset, offset));
-            // Entry for `w > 0`, exit for `w < 0`; neither, a face the origin is short of.
-            let widened = _mm256_add_pd(offset, slack);
-            let w = dot(&l, &motion);
-            let at = _mm256_div_pd(_mm256_xor_pd(widened, sign), w);
-            let (ahead, behind) = (
-                _mm256_cmp_pd::<_CMP_GT_OQ>(w, zero),
-                _mm256_cmp_pd::<_CMP_LT_OQ>(w, zero),
-            );
-            let short = _mm256_cmp_pd::<_CMP_NGE_UQ>(widened, zero);
-            stuck = _mm256_or_pd(stuck, _mm256_andnot_pd(_mm256_or_pd(ahead, behind), short));
-            let entry = _mm256_blendv_pd(none, at, ahead);
-            let later = _mm256_cmp_pd::<_CMP_GT_OQ>(entry, start);
-            start = _mm256_blendv_pd(start, entry, later);
-            start_group = _mm256_blendv_pd(start_group, group, later);
-            // `f64::min` passes a NaN over; `_mm256_min_pd` gives its second operand then.
-            to = _mm256_min_pd(_mm256_blendv_pd(forever, at, behind), to);
-            let (latest, earliest) = largest_smallest(start, to);
-            let from = interval.from.max(latest);
-            let meets = from <= earliest && from <= interval.limit && earliest >= 0.0;
-            if !meets || _mm256_movemask_pd(stuck) != 0 {
+            if !lanes.take(g, &l, offset, every, interval) {
                 return None;
             }
         }
-        let (_, to) = largest_smallest(start, to);
-        let mut lanes = [[0.0; 4]; 4];
-        for (out, v) in lanes
-            .iter_mut()
-            .zip([least, least_group, start, start_group])
-        {
-            _mm256_storeu_pd(out.as_mut_ptr(), v);
+        Some(lanes.found())
+    }
+
+    /// The facets of the edge pairs `met` ([`super::pair_facet`]) as facets of
+    /// [`Interval::facet`], four at a time ([`IntervalLanes`]; the last group padded with
+    /// copies of the last pair, and lanes of parallel edges passed over): each lane computes
+    /// [`super::pair_facet`]'s normal and offset with the same operations in the same order
+    /// (`DVec3::cross`, `dot` and `length_squared` sum as here; the square root and the
+    /// quotients are correctly rounded either way). `None` once the intersection misses
+    /// `[0, limit]` (checked after each group).
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn interval_pairs(
+        hull: &ConvexHull,
+        p: &[DVec3; 3],
+        edges: &[DVec3; 3],
+        across: &[[f64; 4]],
+        met: &[(u32, u32)],
+        interval: &Interval,
+    ) -> Option<FacesFound> {
+        let (zero, one, sign) = (
+            _mm256_setzero_pd(),
+            _mm256_set1_pd(1.0),
+            _mm256_set1_pd(-0.0),
+        );
+        let degenerate = _mm256_set1_pd(super::DEGENERATE_AXIS);
+        let mut lanes = IntervalLanes::new(interval);
+        for (g, group) in met.chunks(4).enumerate() {
+            let mut read = [PairRead::default(); 4];
+            for (lane, slot) in read.iter_mut().enumerate() {
+                let pair = group[lane.min(group.len() - 1)];
+                *slot = PairRead::of(hull, p, edges, across, pair).unwrap_or_default();
+            }
+            let a = [
+                gather(&read, |r| r.a.x),
+                gather(&read, |r| r.a.y),
+                gather(&read, |r| r.a.z),
+            ];
+            let b = [
+                gather(&read, |r| r.b.x),
+                gather(&read, |r| r.b.y),
+                gather(&read, |r| r.b.z),
+            ];
+            let (ag, bg) = (gather(&read, |r| r.ag), gather(&read, |r| r.bg));
+            let v = [
+                gather(&read, |r| r.v.x),
+                gather(&read, |r| r.v.y),
+                gather(&read, |r| r.v.z),
+            ];
+            let along = [
+                _mm256_sub_pd(gather(&read, |r| r.w.x), v[0]),
+                _mm256_sub_pd(gather(&read, |r| r.w.y), v[1]),
+                _mm256_sub_pd(gather(&read, |r| r.w.z), v[2]),
+            ];
+            let e = [
+                gather(&read, |r| r.g.x),
+                gather(&read, |r| r.g.y),
+                gather(&read, |r| r.g.z),
+            ];
+            let to_corner = [
+                _mm256_sub_pd(v[0], gather(&read, |r| r.corner.x)),
+                _mm256_sub_pd(v[1], gather(&read, |r| r.corner.y)),
+                _mm256_sub_pd(v[2], gather(&read, |r| r.corner.z)),
+            ];
+            // `crossing_point`: `(b · ag − a · bg) · signum(ag)` per axis.
+            let s = _mm256_or_pd(_mm256_and_pd(ag, sign), one);
+            let x = [
+                crossing_lanes(b[0], a[0], ag, bg, s),
+                crossing_lanes(b[1], a[1], ag, bg, s),
+                crossing_lanes(b[2], a[2], ag, bg, s),
+            ];
+            // `along × g`, as `DVec3::cross` forms it.
+            let l = [
+                _mm256_sub_pd(_mm256_mul_pd(along[1], e[2]), _mm256_mul_pd(e[1], along[2])),
+                _mm256_sub_pd(_mm256_mul_pd(along[2], e[0]), _mm256_mul_pd(e[2], along[0])),
+                _mm256_sub_pd(_mm256_mul_pd(along[0], e[1]), _mm256_mul_pd(e[0], along[1])),
+            ];
+            let ll = dot(&l, &l);
+            let least = _mm256_mul_pd(_mm256_mul_pd(degenerate, dot(&along, &along)), dot(&e, &e));
+            let valid = _mm256_and_pd(
+                _mm256_and_pd(
+                    _mm256_cmp_pd::<_CMP_NLE_UQ>(ll, least),
+                    _mm256_cmp_pd::<_CMP_ORD_Q>(ll, ll),
+                ),
+                _mm256_cmp_pd::<_CMP_EQ_OQ>(gather(&read, |r| r.ok), one),
+            );
+            // Turned toward the crossing, then divided by its length.
+            let flip = _mm256_and_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(dot(&l, &x), zero), sign);
+            let length = _mm256_sqrt_pd(ll);
+            let l = [
+                _mm256_div_pd(_mm256_xor_pd(l[0], flip), length),
+                _mm256_div_pd(_mm256_xor_pd(l[1], flip), length),
+                _mm256_div_pd(_mm256_xor_pd(l[2], flip), length),
+            ];
+            let offset = dot(&l, &to_corner);
+            if !lanes.take(g, &l, offset, valid, interval) {
+                return None;
+            }
         }
-        let [least, least_group, start, start_group] = lanes;
-        Some(FacesFound {
-            least,
-            least_group,
-            start,
-            start_group,
-            to,
-            nan: _mm256_movemask_pd(nan) != 0,
-        })
+        Some(lanes.found())
+    }
+
+    /// What [`interval_pairs`] reads for one edge pair, as [`super::pair_facet`] reads it:
+    /// the two faces' normals, their products with the triangle edge, the hull edge's ends,
+    /// the triangle edge and its first corner; `ok` is 1 for a pair whose data exist.
+    #[derive(Clone, Copy, Default)]
+    struct PairRead {
+        a: DVec3,
+        b: DVec3,
+        ag: f64,
+        bg: f64,
+        v: DVec3,
+        w: DVec3,
+        g: DVec3,
+        corner: DVec3,
+        ok: f64,
+    }
+
+    impl PairRead {
+        /// The data of pair `(i, k)`; `None` where [`super::pair_facet`] finds none.
+        #[inline]
+        fn of(
+            hull: &ConvexHull,
+            p: &[DVec3; 3],
+            edges: &[DVec3; 3],
+            across: &[[f64; 4]],
+            (i, k): (u32, u32),
+        ) -> Option<PairRead> {
+            let (faces, vertices) = (hull.faces(), hull.vertices());
+            let (e, k) = (hull.edges().get(i as usize)?, k as usize);
+            let [fa, fb] = e.faces.map(|f| f as usize);
+            let (ra, rb) = (across.get(fa)?, across.get(fb)?);
+            Some(PairRead {
+                a: faces[fa].plane.normal.as_dvec3(),
+                b: faces[fb].plane.normal.as_dvec3(),
+                ag: ra[k],
+                bg: rb[k],
+                v: vertices[e.vertices[0] as usize].as_dvec3(),
+                w: vertices[e.vertices[1] as usize].as_dvec3(),
+                g: edges[k],
+                corner: p[k],
+                ok: 1.0,
+            })
+        }
+    }
+
+    /// One value of each of four pairs, in lanes.
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    unsafe fn gather(read: &[PairRead; 4], value: impl Fn(&PairRead) -> f64) -> __m256d {
+        _mm256_set_pd(
+            value(&read[3]),
+            value(&read[2]),
+            value(&read[1]),
+            value(&read[0]),
+        )
+    }
+
+    /// One axis of [`super::crossing_point`] for four pairs: `(b·ag − a·bg)·s`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    unsafe fn crossing_lanes(
+        b: __m256d,
+        a: __m256d,
+        ag: __m256d,
+        bg: __m256d,
+        s: __m256d,
+    ) -> __m256d {
+        _mm256_mul_pd(_mm256_sub_pd(_mm256_mul_pd(b, ag), _mm256_mul_pd(a, bg)), s)
     }
 }
 
@@ -1173,6 +1454,80 @@ mod tests {
         }
         assert!(walks > 2000, "only {walks} walks");
         assert!(pairs > 2000, "only {pairs} edge facets");
+    }
+
+    #[test]
+    fn edge_pair_facets_in_lanes_are_the_one_by_one_facets() {
+        // The interval the edge pairs' facets leave, taken four at a time and one by one
+        // from the same start: the same verdict and, when they meet, the same entry, exit,
+        // entering normal and least penetration, bit for bit. Random hulls and a box, random
+        // triangles and triangles square to the axes (edge pairs near parallel: degenerate
+        // lanes), random motions.
+        if !avx() {
+            return;
+        }
+        let mut g = Gen::new(37);
+        let (mut compared, mut met_all) = (0, 0);
+        for round in 0..400 {
+            let hull = if round % 4 == 0 {
+                cube(0.5)
+            } else {
+                let Some(hull) = random_hull(&mut g, 1.0) else {
+                    continue;
+                };
+                hull
+            };
+            for _ in 0..8 {
+                let c = if g.range(0.0, 1.0) < 0.3 {
+                    let o = g.vec(1.0);
+                    [
+                        o,
+                        o + Vec3::X * g.range(0.5, 2.0),
+                        o + Vec3::Z * g.range(0.5, 2.0),
+                    ]
+                } else {
+                    [g.vec(1.5), g.vec(1.5), g.vec(1.5)]
+                };
+                let Some((p, n)) = triangle_in_frame(&DMat3::IDENTITY, DVec3::ZERO, &c) else {
+                    continue;
+                };
+                let mut across = Vec::new();
+                face_facets(&hull, &p, &mut across, &mut |_, _| true);
+                let mut lists = Vec::new();
+                edge_facets(&hull, &p, n, &across, false, |edges, met| {
+                    lists.push((*edges, met.to_vec()));
+                    true
+                });
+                let motion = g.vec(3.0).as_dvec3();
+                for (edges, met) in &lists {
+                    let start = Interval {
+                        motion,
+                        slack: 1e-9,
+                        limit: f64::INFINITY,
+                        from: f64::NEG_INFINITY,
+                        to: f64::INFINITY,
+                        entered: n,
+                        least: Least {
+                            depth: f64::INFINITY,
+                            normal: n,
+                        },
+                    };
+                    let [mut fast, mut slow] = [0, 1].map(|_| Interval { ..start });
+                    let a = fast.pairs(&hull, &p, edges, &across, met, true);
+                    let b = slow.pairs(&hull, &p, edges, &across, met, false);
+                    assert_eq!(a, b, "{c:?} {motion:?}");
+                    if a {
+                        let state =
+                            |i: &Interval| (i.from, i.to, i.entered, i.least.depth, i.least.normal);
+                        assert_eq!(state(&fast), state(&slow), "{c:?} {motion:?}");
+                        met_all += 1;
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1500, "only {compared} runs of pairs");
+        assert!(met_all > 500, "only {met_all} runs that meet");
     }
 
     #[test]
