@@ -276,6 +276,82 @@ pub(crate) fn point_triangle_shapely(p: Vec3, tri: &Triangle) -> Vec3 {
     (pa - n * (n.dot(ap) / n.length_squared())).into()
 }
 
+/// [`point_triangle_shapely`] of `p` and four triangles at once, lane `k` the triangle
+/// `tris[k]`: each lane computes the same products, sums and quotients as the one-triangle
+/// walk and takes the first of its Voronoi regions in the same order, by selects instead of
+/// branches, so the same point, bit for bit. `None` for a lane whose triangle is not shapely
+/// (the one-triangle walk then takes [`point_triangle`]).
+pub(crate) fn point_triangle_shapely4(p: Vec3, tris: &[[Vec3; 3]; 4]) -> [Option<Vec3>; 4] {
+    use glam::{BVec4A, Vec4};
+    /// A coordinate of the four triangles' corner `k`.
+    fn lanes(tris: &[[Vec3; 3]; 4], k: usize, axis: usize) -> Vec4 {
+        Vec4::new(
+            tris[0][k][axis],
+            tris[1][k][axis],
+            tris[2][k][axis],
+            tris[3][k][axis],
+        )
+    }
+    /// `Vec3A::dot`'s sum, `(x x' + y y') + z z'`, lane by lane.
+    fn dot(a: &[Vec4; 3], b: &[Vec4; 3]) -> Vec4 {
+        a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+    }
+    /// `Vec3A::cross`, lane by lane.
+    fn cross(a: &[Vec4; 3], b: &[Vec4; 3]) -> [Vec4; 3] {
+        [
+            a[1] * b[2] - b[1] * a[2],
+            a[2] * b[0] - b[2] * a[0],
+            a[0] * b[1] - b[0] * a[1],
+        ]
+    }
+    let sub = |a: &[Vec4; 3], b: &[Vec4; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let corner = |k: usize| [lanes(tris, k, 0), lanes(tris, k, 1), lanes(tris, k, 2)];
+    let (a, b, c) = (corner(0), corner(1), corner(2));
+    let pa = [Vec4::splat(p.x), Vec4::splat(p.y), Vec4::splat(p.z)];
+    let (ab, ac, bc) = (sub(&b, &a), sub(&c, &a), sub(&c, &b));
+    let n = cross(&ab, &ac);
+    let ap = sub(&pa, &a);
+    let longest2 = dot(&ab, &ab).max(dot(&ac, &ac)).max(dot(&bc, &bc));
+    let shapely = (dot(&n, &n) * 256.0).cmpge(longest2 * longest2)
+        & dot(&ap, &ap).cmple(longest2 * 256.0)
+        & longest2.cmpgt(Vec4::ZERO)
+        & longest2.cmplt(Vec4::INFINITY);
+    let zero = Vec4::ZERO;
+    let (d1, d2) = (dot(&ab, &ap), dot(&ac, &ap));
+    let bp = sub(&pa, &b);
+    let (d3, d4) = (dot(&ab, &bp), dot(&ac, &bp));
+    let vc = dot(&n, &cross(&ap, &bp));
+    let cp = sub(&pa, &c);
+    let (d5, d6) = (dot(&ab, &cp), dot(&ac, &cp));
+    let vb = dot(&n, &cross(&cp, &ap));
+    let va = dot(&n, &cross(&bp, &cp));
+    // The regions in the walk's order; each lane takes the first that holds.
+    let at_a = d1.cmple(zero) & d2.cmple(zero);
+    let at_b = d3.cmpge(zero) & d4.cmple(d3);
+    let on_ab = vc.cmple(zero) & d1.cmpge(zero) & d3.cmple(zero);
+    let at_c = d6.cmpge(zero) & d5.cmple(d6);
+    let on_ac = vb.cmple(zero) & d2.cmpge(zero) & d6.cmple(zero);
+    let (d43, d56) = (d4 - d3, d5 - d6);
+    let on_bc = va.cmple(zero) & d43.cmpge(zero) & d56.cmpge(zero);
+    let (t_ab, t_ac, t_bc) = (d1 / (d1 - d3), d2 / (d2 - d6), d43 / (d43 + d56));
+    let face = dot(&n, &ap) / dot(&n, &n);
+    let mut out = [Vec4::ZERO; 3];
+    for axis in 0..3 {
+        // From the last region to the first, so that the first that holds is kept.
+        let mut q = pa[axis] - n[axis] * face;
+        q = Vec4::select(on_bc, b[axis] + bc[axis] * t_bc, q);
+        q = Vec4::select(on_ac, a[axis] + ac[axis] * t_ac, q);
+        q = Vec4::select(at_c, c[axis], q);
+        q = Vec4::select(on_ab, a[axis] + ab[axis] * t_ab, q);
+        q = Vec4::select(at_b, b[axis], q);
+        q = Vec4::select(at_a, a[axis], q);
+        out[axis] = q;
+    }
+    let kept: BVec4A = shapely;
+    let mask = kept.bitmask();
+    [0, 1, 2, 3].map(|k| (mask & (1 << k) != 0).then(|| Vec3::new(out[0][k], out[1][k], out[2][k])))
+}
+
 /// Squared distance from `p` to the triangle; NaN for NaN input.
 #[inline]
 #[must_use]
@@ -375,6 +451,67 @@ pub fn distance_squared_segment_segment(first: &Segment, second: &Segment) -> f3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    // `Vec3A::cross` fuses its products with FMA enabled; the four-lane walk does not.
+    #[cfg(not(target_feature = "fma"))]
+    fn the_four_lane_walk_is_the_one_triangle_walk() {
+        // Four triangles at a time (shapely ones from equilateral to past the shape rule,
+        // slivers, repeated points, NaN corners) against one point near one of them, on and
+        // beside its regions' borders: each shapely lane's point is the one-triangle walk's,
+        // bit for bit, and a lane is left to that walk exactly when it is not shapely.
+        let mut g = collide_testkit::Gen::new(0x7a4);
+        let mut regions = [0usize; 7];
+        for round in 0..20_000 {
+            let scale = 10f32.powf(g.range(-3.0, 3.0));
+            let at = g.vec(scale * 10.0);
+            let tris = [0, 1, 2, 3].map(|_| {
+                let (a, b) = (at + g.vec(scale), at + g.vec(scale));
+                let width = [1.0, 0.1, 1e-3, 0.0][g.range(0.0, 4.0) as usize % 4] * scale;
+                let c = a + (b - a) * g.range(-0.3, 1.3) + g.unit() * width;
+                if round % 97 == 0 {
+                    [a, b, Vec3::NAN]
+                } else {
+                    [a, b, c]
+                }
+            });
+            let t = &tris[g.range(0.0, 4.0) as usize % 4];
+            let tri = Triangle::new(t[0], t[1], t[2]);
+            let on = [
+                t[0],
+                t[1],
+                t[2],
+                (t[0] + t[1]) * 0.5,
+                (t[1] + t[2]) * 0.5,
+                (t[2] + t[0]) * 0.5,
+                tri.centroid(),
+            ];
+            let which = g.range(0.0, 7.0) as usize % 7;
+            let off = [0.0, 1e-6, 1e-3, 1.0][g.range(0.0, 4.0) as usize % 4];
+            let p = on[which] + g.vec(scale * off);
+            let four = point_triangle_shapely4(p, &tris);
+            for (t, q) in tris.iter().zip(four) {
+                let tri = Triangle::new(t[0], t[1], t[2]);
+                let one = point_triangle_shapely(p, &tri);
+                match q {
+                    Some(q) => {
+                        assert_eq!(
+                            q.to_array().map(f32::to_bits),
+                            one.to_array().map(f32::to_bits),
+                            "{p} to {tri:?}"
+                        );
+                        regions[which] += 1;
+                    }
+                    // Not shapely: the one-triangle walk took the `f64` walk.
+                    None => assert_eq!(
+                        one.to_array().map(f32::to_bits),
+                        point_triangle(p, &tri).to_array().map(f32::to_bits)
+                    ),
+                }
+            }
+        }
+        assert!(regions.iter().all(|&n| n > 3000), "{regions:?}");
+    }
 
     #[test]
     fn the_f32_walk_on_shapely_triangles_agrees_with_the_f64_walk() {

@@ -33,6 +33,7 @@
 
 use super::box_triangle::{toward_box, witnesses, BoxTriangle};
 use super::{hull_triangle, EdgeBend, TriangleSet};
+use crate::closest;
 use crate::convex::support::unit_or_zero;
 use crate::convex::{Contact, ConvexHull, Posed, SupportMap};
 use crate::math::Vec3;
@@ -121,6 +122,8 @@ where
         .as_sphere()
         .filter(|b| b.center.is_finite() && b.radius.is_finite() && b.radius >= 0.0);
     let hull = shape.as_hull().filter(hull_triangle::takes);
+    // A ball's triangles wait in fours, whose closest points are found at once.
+    let mut waiting = BallBatch::default();
     set.for_each_near(&near, &mut |i| {
         if let Some(c) = set.corners(i) {
             // The tree gives leaves: each triangle's own box is checked before GJK.
@@ -152,7 +155,13 @@ where
             let tri = Triangle::new(c[0], c[1], c[2]);
             let found = match (&boxed, &ball, &hull) {
                 (Some(b), _, _) => box_contact(b, &c, margin),
-                (None, Some(b), _) => sphere_contact(b, &tri, set.face_normal(i), margin),
+                (None, Some(b), _) => {
+                    waiting.push(i, c);
+                    if waiting.len == BALL_BATCH {
+                        waiting.take(set, b, shape, margin, out);
+                    }
+                    return true;
+                }
                 (None, None, Some(h)) => hull_triangle::hull_contact(h, &c, margin),
                 (None, None, None) => crate::convex::contact::contact(&tri, shape, margin),
             };
@@ -164,6 +173,63 @@ where
         }
         true
     });
+    if let (None, Some(b)) = (&boxed, &ball) {
+        waiting.take(set, b, shape, margin, out);
+    }
+}
+
+/// Triangles of a ball's contacts waiting for their closest points.
+#[derive(Default)]
+struct BallBatch {
+    items: [(u32, [Vec3; 3]); BALL_BATCH],
+    len: usize,
+}
+
+/// Triangles whose closest points to a ball's centre are found at once.
+const BALL_BATCH: usize = 4;
+
+impl BallBatch {
+    /// Adds triangle `i` of corners `c` (there is room: the caller takes a full batch).
+    fn push(&mut self, i: u32, c: [Vec3; 3]) {
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = (i, c);
+            self.len += 1;
+        }
+    }
+
+    /// The contacts of ball `b` (the shape `shape`) with the waiting triangles, in the order
+    /// they came, corrected and pushed to `out` as one by one; the batch is then empty. The
+    /// closest points come four at a time ([`closest::point_triangle_shapely4`]: the same
+    /// points as [`closest::point_triangle_shapely`]).
+    fn take<T, S>(
+        &mut self,
+        set: &T,
+        b: &Sphere,
+        shape: &S,
+        margin: f32,
+        out: &mut Vec<MeshContact>,
+    ) where
+        T: TriangleSet + ?Sized,
+        S: SupportMap + ?Sized,
+    {
+        let Some(last) = self.len.checked_sub(1) else {
+            return;
+        };
+        let corners = [0, 1, 2, 3].map(|k| self.items[k.min(last)].1);
+        let closest = closest::point_triangle_shapely4(b.center, &corners);
+        for (&(i, c), q) in self.items[..self.len].iter().zip(closest) {
+            // A triangle that is not shapely: the one-triangle walk, which takes the `f64` one.
+            let q = q.unwrap_or_else(|| {
+                closest::point_triangle_shapely(b.center, &Triangle::new(c[0], c[1], c[2]))
+            });
+            if let Some(found) = sphere_contact(b, q, set.face_normal(i), margin) {
+                if let Some(m) = corrected(set, i, &c, shape, &found, margin) {
+                    out.push(m);
+                }
+            }
+        }
+        self.len = 0;
+    }
 }
 
 /// The contact of box `b` with triangle `c` within `margin`, as
@@ -207,13 +273,12 @@ fn box_contact(b: &Obb, c: &[Vec3; 3], margin: f32) -> Option<Contact> {
     (finite && normal.is_finite()).then_some(found)
 }
 
-/// The contact of sphere `b` with triangle `tri` (unit face normal `face`) within `margin`, as
-/// [`crate::convex::contact::contact`] gives it (triangle as A): the triangle's point `q`
-/// closest to the centre is the witness on the triangle, the normal runs from `q` to the
-/// centre and the depth is the radius less their distance. A centre on the triangle takes the
-/// face normal.
-fn sphere_contact(b: &Sphere, tri: &Triangle, face: Vec3, margin: f32) -> Option<Contact> {
-    let q = crate::closest::point_triangle_shapely(b.center, tri);
+/// The contact of sphere `b` with a triangle (unit face normal `face`) within `margin`, as
+/// [`crate::convex::contact::contact`] gives it (triangle as A), given the triangle's point `q`
+/// closest to the centre ([`closest::point_triangle_shapely`]): `q` is the witness on the
+/// triangle, the normal runs from `q` to the centre and the depth is the radius less their
+/// distance. A centre on the triangle takes the face normal.
+fn sphere_contact(b: &Sphere, q: Vec3, face: Vec3, margin: f32) -> Option<Contact> {
     let d = b.center - q;
     let distance = d.length();
     if distance.is_nan() || distance - b.radius > margin {

@@ -99,6 +99,7 @@ fn into_hull_frame(
 
 /// The triangle `c` taken into a hull's frame by `to_local` after the hull's position `t`
 /// (in `f64`), with its unit normal; `None` when it has no area or is not finite.
+#[inline(always)]
 fn triangle_in_frame(to_local: &DMat3, t: DVec3, c: &[Vec3; 3]) -> Option<([DVec3; 3], DVec3)> {
     let p = c.map(|q| *to_local * (q.as_dvec3() - t));
     let edges = [p[1] - p[0], p[2] - p[1], p[0] - p[2]];
