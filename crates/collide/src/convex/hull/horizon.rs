@@ -98,24 +98,23 @@ impl Quickhull<'_> {
             }
             // g's copy of the edge (b → a): entered through it, or kept on the horizon.
             let tg = &self.tris[g];
-            let j = if tg.v[0] == eb {
-                0
-            } else if tg.v[1] == eb {
-                1
-            } else {
-                2
-            };
+            // The first `j` with `v[j] = b` (2 when none), without a branch on the data:
+            // 0 when `v[0] = b`, else 1 when `v[1] = b`, else 2.
+            let j = usize::from(tg.v[0] != eb) * (1 + usize::from(tg.v[1] != eb));
             if tg.v[j] != eb || tg.v[MOD3[j + 1]] != ea {
                 return Err(HullError::Unstable);
             }
+            // The face's mark from this iteration, else the eye's height over it (computed
+            // either way and chosen without a branch: which faces were met before is a coin
+            // toss); the mark is stored either way (unchanged when it was this iteration's).
             let mark = self.stamp[g];
+            let above = tg.dist(pe) > self.eps_vis;
             let vis = if mark >> 1 == iter as u64 {
                 mark & 1 == 1
             } else {
-                let vis = tg.dist(pe) > self.eps_vis;
-                self.stamp[g] = ((iter as u64) << 1) | u64::from(vis);
-                vis
+                above
             };
+            self.stamp[g] = ((iter as u64) << 1) | u64::from(vis);
             if vis {
                 self.dfs[g] = pass;
                 self.visible.push(g);
