@@ -570,7 +570,9 @@ where
 
 /// `true` when the two convex shapes touch or overlap (GJK with early exit).
 ///
-/// Stops as soon as a separating axis is found. Touching counts as intersecting, with the
+/// Stops as soon as a separating axis is found. Two hulls ([`SupportMap::as_hull`]) whose
+/// inner balls ([`super::ConvexHull::inner_ball`]) overlap by more than a bound on the
+/// rounding are deeply overlapping and answered `true` before GJK starts. Touching counts as intersecting, with the
 /// tolerance [`TOLERANCE`] × scale. Agrees with `distance(a, b).intersecting` (the same
 /// iterations, with an earlier exit) except inside that touching band: the scale is that of
 /// the support points seen so far, and [`distance`], running on, may see larger ones and
@@ -596,6 +598,9 @@ where
     let Some((ra, rb)) = margins(a, b) else {
         return false;
     };
+    if inner_balls_overlap(a, b) {
+        return true;
+    }
     let guess = initial_guess(a, b, cache);
     // One run of support queries per shape: big hulls walk on from the last support vertex.
     let (start_a, start_b) = (Cell::new(0), Cell::new(0));
@@ -614,6 +619,38 @@ where
             false
         }
     }
+}
+
+/// `true` when both shapes are hulls ([`SupportMap::as_hull`]) and their inner balls
+/// ([`super::ConvexHull::inner_ball`], each inside its hull) overlap by more than a bound on the
+/// rounding: then the hulls overlap, deeply, and GJK would answer `true` too.
+///
+/// Rounding: GJK sees each hull's vertices moved by the `f32` pose, `R v + t`, each
+/// coordinate within a few ulps of `|v| + |t|` (a product of three terms summed, plus the
+/// translation; `R` orthonormal to `f32` precision); the centres are moved the same way, and
+/// every `|v| <= |c| + ` the outer radius. The inner radius already keeps `16 τ` from every
+/// face plane for the hull's own rounding. A slack of `1e-5` (about 170 ulps) of
+/// `|t_a| + |t_b| + |c_a| + |c_b|` plus the outer radii covers these errors and those of the
+/// distance itself (computed in `f64`). NaN anywhere fails the test (GJK then answers).
+#[inline]
+fn inner_balls_overlap<A, B>(a: &A, b: &B) -> bool
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let (Some(ha), Some(hb)) = (a.as_hull(), b.as_hull()) else {
+        return false;
+    };
+    let ((ca, rho_a), (cb, rho_b)) = (ha.shape.inner_ball(), hb.shape.inner_ball());
+    let (wa, wb) = (ha.to_world(ca), hb.to_world(cb));
+    let size = ha.translation.length()
+        + hb.translation.length()
+        + ca.length()
+        + cb.length()
+        + ha.shape.outer_ball().1
+        + hb.shape.outer_ball().1;
+    let gap = (wa.as_dvec3() - wb.as_dvec3()).length() + 1e-5 * f64::from(size);
+    gap < f64::from(rho_a) + f64::from(rho_b)
 }
 
 #[cfg(test)]
@@ -722,6 +759,53 @@ mod tests {
         let a = Aabb::from_center_half_extents(off, Vec3::ONE);
         let b = Sphere::new(off + Vec3::new(3.0, 0.0, 0.0), 1.0);
         assert_near!(distance(&a, &b).distance, 1.0, 0.05);
+    }
+
+    #[test]
+    fn inner_balls_overlap_only_when_gjk_finds_contact() {
+        // Scenario: posed hulls (squashed spheres, far from the origin and near it) at
+        // distances from deep overlap to apart; whenever the inner balls decide, GJK's own
+        // answer (the distance query, which has no early accept) is contact, and the test
+        // decides only overlaps deeper than its slack.
+        use crate::convex::hull::tests::fibonacci_sphere;
+        use crate::convex::{ConvexHull, ConvexPolyhedron};
+        use std::sync::Arc;
+        let mut g = collide_testkit::Gen::new(0x1b0a);
+        let shapes = [
+            Arc::new(ConvexHull::try_new(&fibonacci_sphere(60, Vec3::new(1.0, 0.6, 0.9))).unwrap()),
+            Arc::new(ConvexHull::try_new(&fibonacci_sphere(20, Vec3::new(0.3, 1.2, 0.5))).unwrap()),
+        ];
+        let (mut decided, mut near_miss) = (0, 0);
+        for case in 0..4000 {
+            let centre = if case % 2 == 0 {
+                Vec3::ZERO
+            } else {
+                g.vec(1e4)
+            };
+            let a = ConvexPolyhedron::new(shapes[case % 2].clone()).with_pose(g.quat(), centre);
+            let b = ConvexPolyhedron::new(shapes[(case / 2) % 2].clone())
+                .with_pose(g.quat(), centre + g.unit() * g.range(0.0, 2.5));
+            let (ra, rb) = (a.hull.inner_ball().1, b.hull.inner_ball().1);
+            let gap =
+                (a.to_world(a.hull.inner_ball().0) - b.to_world(b.hull.inner_ball().0)).length();
+            if inner_balls_overlap(&a, &b) {
+                decided += 1;
+                assert!(distance(&a, &b).intersecting, "case {case}");
+                assert!(intersects(&a, &b));
+            } else if gap < ra + rb && centre == Vec3::ZERO {
+                // Overlapping balls left to GJK near the origin: only within the slack.
+                near_miss += 1;
+                assert!(gap > (ra + rb) * (1.0 - 1e-3), "case {case}");
+            }
+        }
+        assert!(decided > 500, "{decided} decided by the balls");
+        assert!(near_miss < 20, "{near_miss} overlapping balls left to GJK");
+        // Not hulls, or NaN poses: never decided here.
+        let s = Sphere::new(Vec3::ZERO, 1.0);
+        assert!(!inner_balls_overlap(&s, &s));
+        let nan = ConvexPolyhedron::new(shapes[0].clone()).with_pose(Quat::IDENTITY, Vec3::NAN);
+        assert!(!inner_balls_overlap(&nan, &nan));
+        assert!(!intersects(&nan, &nan));
     }
 
     #[test]
