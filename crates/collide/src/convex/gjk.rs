@@ -321,40 +321,52 @@ fn s3d(p: [DVec3; 4]) -> [f64; 4] {
     best
 }
 
-/// Replaces the simplex by the smallest sub-simplex containing its closest point to the
-/// origin, with that point's barycentric weights (vertices of weight zero are dropped).
-pub(crate) fn reduce(s: &mut Simplex) {
-    let w = |i: usize| s.v[i].w;
-    let lam: [f64; 4] = match s.n {
+/// The smallest sub-simplex of `src` plus the new vertex `w` that contains its closest point
+/// to the origin, with that point's barycentric weights, written to `dst` (vertices of weight
+/// zero are dropped; the kept ones in their order, `w` last). `src` is left as it was, so the
+/// GJK loop keeps the simplex before the step without copying it.
+pub(crate) fn reduce_into(src: &Simplex, w: Vertex, dst: &mut Simplex) {
+    let n = src.n + 1;
+    let at = |i: usize| if i < src.n { src.v[i] } else { w };
+    let p = |i: usize| at(i).w;
+    let lam: [f64; 4] = match n {
         1 => [1.0, 0.0, 0.0, 0.0],
         2 => {
-            let l = s1d(w(0), w(1));
+            let l = s1d(p(0), p(1));
             [l[0], l[1], 0.0, 0.0]
         }
         3 => {
-            let l = s2d([w(0), w(1), w(2)]);
+            let l = s2d([p(0), p(1), p(2)]);
             [l[0], l[1], l[2], 0.0]
         }
-        _ => s3d([w(0), w(1), w(2), w(3)]),
+        _ => s3d([p(0), p(1), p(2), p(3)]),
     };
-    // In place: the kept vertices move down in order (slot `kept <= i`), so none is
-    // overwritten before it is read; the slots past the new count are never read.
-    let n = s.n;
     let mut kept = 0;
     for (i, &l) in lam.iter().enumerate().take(n) {
         if l > 0.0 {
-            s.v[kept] = s.v[i];
-            s.lambda[kept] = l;
+            dst.v[kept] = at(i);
+            dst.lambda[kept] = l;
             kept += 1;
         }
     }
     if kept == 0 {
         // Unreachable with finite input (weights sum to 1); keep the newest vertex.
-        s.v[0] = s.v[n - 1];
-        s.lambda[0] = 1.0;
+        dst.v[0] = w;
+        dst.lambda[0] = 1.0;
         kept = 1;
     }
-    s.n = kept;
+    dst.n = kept;
+}
+
+/// Replaces the simplex by the smallest sub-simplex containing its closest point to the
+/// origin, with that point's barycentric weights ([`reduce_into`] with the last vertex as the
+/// new one).
+pub(crate) fn reduce(s: &mut Simplex) {
+    let Some(last) = s.n.checked_sub(1) else {
+        return;
+    };
+    let before = Simplex { n: last, ..*s };
+    reduce_into(&before, s.v[last], s);
 }
 
 /// The GJK loop on two support functions.
@@ -376,15 +388,19 @@ where
     if !guess.is_finite() || guess.length_squared() == 0.0 {
         guess = DVec3::X;
     }
-    let mut s = Simplex::default();
+    // The simplex and the next one: each step reduces `bufs[cur]` plus the new vertex into
+    // the other buffer, so that the simplex before the step stays for a stalled run.
+    let mut bufs = [Simplex::default(); 2];
+    let mut cur = 0;
     // `v`: the search vector; before the first vertex it is only a direction (`have_point`
-    // false), afterwards the closest point of the simplex to the origin.
+    // false), afterwards the closest point of the simplex to the origin; `vlen` its length.
     let mut v = guess;
+    let mut vlen = v.length();
     let mut have_point = false;
     let mut scale = 0.0_f64;
-    let out = |status, s: Simplex, v, scale, it| Run {
+    let out = |status, s: &Simplex, v, scale, it| Run {
         status,
-        simplex: s,
+        simplex: *s,
         v,
         scale,
         iterations: it,
@@ -394,19 +410,18 @@ where
         let d = to_dir(-v);
         let (pa, pb) = (sa(d), sb(-d));
         if !pa.is_finite() || !pb.is_finite() {
-            return out(Status::Invalid, s, v, scale, it);
+            return out(Status::Invalid, &bufs[cur], v, scale, it);
         }
         let w = pa.as_dvec3() - pb.as_dvec3();
         scale = scale
             .max(f64::from(pa.abs().max_element()))
             .max(f64::from(pb.abs().max_element()));
         let vw = v.dot(w);
-        let vlen = v.length();
         // Lower bound: w maximises (−v)·x over A − B, so every x has v·x >= v·w and the
         // distance is at least v·w / |v|. Above the cutoff plus the touching tolerance: −v is
         // a separating axis of the grown shapes, and the caller needs nothing more.
         if vw > (cutoff + tol * scale) * vlen {
-            return out(Status::Separated, s, v, scale, it);
+            return out(Status::Separated, &bufs[cur], v, scale, it);
         }
         if have_point {
             // Duality gap: |v| − v·w/|v| is (upper − lower) bound; converged when it is below
@@ -414,32 +429,37 @@ where
             // repeated vertex gives gap <= 0 and stops here too.
             let vv = vlen * vlen;
             if vv - vw <= tol * vv + tol * scale * vlen {
-                return out(Status::Apart, s, v, scale, it);
+                return out(Status::Apart, &bufs[cur], v, scale, it);
             }
         }
-        let prev = s;
-        s.v[s.n] = Vertex { w, a: pa, b: pb };
-        s.n += 1;
-        reduce(&mut s);
-        if s.n == 4 {
+        let (lo, hi) = bufs.split_at_mut(1);
+        let (s, next) = if cur == 0 {
+            (&lo[0], &mut hi[0])
+        } else {
+            (&hi[0], &mut lo[0])
+        };
+        reduce_into(s, Vertex { w, a: pa, b: pb }, next);
+        if next.n == 4 {
             // The origin is strictly inside the tetrahedron.
-            let v = s.point();
-            return out(Status::Intersecting, s, v, scale, it);
+            let v = next.point();
+            return out(Status::Intersecting, next, v, scale, it);
         }
-        let v_new = s.point();
+        let v_new = next.point();
         let new_len = v_new.length();
         // Upper bound |v| within the radii (plus tolerance): the grown shapes touch.
         if new_len <= radii + tol * scale {
-            return out(Status::Intersecting, s, v_new, scale, it);
+            return out(Status::Intersecting, next, v_new, scale, it);
         }
         if have_point && new_len >= vlen {
             // No progress (rounding): the previous simplex is the best answer.
-            return out(Status::Apart, prev, v, scale, it);
+            return out(Status::Apart, s, v, scale, it);
         }
+        cur = 1 - cur;
         v = v_new;
+        vlen = new_len;
         have_point = true;
     }
-    out(Status::Apart, s, v, scale, MAX_ITERATIONS)
+    out(Status::Apart, &bufs[cur], v, scale, MAX_ITERATIONS)
 }
 
 /// Initial search vector: the cached one, else the vector between interior points.
@@ -550,7 +570,9 @@ where
 
 /// `true` when the two convex shapes touch or overlap (GJK with early exit).
 ///
-/// Stops as soon as a separating axis is found. Touching counts as intersecting, with the
+/// Stops as soon as a separating axis is found. Two hulls ([`SupportMap::as_hull`]) whose
+/// inner balls ([`super::ConvexHull::inner_ball`]) overlap by more than a bound on the
+/// rounding are deeply overlapping and answered `true` before GJK starts. Touching counts as intersecting, with the
 /// tolerance [`TOLERANCE`] × scale. Agrees with `distance(a, b).intersecting` (the same
 /// iterations, with an earlier exit) except inside that touching band: the scale is that of
 /// the support points seen so far, and [`distance`], running on, may see larger ones and
@@ -576,6 +598,9 @@ where
     let Some((ra, rb)) = margins(a, b) else {
         return false;
     };
+    if inner_balls_overlap(a, b) {
+        return true;
+    }
     let guess = initial_guess(a, b, cache);
     // One run of support queries per shape: big hulls walk on from the last support vertex.
     let (start_a, start_b) = (Cell::new(0), Cell::new(0));
@@ -594,6 +619,38 @@ where
             false
         }
     }
+}
+
+/// `true` when both shapes are hulls ([`SupportMap::as_hull`]) and their inner balls
+/// ([`super::ConvexHull::inner_ball`], each inside its hull) overlap by more than a bound on the
+/// rounding: then the hulls overlap, deeply, and GJK would answer `true` too.
+///
+/// Rounding: GJK sees each hull's vertices moved by the `f32` pose, `R v + t`, each
+/// coordinate within a few ulps of `|v| + |t|` (a product of three terms summed, plus the
+/// translation; `R` orthonormal to `f32` precision); the centres are moved the same way, and
+/// every `|v| <= |c| + ` the outer radius. The inner radius already keeps `16 τ` from every
+/// face plane for the hull's own rounding. A slack of `1e-5` (about 170 ulps) of
+/// `|t_a| + |t_b| + |c_a| + |c_b|` plus the outer radii covers these errors and those of the
+/// distance itself (computed in `f64`). NaN anywhere fails the test (GJK then answers).
+#[inline]
+fn inner_balls_overlap<A, B>(a: &A, b: &B) -> bool
+where
+    A: SupportMap + ?Sized,
+    B: SupportMap + ?Sized,
+{
+    let (Some(ha), Some(hb)) = (a.as_hull(), b.as_hull()) else {
+        return false;
+    };
+    let ((ca, rho_a), (cb, rho_b)) = (ha.shape.inner_ball(), hb.shape.inner_ball());
+    let (wa, wb) = (ha.to_world(ca), hb.to_world(cb));
+    let size = ha.translation.length()
+        + hb.translation.length()
+        + ca.length()
+        + cb.length()
+        + ha.shape.outer_ball().1
+        + hb.shape.outer_ball().1;
+    let gap = (wa.as_dvec3() - wb.as_dvec3()).length() + 1e-5 * f64::from(size);
+    gap < f64::from(rho_a) + f64::from(rho_b)
 }
 
 #[cfg(test)]
@@ -702,6 +759,53 @@ mod tests {
         let a = Aabb::from_center_half_extents(off, Vec3::ONE);
         let b = Sphere::new(off + Vec3::new(3.0, 0.0, 0.0), 1.0);
         assert_near!(distance(&a, &b).distance, 1.0, 0.05);
+    }
+
+    #[test]
+    fn inner_balls_overlap_only_when_gjk_finds_contact() {
+        // Scenario: posed hulls (squashed spheres, far from the origin and near it) at
+        // distances from deep overlap to apart; whenever the inner balls decide, GJK's own
+        // answer (the distance query, which has no early accept) is contact, and the test
+        // decides only overlaps deeper than its slack.
+        use crate::convex::hull::tests::fibonacci_sphere;
+        use crate::convex::{ConvexHull, ConvexPolyhedron};
+        use std::sync::Arc;
+        let mut g = collide_testkit::Gen::new(0x1b0a);
+        let shapes = [
+            Arc::new(ConvexHull::try_new(&fibonacci_sphere(60, Vec3::new(1.0, 0.6, 0.9))).unwrap()),
+            Arc::new(ConvexHull::try_new(&fibonacci_sphere(20, Vec3::new(0.3, 1.2, 0.5))).unwrap()),
+        ];
+        let (mut decided, mut near_miss) = (0, 0);
+        for case in 0..4000 {
+            let centre = if case % 2 == 0 {
+                Vec3::ZERO
+            } else {
+                g.vec(1e4)
+            };
+            let a = ConvexPolyhedron::new(shapes[case % 2].clone()).with_pose(g.quat(), centre);
+            let b = ConvexPolyhedron::new(shapes[(case / 2) % 2].clone())
+                .with_pose(g.quat(), centre + g.unit() * g.range(0.0, 2.5));
+            let (ra, rb) = (a.hull.inner_ball().1, b.hull.inner_ball().1);
+            let gap =
+                (a.to_world(a.hull.inner_ball().0) - b.to_world(b.hull.inner_ball().0)).length();
+            if inner_balls_overlap(&a, &b) {
+                decided += 1;
+                assert!(distance(&a, &b).intersecting, "case {case}");
+                assert!(intersects(&a, &b));
+            } else if gap < ra + rb && centre == Vec3::ZERO {
+                // Overlapping balls left to GJK near the origin: only within the slack.
+                near_miss += 1;
+                assert!(gap > (ra + rb) * (1.0 - 1e-3), "case {case}");
+            }
+        }
+        assert!(decided > 500, "{decided} decided by the balls");
+        assert!(near_miss < 20, "{near_miss} overlapping balls left to GJK");
+        // Not hulls, or NaN poses: never decided here.
+        let s = Sphere::new(Vec3::ZERO, 1.0);
+        assert!(!inner_balls_overlap(&s, &s));
+        let nan = ConvexPolyhedron::new(shapes[0].clone()).with_pose(Quat::IDENTITY, Vec3::NAN);
+        assert!(!inner_balls_overlap(&nan, &nan));
+        assert!(!intersects(&nan, &nan));
     }
 
     #[test]

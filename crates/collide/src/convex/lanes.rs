@@ -40,6 +40,25 @@ pub(crate) struct PointLanes {
     /// radius, grown to cover rounding; see [`PointLanes::argmax`]). Lanes past the last
     /// cluster have a reach of −∞ and never reach anything. Empty for an unclustered set.
     balls: Vec<[Vec4; 4]>,
+    /// An unclustered set's groups two at a time for the eight-lane scan ([`pairs_of`]);
+    /// empty for a clustered set.
+    wide: Vec<[[f32; 8]; 3]>,
+}
+
+/// `groups` two at a time, eight lanes per coordinate: pair `k` holds group `2k` in lanes
+/// 0–3 and group `2k + 1` in lanes 4–7 (group `2k` again when it is the last), so that the
+/// eight-lane scan loads each coordinate of a pair at once.
+fn pairs_of(groups: &[[Vec4; 3]]) -> Vec<[[f32; 8]; 3]> {
+    groups
+        .chunks(2)
+        .map(|pair| {
+            let (g0, g1) = (&pair[0], pair.get(1).unwrap_or(&pair[0]));
+            std::array::from_fn(|axis| {
+                let (lo, hi) = (g0[axis].to_array(), g1[axis].to_array());
+                std::array::from_fn(|k| if k < 4 { lo[k] } else { hi[k - 4] })
+            })
+        })
+        .collect()
 }
 
 impl PointLanes {
@@ -82,10 +101,16 @@ impl PointLanes {
                 }
             }
         }
+        let wide = if clustered {
+            Vec::new()
+        } else {
+            pairs_of(&groups)
+        };
         PointLanes {
             groups,
             index,
             balls,
+            wide,
         }
     }
 
@@ -122,7 +147,7 @@ impl PointLanes {
         if std::arch::is_x86_feature_detected!("avx") {
             // SAFETY: `avx::argmax_flat` only needs the CPU to have AVX, checked just above
             // (the check is a cached flag after the first call).
-            if let Some(i) = unsafe { avx::argmax_flat(&self.groups, &self.index, dir) } {
+            if let Some(i) = unsafe { avx::argmax_flat(&self.wide, &self.index, dir) } {
                 return i;
             }
         }
@@ -325,8 +350,8 @@ impl PointLanes {
 mod avx {
     use std::arch::x86_64::{
         __m128, __m256, _mm256_add_ps, _mm256_and_ps, _mm256_castps256_ps128, _mm256_cmp_ps,
-        _mm256_extractf128_ps, _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps, _mm256_set1_ps,
-        _mm256_set_m128, _CMP_EQ_OQ, _CMP_LE_OQ,
+        _mm256_extractf128_ps, _mm256_loadu_ps, _mm256_max_ps, _mm256_movemask_ps, _mm256_mul_ps,
+        _mm256_set1_ps, _mm256_set_m128, _CMP_EQ_OQ, _CMP_LE_OQ,
     };
 
     use std::mem::MaybeUninit;
@@ -400,25 +425,26 @@ mod avx {
     /// Most pairs of groups an unclustered set has.
     const PAIRS_MAX: usize = super::CLUSTERED_MIN.div_ceil(8);
 
-    /// [`super::PointLanes::argmax_flat`] of `groups` (lane order `index`), the same two
-    /// passes on two groups at a time: `_mm256_max_ps(h, m)` is `h > m ? h : m` lane by
-    /// lane, so a NaN value never enters the maximum; the first pass keeps every pair's
-    /// values on the stack, and the second reads them back (rather than computing them
-    /// again) and stops at the first position holding the maximum. An odd last group is its
-    /// own lower half (its upper half a copy of it, which holds the same values at later
-    /// positions). `None` for more groups than an unclustered set has.
+    /// [`super::PointLanes::argmax_flat`] of the groups two at a time (`pairs`, see
+    /// [`super::pairs_of`]; lane order `index`), the same two passes eight lanes wide: each
+    /// coordinate of a pair is one load, the values are summed as `values` sums them (the
+    /// four-lane scan's bits), and `_mm256_max_ps(h, m)` is `h > m ? h : m` lane by lane, so a
+    /// NaN value never enters the maximum. The first pass keeps every pair's values on the
+    /// stack, in two accumulators (even and odd pairs, halving the chain of maxima), and the
+    /// second reads the values back and stops at the first position holding the maximum. An
+    /// odd last group's copy in the upper half holds the same values at later positions.
+    /// `None` for more pairs than an unclustered set has.
     ///
     /// # Safety
     /// The CPU must have AVX. (An `unsafe fn` rather than a safe `#[target_feature]` one,
     /// which needs Rust 1.86: the crate's minimum is 1.85.)
     #[target_feature(enable = "avx")]
     pub(super) unsafe fn argmax_flat(
-        groups: &[[Vec4; 3]],
+        pairs: &[[[f32; 8]; 3]],
         index: &[u32],
         dir: Vec3,
     ) -> Option<usize> {
-        let pairs = groups.len().div_ceil(2);
-        if pairs > PAIRS_MAX {
+        if pairs.len() > PAIRS_MAX {
             return None;
         }
         let d = [
@@ -426,14 +452,38 @@ mod avx {
             _mm256_set1_ps(dir.y),
             _mm256_set1_ps(dir.z),
         ];
+        let value = |[x, y, z]: &[[f32; 8]; 3]| {
+            // SAFETY: each row is eight `f32`s, read unaligned.
+            let (x, y, z) = unsafe {
+                (
+                    _mm256_loadu_ps(x.as_ptr()),
+                    _mm256_loadu_ps(y.as_ptr()),
+                    _mm256_loadu_ps(z.as_ptr()),
+                )
+            };
+            let xy = _mm256_add_ps(_mm256_mul_ps(d[0], x), _mm256_mul_ps(d[1], y));
+            _mm256_add_ps(xy, _mm256_mul_ps(d[2], z))
+        };
         let mut seen = [MaybeUninit::<__m256>::uninit(); PAIRS_MAX];
-        let mut top = _mm256_set1_ps(f32::NEG_INFINITY);
-        for (k, slot) in seen.iter_mut().enumerate().take(pairs) {
-            let g0 = &groups[2 * k];
-            let h = values(d, g0, groups.get(2 * k + 1).unwrap_or(g0));
-            slot.write(h);
-            top = _mm256_max_ps(h, top);
+        let (mut even, mut odd) = (
+            _mm256_set1_ps(f32::NEG_INFINITY),
+            _mm256_set1_ps(f32::NEG_INFINITY),
+        );
+        let twos = pairs.chunks_exact(2);
+        let last = twos.remainder();
+        for (slots, two) in seen.chunks_exact_mut(2).zip(twos) {
+            let (h0, h1) = (value(&two[0]), value(&two[1]));
+            slots[0].write(h0);
+            slots[1].write(h1);
+            even = _mm256_max_ps(h0, even);
+            odd = _mm256_max_ps(h1, odd);
         }
+        if let [pair] = last {
+            let h = value(pair);
+            seen[pairs.len() - 1].write(h);
+            even = _mm256_max_ps(h, even);
+        }
+        let top = _mm256_max_ps(even, odd);
         let half = _mm256_max_ps(
             _mm256_set_m128(_mm256_castps256_ps128(top), _mm256_castps256_ps128(top)),
             _mm256_set_m128(
@@ -448,8 +498,8 @@ mod avx {
             return Some(first);
         }
         let at = _mm256_set1_ps(top);
-        for (k, slot) in seen.iter().enumerate().take(pairs) {
-            // SAFETY: the first pass wrote slots 0..pairs, and this loop reads no other.
+        for (k, slot) in seen.iter().enumerate().take(pairs.len()) {
+            // SAFETY: the first pass wrote slots 0..pairs.len(), and this loop reads no other.
             let h = unsafe { slot.assume_init() };
             let mask = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_EQ_OQ>(h, at));
             if mask != 0 {
@@ -591,6 +641,7 @@ impl PlaneLanes {
         }
         PlaneLanes {
             normals: PointLanes {
+                wide: pairs_of(&groups),
                 groups,
                 index,
                 balls: Vec::new(),
@@ -775,6 +826,7 @@ mod tests {
             let got = PlaneLanes::in_order(&planes);
             assert_eq!(got.normals.groups, want.groups, "{len}");
             assert_eq!(got.normals.index, want.index, "{len}");
+            assert_eq!(got.normals.wide, want.wide, "{len}");
             assert!(got.normals.balls.is_empty() && want.balls.is_empty());
             assert_eq!(got.offsets, offsets, "{len}");
         }
