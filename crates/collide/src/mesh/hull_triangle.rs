@@ -328,7 +328,7 @@ fn edge_facets(
     true
 }
 
-/// The facets of the edge pairs `met` of [`edge_facets`] ([`pair_facet`]), visited in order;
+/// The facets of the edge pairs `met` of [`edge_facets`] ([`PairRead::facet`]), visited in order;
 /// `false` when `visit` stopped.
 fn pair_facets(
     hull: &ConvexHull,
@@ -338,40 +338,73 @@ fn pair_facets(
     met: &[(u32, u32)],
     visit: &mut impl FnMut(DVec3, f64) -> bool,
 ) -> bool {
-    met.iter()
-        .all(|&pair| pair_facet(hull, p, edges, across, pair).is_none_or(|(l, d)| visit(l, d)))
+    met.iter().all(|&pair| {
+        PairRead::of(hull, p, edges, across, pair)
+            .and_then(|r| r.facet())
+            .is_none_or(|(l, d)| visit(l, d))
+    })
 }
 
-/// The facet of the edge pair `(i, k)` (hull edge `i`, triangle edge `k` of `edges`, whose
-/// arcs cross): its unit normal `l` (toward the crossing) and offset `d`; `None` when the
-/// edges are parallel (or a product is NaN), which separates nothing.
-#[inline]
-fn pair_facet(
-    hull: &ConvexHull,
-    p: &[DVec3; 3],
-    edges: &[DVec3; 3],
-    across: &[[f64; 4]],
-    (i, k): (u32, u32),
-) -> Option<(DVec3, f64)> {
-    let (faces, vertices) = (hull.faces(), hull.vertices());
-    let (e, k) = (hull.edges().get(i as usize)?, k as usize);
-    let [fa, fb] = e.faces.map(|f| f as usize);
-    let (ag, bg) = (across_of(across, fa)?, across_of(across, fb)?);
-    let (a, b) = (
-        faces[fa].plane.normal.as_dvec3(),
-        faces[fb].plane.normal.as_dvec3(),
-    );
-    let x = crossing_point(a, b, ag[k], bg[k]);
-    let v = vertices[e.vertices[0] as usize].as_dvec3();
-    let along = vertices[e.vertices[1] as usize].as_dvec3() - v;
-    let g = edges[k];
-    let l = along.cross(g);
-    let ll = l.length_squared();
-    if ll.is_nan() || ll <= DEGENERATE_AXIS * along.length_squared() * g.length_squared() {
-        return None;
+/// What [`PairRead::facet`] (and [`avx::interval_pairs`], four at a time) reads for an edge pair:
+/// the two faces' normals, their products with the triangle edge, the hull edge's ends,
+/// the triangle edge and its first corner; `ok` is 1 for a pair whose data exist.
+#[derive(Clone, Copy, Default)]
+struct PairRead {
+    a: DVec3,
+    b: DVec3,
+    ag: f64,
+    bg: f64,
+    v: DVec3,
+    w: DVec3,
+    g: DVec3,
+    corner: DVec3,
+    ok: f64,
+}
+
+impl PairRead {
+    /// The data of pair `(i, k)` (hull edge `i`, triangle edge `k` of `edges`, which start
+    /// at the corners `p`); `None` past the hull's edges or `across`.
+    #[inline(always)]
+    fn of(
+        hull: &ConvexHull,
+        p: &[DVec3; 3],
+        edges: &[DVec3; 3],
+        across: &[[f64; 4]],
+        (i, k): (u32, u32),
+    ) -> Option<PairRead> {
+        let (faces, vertices) = (hull.faces(), hull.vertices());
+        let (e, k) = (hull.edges().get(i as usize)?, k as usize);
+        let [fa, fb] = e.faces.map(|f| f as usize);
+        let (ra, rb) = (across.get(fa)?, across.get(fb)?);
+        Some(PairRead {
+            a: faces[fa].plane.normal.as_dvec3(),
+            b: faces[fb].plane.normal.as_dvec3(),
+            ag: ra[k],
+            bg: rb[k],
+            v: vertices[e.vertices[0] as usize].as_dvec3(),
+            w: vertices[e.vertices[1] as usize].as_dvec3(),
+            g: edges[k],
+            corner: p[k],
+            ok: 1.0,
+        })
     }
-    let l = if l.dot(x) < 0.0 { -l } else { l } / ll.sqrt();
-    Some((l, l.dot(v - p[k])))
+
+    /// The facet of the pair (its arcs cross): its unit normal `l` (toward the crossing) and
+    /// offset `d`; `None` when the edges are parallel (or a product is NaN), which separates
+    /// nothing.
+    #[inline(always)]
+    fn facet(&self) -> Option<(DVec3, f64)> {
+        let x = crossing_point(self.a, self.b, self.ag, self.bg);
+        let along = self.w - self.v;
+        let l = along.cross(self.g);
+        let ll = l.length_squared();
+        let parallel = DEGENERATE_AXIS * along.length_squared() * self.g.length_squared();
+        if ll.is_nan() || ll <= parallel {
+            return None;
+        }
+        let l = if l.dot(x) < 0.0 { -l } else { l } / ll.sqrt();
+        Some((l, l.dot(self.v - self.corner)))
+    }
 }
 
 /// Where the Gauss-map arc from face normal `a` to `b` crosses the great circle normal to a
@@ -471,18 +504,7 @@ impl<'a> HullSweep<'a> {
         if fast && h.shape.a_face_clears(&corners, shift, slack as f32) {
             return Ok(None);
         }
-        let mut interval = Interval {
-            motion: m,
-            slack,
-            limit,
-            from: f64::NEG_INFINITY,
-            to: f64::INFINITY,
-            entered: n,
-            least: Least {
-                depth: f64::INFINITY,
-                normal: n,
-            },
-        };
+        let mut interval = Interval::new(m, slack, limit, n);
         let met = scratch::with(&ACROSS, |across| {
             interval.walk(h.shape, &p, n, across, fast)
         });
@@ -553,6 +575,24 @@ struct Interval {
 }
 
 impl Interval {
+    /// No facet taken yet (every time in the intersection) for a hull moving by `motion`
+    /// against a triangle of unit normal `n`: its facets widened by `slack`, times up to
+    /// `limit` wanted.
+    fn new(motion: DVec3, slack: f64, limit: f64, n: DVec3) -> Interval {
+        Interval {
+            motion,
+            slack,
+            limit,
+            from: f64::NEG_INFINITY,
+            to: f64::INFINITY,
+            entered: n,
+            least: Least {
+                depth: f64::INFINITY,
+                normal: n,
+            },
+        }
+    }
+
     /// Whether the intersection still meets `[0, limit]`.
     #[inline]
     fn meets(&self) -> bool {
@@ -616,7 +656,9 @@ impl Interval {
             return found.is_some_and(|found| {
                 let normal = |f: usize| {
                     let pair = met[f.min(met.len() - 1)];
-                    pair_facet(hull, p, edges, across, pair).map_or(DVec3::ZERO, |(l, _)| l)
+                    PairRead::of(hull, p, edges, across, pair)
+                        .and_then(|r| r.facet())
+                        .map_or(DVec3::ZERO, |(l, _)| l)
                 };
                 self.take_found(&found, normal)
             });
@@ -760,7 +802,7 @@ mod avx {
 
     use glam::{DVec3, Vec4};
 
-    use super::{FacesFound, Interval, CROSSING_BLOCK};
+    use super::{FacesFound, Interval, PairRead, CROSSING_BLOCK};
     use crate::convex::{ConvexHull, HullEdge};
 
     /// `l · q` in four lanes, summed `x + y + z` as `DVec3::dot` sums it (one rounded product
@@ -1079,10 +1121,10 @@ mod avx {
         Some(lanes.found())
     }
 
-    /// The facets of the edge pairs `met` ([`super::pair_facet`]) as facets of
+    /// The facets of the edge pairs `met` ([`PairRead::facet`]) as facets of
     /// [`Interval::facet`], four at a time ([`IntervalLanes`]; the last group padded with
     /// copies of the last pair, and lanes of parallel edges passed over): each lane computes
-    /// [`super::pair_facet`]'s normal and offset with the same operations in the same order
+    /// [`PairRead::facet`]'s normal and offset with the same operations in the same order
     /// (`DVec3::cross`, `dot` and `length_squared` sum as here; the square root and the
     /// quotients are correctly rounded either way). `None` once the intersection misses
     /// `[0, limit]` (checked after each group).
@@ -1178,50 +1220,6 @@ mod avx {
             }
         }
         Some(lanes.found())
-    }
-
-    /// What [`interval_pairs`] reads for one edge pair, as [`super::pair_facet`] reads it:
-    /// the two faces' normals, their products with the triangle edge, the hull edge's ends,
-    /// the triangle edge and its first corner; `ok` is 1 for a pair whose data exist.
-    #[derive(Clone, Copy, Default)]
-    struct PairRead {
-        a: DVec3,
-        b: DVec3,
-        ag: f64,
-        bg: f64,
-        v: DVec3,
-        w: DVec3,
-        g: DVec3,
-        corner: DVec3,
-        ok: f64,
-    }
-
-    impl PairRead {
-        /// The data of pair `(i, k)`; `None` where [`super::pair_facet`] finds none.
-        #[inline]
-        fn of(
-            hull: &ConvexHull,
-            p: &[DVec3; 3],
-            edges: &[DVec3; 3],
-            across: &[[f64; 4]],
-            (i, k): (u32, u32),
-        ) -> Option<PairRead> {
-            let (faces, vertices) = (hull.faces(), hull.vertices());
-            let (e, k) = (hull.edges().get(i as usize)?, k as usize);
-            let [fa, fb] = e.faces.map(|f| f as usize);
-            let (ra, rb) = (across.get(fa)?, across.get(fb)?);
-            Some(PairRead {
-                a: faces[fa].plane.normal.as_dvec3(),
-                b: faces[fb].plane.normal.as_dvec3(),
-                ag: ra[k],
-                bg: rb[k],
-                v: vertices[e.vertices[0] as usize].as_dvec3(),
-                w: vertices[e.vertices[1] as usize].as_dvec3(),
-                g: edges[k],
-                corner: p[k],
-                ok: 1.0,
-            })
-        }
     }
 
     /// One value of each of four pairs, in lanes.
@@ -1501,19 +1499,8 @@ mod tests {
                 });
                 let motion = g.vec(3.0).as_dvec3();
                 for (edges, met) in &lists {
-                    let start = Interval {
-                        motion,
-                        slack: 1e-9,
-                        limit: f64::INFINITY,
-                        from: f64::NEG_INFINITY,
-                        to: f64::INFINITY,
-                        entered: n,
-                        least: Least {
-                            depth: f64::INFINITY,
-                            normal: n,
-                        },
-                    };
-                    let [mut fast, mut slow] = [0, 1].map(|_| Interval { ..start });
+                    let [mut fast, mut slow] =
+                        [0, 1].map(|_| Interval::new(motion, 1e-9, f64::INFINITY, n));
                     let a = fast.pairs(&hull, &p, edges, &across, met, true);
                     let b = slow.pairs(&hull, &p, edges, &across, met, false);
                     assert_eq!(a, b, "{c:?} {motion:?}");
