@@ -265,6 +265,28 @@ impl<'s> Start<'s> {
         FA: Fn(Vec3) -> Vec3,
         FB: Fn(Vec3) -> Vec3,
     {
+        self.spanning(m, verts)?;
+        // The support points added may have shown `M` far larger than GJK's simplex did (GJK
+        // can end on a few points 1e-20 apart at one corner of an `M` 200 across), and the
+        // tolerance grows with them: GJK's vertices closer than it are then one point, whose
+        // faces f64 cannot resolve at `M`'s size. Built again from the distinct ones.
+        if !all_distinct(verts, m.eps()) {
+            self.spanning(m, verts)?;
+        }
+        orient(verts)
+    }
+
+    /// Four vertices of `M` spanning its three dimensions: GJK's distinct ones, then support
+    /// points off their point, line and plane (not yet oriented).
+    fn spanning<FA, FB>(
+        &self,
+        m: &mut Minkowski<FA, FB>,
+        verts: &mut Vec<Vertex>,
+    ) -> Result<(), Stop>
+    where
+        FA: Fn(Vec3) -> Vec3,
+        FB: Fn(Vec3) -> Vec3,
+    {
         self.distinct_vertices(m, verts);
         // 1 vertex → 2: the first axis direction whose support point differs from it.
         if verts.len() == 1 && !push_spanning(m, verts, AXES)? {
@@ -283,7 +305,7 @@ impl<'s> Start<'s> {
         if verts.len() == 3 {
             off_the_plane(m, verts)?;
         }
-        orient(verts)
+        Ok(())
     }
 
     /// GJK's simplex vertices that pass the same tests as the support points added later: a
@@ -397,6 +419,12 @@ fn orient(verts: &mut [Vertex]) -> Result<(), Stop> {
         ));
     }
     Ok(())
+}
+
+/// `true` when each of `verts` is more than `eps` off the span of those before it
+/// ([`spans_new_dimension`]).
+fn all_distinct(verts: &[Vertex], eps: f64) -> bool {
+    (0..verts.len()).all(|i| spans_new_dimension(&verts[..i], verts[i].w, eps))
 }
 
 /// `true` when `w` is more than `eps` from what `verts` (0 to 3 points, each already more than
