@@ -702,7 +702,7 @@ impl Interval {
     /// time would have: the least offset and the latest start, each at its first facet; a
     /// NaN offset makes the least penetration NaN for good, as [`Least::take`] does.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    fn take_found(&mut self, found: &FacesFound, normal: impl Fn(usize) -> DVec3) -> bool {
+    fn take_found(&mut self, found: &LanesFound, normal: impl Fn(usize) -> DVec3) -> bool {
         if found.nan {
             self.least.take(f64::NAN, self.least.normal, f64::INFINITY);
         } else if let Some((d, f)) = first_of(found.least, found.least_group, |a, b| a < b) {
@@ -718,12 +718,12 @@ impl Interval {
     }
 }
 
-/// What [`avx::interval_faces`] found over the hull's faces, per lane `k` (the faces `4g + k`):
-/// the least offset and the latest start, each with the group where it first appeared (−1
-/// for none), and over all lanes the earliest end (with the interval's before) and whether
-/// an offset was NaN.
+/// What [`avx::interval_faces`] or [`avx::interval_pairs`] found over a run of facets (the
+/// hull's faces, or edge pairs), per lane `k` (the facets `4g + k`): the least offset and the
+/// latest start, each with the group where it first appeared (−1 for none), and over all
+/// lanes the earliest end (with the interval's before) and whether an offset was NaN.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-struct FacesFound {
+struct LanesFound {
     least: [f64; 4],
     least_group: [f64; 4],
     start: [f64; 4],
@@ -732,8 +732,8 @@ struct FacesFound {
     nan: bool,
 }
 
-/// The best of the lanes' values by `better` and its face `4 group + lane`, the smallest face
-/// among ties; `None` when no lane has a group.
+/// The best of the lanes' values by `better` and its facet `4 group + lane`, the smallest
+/// facet among ties; `None` when no lane has a group.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn first_of(
     value: [f64; 4],
@@ -802,7 +802,7 @@ mod avx {
 
     use glam::{DVec3, Vec4};
 
-    use super::{FacesFound, Interval, PairRead, CROSSING_BLOCK};
+    use super::{Interval, LanesFound, PairRead, CROSSING_BLOCK};
     use crate::convex::{ConvexHull, HullEdge};
 
     /// `l · q` in four lanes, summed `x + y + z` as `DVec3::dot` sums it (one rounded product
@@ -1042,7 +1042,7 @@ mod avx {
         /// The CPU must have AVX.
         #[inline]
         #[target_feature(enable = "avx")]
-        unsafe fn found(&self) -> FacesFound {
+        unsafe fn found(&self) -> LanesFound {
             let (_, to) = largest_smallest(self.start, self.to);
             let mut lanes = [[0.0; 4]; 4];
             let values = [self.least, self.least_group, self.start, self.start_group];
@@ -1050,7 +1050,7 @@ mod avx {
                 _mm256_storeu_pd(out.as_mut_ptr(), v);
             }
             let [least, least_group, start, start_group] = lanes;
-            FacesFound {
+            LanesFound {
                 least,
                 least_group,
                 start,
@@ -1078,7 +1078,7 @@ mod avx {
         p: &[DVec3; 3],
         interval: &Interval,
         across: &mut [[f64; 4]],
-    ) -> Option<FacesFound> {
+    ) -> Option<LanesFound> {
         let corners = [splat(p[0]), splat(p[1]), splat(p[2])];
         let (zero, sign) = (_mm256_setzero_pd(), _mm256_set1_pd(-0.0));
         let every = _mm256_cmp_pd::<_CMP_EQ_OQ>(zero, zero);
@@ -1139,7 +1139,7 @@ mod avx {
         across: &[[f64; 4]],
         met: &[(u32, u32)],
         interval: &Interval,
-    ) -> Option<FacesFound> {
+    ) -> Option<LanesFound> {
         let (zero, one, sign) = (
             _mm256_setzero_pd(),
             _mm256_set1_pd(1.0),
