@@ -831,6 +831,16 @@ mod avx {
         ]
     }
 
+    /// The `f32` coordinate `x`, widened, in every lane.
+    ///
+    /// # Safety
+    /// The CPU must have AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    unsafe fn splat1(x: f32) -> __m256d {
+        _mm256_set1_pd(f64::from(x))
+    }
+
     /// The largest and the smallest lane of `big` and `small` (neither holds a NaN).
     ///
     /// # Safety
@@ -847,19 +857,6 @@ mod avx {
             _mm_cvtsd_f64(_mm_max_pd(big, _mm_unpackhi_pd(big, big))),
             _mm_cvtsd_f64(_mm_min_pd(small, _mm_unpackhi_pd(small, small))),
         )
-    }
-
-    /// One axis of [`super::crossing_point`] in the lanes of three triangle edges: `(b·ag − a·bg)·s`
-    /// for the faces' normals' coordinates `b` and `a` on that axis, their rows `ag` and `bg`,
-    /// and the signs `s` of `ag`.
-    ///
-    /// # Safety
-    /// The CPU must have AVX.
-    #[inline]
-    #[target_feature(enable = "avx")]
-    unsafe fn crossing_axis(b: f32, a: f32, ag: __m256d, bg: __m256d, s: __m256d) -> __m256d {
-        let (b, a) = (_mm256_set1_pd(f64::from(b)), _mm256_set1_pd(f64::from(a)));
-        _mm256_mul_pd(_mm256_sub_pd(_mm256_mul_pd(b, ag), _mm256_mul_pd(a, bg)), s)
     }
 
     /// The first phase of [`super::edge_facets`] on one block of hull edges, `chunk`
@@ -934,9 +931,9 @@ mod avx {
             let s = _mm256_or_pd(_mm256_and_pd(ag, sign), one);
             let (a, b) = (faces[fa].plane.normal, faces[fb].plane.normal);
             let x = [
-                crossing_axis(b.x, a.x, ag, bg, s),
-                crossing_axis(b.y, a.y, ag, bg, s),
-                crossing_axis(b.z, a.z, ag, bg, s),
+                crossing_lanes(splat1(b.x), splat1(a.x), ag, bg, s),
+                crossing_lanes(splat1(b.y), splat1(a.y), ag, bg, s),
+                crossing_lanes(splat1(b.z), splat1(a.z), ag, bg, s),
             ];
             let side = dot(&x, &out);
             let below = _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_LT_OQ>(side, zero)) as u32;
@@ -1237,7 +1234,10 @@ mod avx {
         )
     }
 
-    /// One axis of [`super::crossing_point`] for four pairs: `(b·ag − a·bg)·s`.
+    /// One axis of [`super::crossing_point`] in four lanes (four pairs, or one hull edge against
+    /// the three triangle edges): `(b·ag − a·bg)·s` for the faces' normals' coordinates `b`
+    /// and `a` on that axis, their products `ag` and `bg` with the triangle edge, and the
+    /// signs `s` of `ag`.
     ///
     /// # Safety
     /// The CPU must have AVX.
